@@ -1,0 +1,139 @@
+"""Sound lower bounds and a greedy upper bound on the number of moves.
+
+Only bounds with a proof enter here (see models/bounds.md):
+- radius: a move lowers the radius of a connected region graph by at most 1;
+- colours: a move removes at most one colour (the tapped region's old colour, and only when that
+  region was the colour's last), so ending in colour d needs at least one move per other colour
+  present, and one more when none of those colours is down to a single region (the first move then
+  removes nothing).
+Islands (components of a disconnected board) are independent except that all must end in the same
+colour d: the bound is min over d of the sum over islands of max(radius, colour bound for d).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kamicp.regions import Quotient, islands, quotient, recolor
+
+
+def eccentricities(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> dict[int, int]:
+    """Eccentricity of each node of one connected component (breadth-first search from each)."""
+    ecc: dict[int, int] = {}
+    for s in nodes:
+        dist = {s: 0}
+        frontier = [s]
+        d = 0
+        while frontier:
+            nxt = []
+            for v in frontier:
+                for w in adj[v]:
+                    if w not in dist:
+                        dist[w] = d + 1
+                        nxt.append(w)
+            if nxt:
+                d += 1
+            frontier = nxt
+        ecc[s] = d
+    return ecc
+
+
+def radius(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> int:
+    return min(eccentricities(nodes, adj).values())
+
+
+def colour_bound(counts: Counter[int], final: int) -> int:
+    """Moves needed to leave only colour `final` on an island with these region counts per colour."""
+    others = [n for c, n in counts.items() if c != final]
+    if not others:
+        return 0
+    return len(others) + (0 if 1 in others else 1)
+
+
+@dataclass(frozen=True)
+class BoundReport:
+    """The lower bound and the parts it was made from (for proofs and explanations)."""
+
+    value: int
+    radius: int  # largest island radius
+    colors: int  # colours present
+    islands: int
+    final_color: int  # a final colour that attains the bound
+
+
+def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int) -> BoundReport:
+    """Combined lower bound for a (contracted) region graph with colour indices < num_colors."""
+    n = len(colors)
+    parts = islands(n, adj)
+    per_island = []
+    for nodes in parts:
+        rad = radius(nodes, adj) if len(nodes) > 1 else 0
+        counts = Counter(colors[v] for v in nodes)
+        per_island.append((rad, counts))
+    best, best_d = None, 0
+    for d in range(num_colors):
+        total = sum(max(rad, colour_bound(counts, d)) for rad, counts in per_island)
+        if best is None or total < best:
+            best, best_d = total, d
+    assert best is not None
+    return BoundReport(
+        value=best,
+        radius=max(r for r, _ in per_island),
+        colors=len(set(colors)),
+        islands=len(parts),
+        final_color=best_d,
+    )
+
+
+def lower_bound(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int) -> int:
+    return bound_report(adj, colors, num_colors).value
+
+
+def quotient_bound(q: Quotient, num_colors: int) -> int:
+    return lower_bound(q.adj, q.colors, num_colors)
+
+
+def greedy(
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6
+) -> list[tuple[int, int]]:
+    """A quick solution as (initial region, colour) moves: an upper bound, never a proof of optimality.
+
+    While some island has several regions: among the `width` moves that merge the most regions
+    (central regions first), take the one leaving the smallest lower bound, then the fewest regions.
+    Every such move merges, so this ends. Then paint every single-region island the most common
+    island colour.
+    """
+    state = tuple(start)
+    moves: list[tuple[int, int]] = []
+    while True:
+        q = quotient(adj0, state)
+        if all(not nb for nb in q.adj):
+            break
+        ecc: dict[int, int] = {}
+        for nodes in islands(q.size, q.adj):
+            ecc.update(eccentricities(nodes, q.adj))
+        candidates = []
+        for k in range(q.size):
+            merged = Counter(q.colors[j] for j in q.adj[k])
+            for c, count in merged.items():
+                candidates.append((-count, ecc[k], k, c))
+        candidates.sort()
+        best = None
+        for _, _, k, c in candidates[:width]:
+            child = recolor(state, q.members[k], c)
+            cq = quotient(adj0, child)
+            key = (quotient_bound(cq, num_colors), cq.size)
+            if best is None or key < best[0]:
+                best = (key, q.rep[k], c, child)
+        assert best is not None
+        moves.append((best[1], best[2]))
+        state = best[3]
+    q = quotient(adj0, state)
+    if len(set(q.colors)) > 1:
+        final = Counter(q.colors).most_common(1)[0][0]
+        for k in range(q.size):
+            if q.colors[k] != final:
+                moves.append((q.rep[k], final))
+    return moves

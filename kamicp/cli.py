@@ -1,0 +1,304 @@
+"""The kamicp command line: a thin layer over the library that prints and picks exit codes.
+
+Exit codes: 0 success (solved, proven, par correct); 1 the answer is negative (no solution within N,
+a shorter solution exists, par wrong); 2 bad input; 3 time limit reached without an answer.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from kamicp.errors import KamiError
+from kamicp.formats import load_level
+from kamicp.level import Level
+from kamicp.render.terminal import board_view, legend, swatch
+from kamicp.rules import replay
+from kamicp.solver import NO_SOLUTION, OPTIMAL, Result, prove_under, solve, validate
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Solve Kami-style flood puzzles provably optimally. "
+    "Exit codes: 0 success, 1 negative answer, 2 bad input, 3 time limit without an answer.",
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+class Engine(StrEnum):
+    cpsat = "cpsat"
+    search = "search"
+
+
+class Geometry(StrEnum):
+    triangle = "triangle"
+    square = "square"
+
+
+LevelArg = Annotated[Path, typer.Argument(help="Level file (.json, or a text grid with --geometry).",
+                                          show_default=False)]
+MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look for solutions of at most N moves.")]
+TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
+                                                 help="Seconds for the whole command; then 'unknown'.")]
+Workers = Annotated[int | None, typer.Option("--workers", min=1, help="CP-SAT worker threads.")]
+EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model) or search (reference IDA*).")]
+Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text); default: by extension.")]
+GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def bad_input():
+    """Turn every KamiError into a one-line message and exit code 2."""
+    try:
+        yield
+    except KamiError as e:
+        raise fail(str(e)) from None
+
+
+def _load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:
+    with bad_input():
+        return load_level(path, fmt, geometry.value if geometry else None)
+
+
+@contextmanager
+def _progress(enabled: bool):
+    """A spinner on stderr naming the horizon being solved (only on a terminal)."""
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    with err.status("solving") as status:
+        yield lambda msg: status.update(msg)
+
+
+def _moves_table(level: Level, result: Result) -> Table:
+    table = Table(title=f"{len(result.moves)} moves", title_justify="left", show_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("tap" if level.geometry == "graph" else "tap (row, col)")
+    table.add_column("colour")
+    for k, move in enumerate(result.moves, start=1):
+        table.add_row(str(k), level.format_label(move.cell), swatch(level, move.color))
+    return table
+
+
+def _proof_table(result: Result) -> Table:
+    table = Table(title="proof", title_justify="left", show_edge=False)
+    table.add_column("moves", justify="right")
+    table.add_column("result")
+    table.add_column("seconds", justify="right")
+    table.add_column("by")
+    words = {"infeasible": "impossible (proven)", "feasible": "solved", "unknown": "unknown (time limit)"}
+    for h in result.proof:
+        if h.outcome == "bound":
+            b = result.bound
+            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}, "
+                          f"{b.colors} colours, {b.islands} island{'s' if b.islands > 1 else ''})", "-", "bound")
+        else:
+            table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
+    return table
+
+
+def _summary(result: Result) -> str:
+    if result.status == OPTIMAL:
+        n = len(result.moves)
+        why = "shorter ones are proven impossible" if n else "the board is already one colour"
+        return f"optimal: {n} moves ({why})"
+    if result.status == NO_SOLUTION:
+        tail = f"; the best solution found has {result.upper_bound} moves" if result.upper_bound else ""
+        return f"no solution within {result.max_steps} moves (proven){tail}"
+    best = f", best solution found {result.upper_bound} moves" if result.upper_bound is not None else ""
+    return f"unknown: time limit reached; optimum is at least {result.lower_bound}{best}"
+
+
+def _print_result(level: Level, result: Result, *, show_moves: bool = True) -> None:
+    out.print(f"[bold]{level.name or 'level'}[/]: {result.regions} regions, {result.colors} colours, "
+              f"lower bound {result.bound.value}")
+    if result.moves and show_moves:
+        out.print(_moves_table(level, result))
+    out.print(_proof_table(result))
+    out.print(f"[bold]{_summary(result)}[/]")
+    out.print(f"total {result.seconds:.3f} s, engine {result.engine}")
+
+
+def _exit_for(result: Result) -> int:
+    return {OPTIMAL: EXIT_OK, NO_SOLUTION: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)
+
+
+@app.command("solve")
+def solve_cmd(
+    level_path: LevelArg,
+    max_steps: MaxSteps = None,
+    time_limit: TimeLimit = None,
+    workers: Workers = None,
+    engine: EngineOpt = Engine.cpsat,
+    seed: Seed = 0,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Print a shortest solution (taps and colours) with the proof that nothing shorter exists."""
+    level = _load(level_path, fmt, geometry)
+    with bad_input(), _progress(not as_json) as progress:
+        result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
+                       engine=engine.value, seed=seed, progress=progress)
+    if as_json:
+        out.print_json(json.dumps(result.to_dict(level)))
+    else:
+        # A solution over --max-steps is only shown as a count, not as the answer.
+        _print_result(level, result, show_moves=result.status != NO_SOLUTION)
+    raise typer.Exit(_exit_for(result))
+
+
+@app.command("prove")
+def prove_cmd(
+    level_path: LevelArg,
+    under: Annotated[int, typer.Option("--under", min=1, help="Prove no solution has fewer than N moves.")],
+    time_limit: TimeLimit = None,
+    workers: Workers = None,
+    engine: EngineOpt = Engine.cpsat,
+    seed: Seed = 0,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Prove that LEVEL has no solution with fewer than N moves, or show one that has."""
+    level = _load(level_path, fmt, geometry)
+    with bad_input(), _progress(not as_json) as progress:
+        result = prove_under(level, under, time_limit=time_limit, workers=workers, engine=engine.value,
+                             seed=seed, progress=progress)
+    if as_json:
+        data = result.to_dict(level)
+        data["under"] = under
+        data["proven"] = result.status == NO_SOLUTION
+        out.print_json(json.dumps(data))
+    elif result.status == NO_SOLUTION:
+        _print_result(level, result, show_moves=False)
+        out.print(f"[bold green]proven: no solution with fewer than {under} moves[/]")
+    elif result.status == OPTIMAL:
+        _print_result(level, result)
+        out.print(f"[bold red]not proven: this solution has {len(result.moves)} moves, fewer than {under}[/]")
+    else:
+        _print_result(level, result, show_moves=False)
+    code = {NO_SOLUTION: EXIT_OK, OPTIMAL: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)
+    raise typer.Exit(code)
+
+
+VERDICT_TEXT = {
+    "correct": "par is correct: achievable and minimal",
+    "not-minimal": "par is not minimal: a shorter solution exists",
+    "unachievable": "par is not achievable",
+    "unknown": "unknown (time limit)",
+}
+
+
+@app.command("validate")
+def validate_cmd(
+    level_paths: Annotated[list[Path], typer.Argument(help="One or more level files.", show_default=False)],
+    par: Annotated[int | None, typer.Option("--par", min=0, help="Par to check (default: the file's).")] = None,
+    slack: Annotated[int, typer.Option("--slack", min=0, help="Search up to par + K moves to say how far off.")] = 2,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.001, help="Seconds per level.")] = None,
+    workers: Workers = None,
+    engine: EngineOpt = Engine.cpsat,
+    seed: Seed = 0,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Check each level's par: achievable, minimal, or how far off (a table for several files)."""
+    levels = []
+    problems = []
+    for path in level_paths:
+        try:
+            level = load_level(path, fmt, geometry.value if geometry else None)
+        except KamiError as e:
+            problems.append(str(e))
+            continue
+        if par is None and level.par is None:
+            problems.append(f"{path}: no par in the file (give --par)")
+        levels.append(level)
+    if problems:
+        for p in problems:
+            err.print(f"error: {p}", markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    checks = []
+    with bad_input(), _progress(not as_json) as progress:
+        for level in levels:
+            if progress:
+                progress(f"{level.name}: solving")
+            checks.append(validate(level, par, slack=slack, time_limit=time_limit, workers=workers,
+                                   engine=engine.value, seed=seed))
+    if as_json:
+        out.print_json(json.dumps([
+            {"level": c.level, "par": c.par, "verdict": c.verdict, "optimum": c.optimum,
+             "result": c.result.to_dict(level)} for c, level in zip(checks, levels, strict=True)]))
+    else:
+        table = Table(show_edge=False)
+        for col in ("level", "par", "optimum", "bounds", "verdict", "seconds"):
+            table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left")
+        for c in checks:
+            r = c.result
+            opt = str(c.optimum) if c.optimum is not None else "?"
+            if r.status == NO_SOLUTION:
+                opt = f"> {r.max_steps}"
+            upper = "" if r.upper_bound is None else str(r.upper_bound)
+            style = {"correct": "green", "unknown": "yellow"}.get(c.verdict, "red")
+            verdict = Text(VERDICT_TEXT[c.verdict], style=style)
+            table.add_row(c.level, str(c.par), opt, f"{r.lower_bound}..{upper}", verdict, f"{r.seconds:.2f}")
+        out.print(table)
+    if any(c.verdict == "unknown" for c in checks):
+        raise typer.Exit(EXIT_UNKNOWN)
+    raise typer.Exit(EXIT_OK if all(c.verdict == "correct" for c in checks) else EXIT_NEGATIVE)
+
+
+@app.command("show")
+def show_cmd(
+    level_path: LevelArg,
+    solution: Annotated[bool, typer.Option("--solution", help="Solve, then show the board after each move.")] = False,
+    time_limit: TimeLimit = None,
+    engine: EngineOpt = Engine.cpsat,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Draw the board in the terminal in its colours (and, with --solution, every step)."""
+    level = _load(level_path, fmt, geometry)
+    title = f"{level.name or 'level'} ({level.geometry}, {level.size} cells"
+    title += f", par {level.par})" if level.par is not None else ")"
+    out.print(f"[bold]{title}[/]")
+    out.print(legend(level))
+    boards = replay(level, [])
+    if not solution:
+        out.print(board_view(boards[0]))
+        raise typer.Exit(EXIT_OK)
+    with bad_input(), _progress(True) as progress:
+        result = solve(level, time_limit=time_limit, engine=engine.value, progress=progress)
+    boards = replay(level, result.moves)
+    out.print("start")
+    out.print(board_view(boards[0]))
+    for k, (move, board) in enumerate(zip(result.moves, boards[1:], strict=True), start=1):
+        line = Text(f"move {k}: tap {level.format_label(move.cell)} → ")
+        line.append_text(swatch(level, move.color))
+        out.print(line)
+        out.print(board_view(board, mark=move.cell))
+    out.print(f"[bold]{_summary(result)}[/]")
+    raise typer.Exit(_exit_for(result))
+
+
+def main() -> None:  # pragma: no cover - entry point
+    app()

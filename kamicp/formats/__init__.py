@@ -1,0 +1,54 @@
+"""Level readers and writers: the only place kamicp touches level files.
+
+`load_level` picks the reader by `fmt` or by the file's extension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from kamicp.errors import FormatError
+from kamicp.formats.json_format import read_json, write_json
+from kamicp.formats.text import read_text
+from kamicp.level import Level
+
+Reader = Callable[[Path, str | None], Level]
+
+READERS: dict[str, Reader] = {
+    "json": lambda p, g: read_json(p),
+    "text": read_text,
+}
+EXTENSIONS: dict[str, str] = {".json": "json", ".txt": "text", ".kami": "text"}
+
+
+def register(fmt: str, reader: Reader, *extensions: str) -> None:
+    """Add a reader (used by the game-file formats)."""
+    READERS[fmt] = reader
+    for ext in extensions:
+        EXTENSIONS[ext] = fmt
+
+
+def detect_format(path: Path) -> str:
+    fmt = EXTENSIONS.get(path.suffix.lower())
+    if fmt is None:
+        raise FormatError(
+            f"unknown file type {path.suffix or '(no extension)'!r}: give --format "
+            f"({', '.join(sorted(READERS))})",
+            source=str(path),
+        )
+    return fmt
+
+
+def load_level(path: str | Path, fmt: str | None = None, geometry: str | None = None) -> Level:
+    """Read a level file in any supported format."""
+    p = Path(path)
+    if fmt is None:
+        fmt = detect_format(p)
+    reader = READERS.get(fmt)
+    if reader is None:
+        raise FormatError(f"unknown format {fmt!r} (expected one of {', '.join(sorted(READERS))})", source=str(p))
+    return reader(p, geometry)
+
+
+__all__ = ["load_level", "write_json", "register", "READERS", "EXTENSIONS", "detect_format"]

@@ -1,0 +1,144 @@
+"""kamicp's native JSON level format (shared/formats/README.md section 1): reader and writer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from kamicp.errors import FormatError
+from kamicp.formats.common import read_text_file
+from kamicp.level import HOLE, Level
+
+
+def _par(value: Any, source: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"must be a non-negative integer, got {json.dumps(value)}", source=source,
+                          where="field 'par'")
+    if value < 0:
+        raise FormatError(f"must be a non-negative integer, got {value}", source=source, where="field 'par'")
+    return value
+
+
+def _palette(value: Any, source: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise FormatError("must be an object mapping colour keys to colour strings", source=source,
+                          where="field 'palette'")
+    return dict(value)
+
+
+def level_from_data(data: Any, source: str, default_name: str = "") -> Level:
+    """Build a level from parsed JSON data; every problem names the field."""
+    if not isinstance(data, dict):
+        raise FormatError("the top level must be a JSON object", source=source)
+    geometry = data.get("geometry")
+    if geometry is None:
+        raise FormatError("missing (expected triangle, square or graph)", source=source, where="field 'geometry'")
+    if geometry not in ("triangle", "square", "graph"):
+        raise FormatError(f"unknown geometry {json.dumps(geometry)} (expected triangle, square or graph)",
+                          source=source, where="field 'geometry'")
+    name = data.get("name", default_name)
+    if not isinstance(name, str):
+        raise FormatError("must be a string", source=source, where="field 'name'")
+    par = _par(data.get("par"), source)
+    palette = _palette(data.get("palette"), source)
+    try:
+        if geometry == "graph":
+            return _graph_level(data, source, name, par, palette)
+        return _grid_level(data, geometry, source, name, par, palette)
+    except FormatError as e:
+        if e.source:
+            raise
+        raise FormatError(e.message, source=source, where=e.where) from None
+
+
+def _grid_level(data: dict, geometry: str, source: str, name: str, par: int | None,
+                palette: dict[str, str]) -> Level:
+    rows = data.get("rows")
+    where = "field 'rows'"
+    if rows is None:
+        raise FormatError(f"missing (a {geometry} level needs rows)", source=source, where=where)
+    if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
+        raise FormatError("must be a list of strings", source=source, where=where)
+    if not rows:
+        raise FormatError("is empty: the level has no cells", source=source, where=where)
+    for r, row in enumerate(rows, start=1):
+        for c, ch in enumerate(row, start=1):
+            if ch.isspace():
+                raise FormatError(f"row {r}, column {c}: whitespace is not a colour key (use '{HOLE}' for a hole)",
+                                  source=source, where=where)
+    try:
+        return Level.from_rows(rows, geometry, name=name, par=par, palette=palette)
+    except FormatError as e:
+        raise FormatError(e.message, source=source, where=where) from None
+
+
+def _graph_level(data: dict, source: str, name: str, par: int | None, palette: dict[str, str]) -> Level:
+    nodes = data.get("nodes")
+    if nodes is None:
+        raise FormatError("missing (a graph level needs nodes)", source=source, where="field 'nodes'")
+    if not isinstance(nodes, dict):
+        raise FormatError("must be an object mapping node ids to colours", source=source, where="field 'nodes'")
+    if not nodes:
+        raise FormatError("is empty: the level has no cells", source=source, where="field 'nodes'")
+    for node, color in nodes.items():
+        if not isinstance(color, str) or not color:
+            raise FormatError(f"node {node}: colour must be a non-empty string, got {json.dumps(color)}",
+                              source=source, where="field 'nodes'")
+    edges = data.get("edges", [])
+    if not isinstance(edges, list):
+        raise FormatError("must be a list of [a, b] pairs", source=source, where="field 'edges'")
+    pairs = []
+    for k, edge in enumerate(edges, start=1):
+        if (not isinstance(edge, list) or len(edge) != 2
+                or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in edge)):
+            raise FormatError(f"edge {k}: must be a pair of node ids, got {json.dumps(edge)}",
+                              source=source, where="field 'edges'")
+        pairs.append((str(edge[0]), str(edge[1])))
+    try:
+        return Level.from_graph(nodes, pairs, name=name, par=par, palette=palette)
+    except FormatError as e:
+        raise FormatError(e.message, source=source, where="field 'edges'") from None
+
+
+def read_json(path: str | Path) -> Level:
+    text = read_text_file(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(f"not valid JSON: {e.msg}", source=str(path), where=f"line {e.lineno}") from None
+    return level_from_data(data, str(path), default_name=Path(path).stem)
+
+
+def level_to_data(level: Level) -> dict:
+    """The JSON object of a level (grid levels as rows, graph levels as nodes and edges)."""
+    out: dict[str, Any] = {"name": level.name, "geometry": level.geometry}
+    if level.geometry == "graph":
+        out["nodes"] = dict(zip(level.labels, level.colors, strict=True))
+        out["edges"] = [[level.labels[i], level.labels[j]] for i, j in level.edges]
+    else:
+        assert level.shape is not None
+        rows, cols = level.shape
+        grid = [[HOLE] * cols for _ in range(rows)]
+        for (r, c), color in zip(level.labels, level.colors, strict=True):  # type: ignore[misc]
+            grid[r][c] = color
+        out["rows"] = ["".join(row) for row in grid]
+    if level.palette:
+        out["palette"] = dict(level.palette)
+    if level.par is not None:
+        out["par"] = level.par
+    return out
+
+
+def write_json(level: Level, path: str | Path, *, overwrite: bool = False) -> None:
+    p = Path(path)
+    if p.exists() and not overwrite:
+        raise FormatError("exists already (pass --force to overwrite it)", source=str(path))
+    try:
+        p.write_text(json.dumps(level_to_data(level), indent=1) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise FormatError(f"cannot write: {e.strerror or e}", source=str(path)) from None

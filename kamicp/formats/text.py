@@ -1,0 +1,42 @@
+"""Plain text grids (shared/formats/README.md section 4): one row per line, '.' or '*' a hole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kamicp.errors import FormatError
+from kamicp.formats.common import read_text_file
+from kamicp.level import Level
+
+
+def level_from_text(text: str, geometry: str | None, source: str, name: str = "") -> Level:
+    if geometry is None:
+        raise FormatError("a text grid does not say its geometry: give --geometry triangle or square",
+                          source=source)
+    if geometry not in ("triangle", "square"):
+        raise FormatError(f"unknown geometry {geometry!r} for a text grid (expected triangle or square)",
+                          source=source)
+    lines = [line.rstrip("\r\n").rstrip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    if not any(lines):
+        raise FormatError("no rows: the file is empty", source=source)
+    width = len(lines[0])
+    rows = []
+    for n, line in enumerate(lines, start=1):
+        if len(line) != width:
+            raise FormatError(f"has {len(line)} cells, line 1 has {width} (ragged rows)",
+                              source=source, where=f"line {n}")
+        for c, ch in enumerate(line, start=1):
+            if ch.isspace():
+                raise FormatError(f"column {c}: whitespace inside a row (use '.' for a hole)",
+                                  source=source, where=f"line {n}")
+        rows.append(line.replace("*", "."))
+    try:
+        return Level.from_rows(rows, geometry, name=name)
+    except FormatError as e:
+        raise FormatError(e.message, source=source) from None
+
+
+def read_text(path: str | Path, geometry: str | None) -> Level:
+    return level_from_text(read_text_file(path), geometry, str(path), name=Path(path).stem)

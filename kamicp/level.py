@@ -1,0 +1,190 @@
+"""Levels and moves as frozen values.
+
+A level is a cell graph with one colour key per cell. Grid levels (triangle, square) address cells by
+(row, column) and keep their shape for drawing; graph levels address cells by node id. Cells are
+numbered 0..n-1 in reading order (row-major for grids, file order for graphs), so the smallest cell
+index of a region is its top-left cell: the cell a player taps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from kamicp.errors import FormatError
+from kamicp.geometry import GEOMETRIES, lattice
+
+Label = tuple[int, int] | str
+
+HOLE = "."
+
+
+@dataclass(frozen=True)
+class Level:
+    """A puzzle: cells, their adjacency, a colour per cell, and optional par, name and palette."""
+
+    geometry: str
+    labels: tuple[Label, ...]
+    colors: tuple[str, ...]
+    edges: tuple[tuple[int, int], ...]
+    name: str = ""
+    par: int | None = None
+    palette: tuple[tuple[str, str], ...] = ()
+    shape: tuple[int, int] | None = None  # (rows, cols) of grid levels
+    _index: Mapping[Label, int] = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.geometry not in GEOMETRIES:
+            raise FormatError(f"unknown geometry {self.geometry!r} (expected one of {', '.join(GEOMETRIES)})")
+        if len(self.labels) != len(self.colors):
+            raise FormatError("labels and colours differ in length")
+        if not self.labels:
+            raise FormatError("the level has no cells")
+        object.__setattr__(self, "_index", {lab: i for i, lab in enumerate(self.labels)})
+
+    # --- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Sequence[str],
+        geometry: str,
+        *,
+        name: str = "",
+        par: int | None = None,
+        palette: Mapping[str, str] | None = None,
+        holes: str = HOLE,
+    ) -> Level:
+        """A grid level from equal-length strings, one character per cell (holes are skipped)."""
+        if geometry not in ("triangle", "square"):
+            raise FormatError(f"unknown grid geometry {geometry!r} (expected triangle or square)")
+        if not rows:
+            raise FormatError("no rows")
+        width = len(rows[0])
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise FormatError(f"row {r + 1} has {len(row)} cells, row 1 has {width} (ragged rows)")
+        lat = lattice(geometry)
+        labels: list[Label] = []
+        colors: list[str] = []
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch in holes or ch.isspace():
+                    continue
+                labels.append((r, c))
+                colors.append(ch)
+        index = {lab: i for i, lab in enumerate(labels)}
+        edges = set()
+        for i, (r, c) in enumerate(labels):  # type: ignore[misc]
+            for nb in lat.neighbours(r, c):
+                j = index.get(nb)
+                if j is not None and i < j:
+                    edges.add((i, j))
+        if not labels:
+            raise FormatError("the level has no cells (every cell is a hole)")
+        return cls(
+            geometry=geometry,
+            labels=tuple(labels),
+            colors=tuple(colors),
+            edges=tuple(sorted(edges)),
+            name=name,
+            par=par,
+            palette=tuple((palette or {}).items()),
+            shape=(len(rows), width),
+        )
+
+    @classmethod
+    def from_graph(
+        cls,
+        nodes: Mapping[str, str] | Iterable[tuple[str, str]],
+        edges: Iterable[tuple[str, str]],
+        *,
+        name: str = "",
+        par: int | None = None,
+        palette: Mapping[str, str] | None = None,
+    ) -> Level:
+        """A graph level: node id -> colour, and undirected edges between node ids."""
+        items = list(nodes.items() if isinstance(nodes, Mapping) else nodes)
+        if not items:
+            raise FormatError("the level has no nodes")
+        labels = tuple(str(k) for k, _ in items)
+        if len(set(labels)) != len(labels):
+            raise FormatError("duplicate node id")
+        index = {lab: i for i, lab in enumerate(labels)}
+        pairs = set()
+        for a, b in edges:
+            a, b = str(a), str(b)
+            for end in (a, b):
+                if end not in index:
+                    raise FormatError(f"edge {a}-{b} names unknown node {end!r}")
+            if a == b:
+                raise FormatError(f"edge {a}-{b} is a self-loop")
+            i, j = sorted((index[a], index[b]))
+            pairs.add((i, j))
+        return cls(
+            geometry="graph",
+            labels=labels,
+            colors=tuple(str(c) for _, c in items),
+            edges=tuple(sorted(pairs)),
+            name=name,
+            par=par,
+            palette=tuple((palette or {}).items()),
+        )
+
+    # --- queries ------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    @property
+    def color_keys(self) -> tuple[str, ...]:
+        """The colours a move may use: those on the board, in first-seen order."""
+        return tuple(dict.fromkeys(self.colors))
+
+    @property
+    def palette_map(self) -> dict[str, str]:
+        return dict(self.palette)
+
+    def display_color(self, key: str) -> str | None:
+        """What the palette says about a colour key (a hex code or a name), if anything."""
+        return self.palette_map.get(key)
+
+    def index(self, label: Label) -> int:
+        """The cell index of a label; KeyError if there is no such cell."""
+        return self._index[label]
+
+    def has_cell(self, label: Label) -> bool:
+        return label in self._index
+
+    def adjacency(self) -> list[list[int]]:
+        adj: list[list[int]] = [[] for _ in self.labels]
+        for i, j in self.edges:
+            adj[i].append(j)
+            adj[j].append(i)
+        return adj
+
+    def with_par(self, par: int | None) -> Level:
+        return Level(
+            geometry=self.geometry,
+            labels=self.labels,
+            colors=self.colors,
+            edges=self.edges,
+            name=self.name,
+            par=par,
+            palette=self.palette,
+            shape=self.shape,
+        )
+
+    def format_label(self, cell: int) -> str:
+        """How a cell is shown to a player: '(row, col)' for grids, the node id for graphs."""
+        label = self.labels[cell]
+        if isinstance(label, tuple):
+            return f"({label[0]}, {label[1]})"
+        return label
+
+
+@dataclass(frozen=True)
+class Move:
+    """Tap `cell` (a cell index of the level) and paint its region `color` (a colour key)."""
+
+    cell: int
+    color: str

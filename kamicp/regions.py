@@ -1,0 +1,175 @@
+"""The region graph: every maximal same-coloured connected set of cells becomes one node.
+
+All solving happens on region graphs. A region is identified by its smallest cell index (its top-left
+cell), so moves, proofs and pictures agree on names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+from kamicp.level import Level
+
+
+def components(n: int, adj: Sequence[Sequence[int]], colors: Sequence[object]) -> list[int]:
+    """For each node, the smallest node of its same-coloured connected component."""
+    comp = [-1] * n
+    for start in range(n):
+        if comp[start] != -1:
+            continue
+        comp[start] = start
+        stack = [start]
+        col = colors[start]
+        while stack:
+            v = stack.pop()
+            for w in adj[v]:
+                if comp[w] == -1 and colors[w] == col:
+                    comp[w] = start
+                    stack.append(w)
+    return comp
+
+
+@dataclass(frozen=True)
+class Regions:
+    """A compact region graph: regions 0..m-1 with colour indices, adjacency and member cells.
+
+    `ids[k]` is the smallest cell of region k (regions are numbered in that order); `palette[c]` is the
+    colour key of colour index c.
+    """
+
+    ids: tuple[int, ...]
+    colors: tuple[int, ...]
+    adj: tuple[tuple[int, ...], ...]
+    cells: tuple[tuple[int, ...], ...]
+    palette: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+    @property
+    def num_colors(self) -> int:
+        return len(set(self.colors))
+
+    def to_networkx(self) -> nx.Graph:
+        g = nx.Graph()
+        for k, rid in enumerate(self.ids):
+            g.add_node(rid, color=self.palette[self.colors[k]], cells=self.cells[k])
+        for k, nbrs in enumerate(self.adj):
+            for j in nbrs:
+                if k < j:
+                    g.add_edge(self.ids[k], self.ids[j])
+        return g
+
+
+def regions_of(level: Level, cell_colors: Sequence[str] | None = None) -> Regions:
+    """Contract same-coloured neighbouring cells of `level` (optionally recoloured) into regions."""
+    colors = level.colors if cell_colors is None else cell_colors
+    n = level.size
+    adj = level.adjacency()
+    comp = components(n, adj, colors)
+    roots = sorted(set(comp))
+    rindex = {r: k for k, r in enumerate(roots)}
+    palette = level.color_keys
+    for key in colors:
+        if key not in palette:
+            palette = (*palette, key)
+    cindex = {key: c for c, key in enumerate(palette)}
+    members: list[list[int]] = [[] for _ in roots]
+    for cell in range(n):
+        members[rindex[comp[cell]]].append(cell)
+    nbrs: list[set[int]] = [set() for _ in roots]
+    for i, j in level.edges:
+        a, b = rindex[comp[i]], rindex[comp[j]]
+        if a != b:
+            nbrs[a].add(b)
+            nbrs[b].add(a)
+    return Regions(
+        ids=tuple(roots),
+        colors=tuple(cindex[colors[r]] for r in roots),
+        adj=tuple(tuple(sorted(s)) for s in nbrs),
+        cells=tuple(tuple(m) for m in members),
+        palette=palette,
+    )
+
+
+def region_graph(level: Level) -> nx.Graph:
+    """The level's region graph as networkx: node = region id, attributes `color` and `cells`."""
+    return regions_of(level).to_networkx()
+
+
+def islands(n: int, adj: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Connected components (ignoring colour), each a sorted list of nodes."""
+    seen = [False] * n
+    out: list[list[int]] = []
+    for s in range(n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        comp = [s]
+        stack = [s]
+        while stack:
+            v = stack.pop()
+            for w in adj[v]:
+                if not seen[w]:
+                    seen[w] = True
+                    comp.append(w)
+                    stack.append(w)
+        out.append(sorted(comp))
+    return out
+
+
+@dataclass(frozen=True)
+class Quotient:
+    """The current region graph of a recoloured board, over the initial regions.
+
+    `rep[k]` is the smallest initial region of current region k, `members[k]` its initial regions,
+    `colors[k]` its colour and `adj[k]` its neighbouring current regions.
+    """
+
+    rep: tuple[int, ...]
+    members: tuple[tuple[int, ...], ...]
+    colors: tuple[int, ...]
+    adj: tuple[tuple[int, ...], ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.rep)
+
+
+def quotient(adj0: Sequence[Sequence[int]], state: Sequence[int]) -> Quotient:
+    """Contract the initial region graph `adj0` coloured by `state` (a colour per initial region)."""
+    n = len(state)
+    comp = components(n, adj0, state)
+    order: dict[int, int] = {}
+    members: list[list[int]] = []
+    for v in range(n):
+        k = order.get(comp[v])
+        if k is None:
+            k = order[comp[v]] = len(members)
+            members.append([])
+        members[k].append(v)
+    nbrs: list[set[int]] = [set() for _ in members]
+    for v in range(n):
+        a = order[comp[v]]
+        for w in adj0[v]:
+            b = order[comp[w]]
+            if a != b:
+                nbrs[a].add(b)
+    return Quotient(
+        rep=tuple(m[0] for m in members),
+        members=tuple(tuple(m) for m in members),
+        colors=tuple(state[m[0]] for m in members),
+        adj=tuple(tuple(s) for s in nbrs),
+    )
+
+
+def recolor(state: Sequence[int], members: Sequence[int], color: int) -> tuple[int, ...]:
+    """`state` with the initial regions in `members` painted `color`."""
+    new = list(state)
+    for v in members:
+        new[v] = color
+    return tuple(new)

@@ -1,0 +1,1 @@
+"""Pictures of levels and solutions: terminal (rich), and later SVG/PNG."""

@@ -1,0 +1,83 @@
+"""Boards drawn in the terminal with rich: squares as blocks, triangles as ▶/◀, graphs as lists."""
+
+from __future__ import annotations
+
+from rich.color import Color, ColorParseError
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+
+from kamicp.level import Level
+from kamicp.rules import Board
+
+FALLBACK = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#f4a261", "#8ab17d", "#b5838d", "#6d597a"]
+
+
+def color_of(level: Level, key: str) -> str:
+    """A colour rich can show for a colour key: the palette entry if it parses, else a fixed fallback."""
+    for candidate in (level.display_color(key), key.lower()):
+        if candidate:
+            try:
+                Color.parse(candidate)
+                return candidate
+            except ColorParseError:
+                pass
+    return FALLBACK[level.color_keys.index(key) % len(FALLBACK)] if key in level.color_keys else "white"
+
+
+def swatch(level: Level, key: str) -> Text:
+    """'██ key' in the key's colour, for legends and move lists."""
+    text = Text("██ ", style=Style(color=color_of(level, key)))
+    name = level.display_color(key)
+    text.append(key if not name or name.startswith("#") or name == key else f"{key} ({name})")
+    return text
+
+
+def board_view(board: Board, mark: int | None = None) -> RenderableType:
+    """The board's cells in their colours; `mark` (a cell index) is highlighted as the tapped cell."""
+    level = board.level
+    if level.geometry == "graph":
+        return _graph_view(board, mark)
+    assert level.shape is not None
+    rows, cols = level.shape
+    cell_at = {label: i for i, label in enumerate(level.labels)}
+    lines = []
+    for r in range(rows):
+        line = Text()
+        for c in range(cols):
+            i = cell_at.get((r, c))
+            if i is None:
+                line.append("  ")
+                continue
+            colour = color_of(level, board.colors[i])
+            if level.geometry == "square":
+                glyph = "<>" if i == mark else "██"
+                style = Style(color="black", bgcolor=colour, bold=True) if i == mark else Style(color=colour)
+            else:
+                glyph = ("▶ " if (r + c) % 2 == 0 else "◀ ") if i != mark else "● "
+                style = Style(color=colour, bold=i == mark)
+            line.append(glyph, style=style)
+        lines.append(line)
+    return Group(*lines)
+
+
+def _graph_view(board: Board, mark: int | None) -> RenderableType:
+    level = board.level
+    adj = level.adjacency()
+    lines = []
+    for i, label in enumerate(level.labels):
+        text = Text("● " if i == mark else "  ")
+        text.append(f"{label:>4} ", style=Style(color=color_of(level, board.colors[i]), bold=True))
+        text.append(f"{board.colors[i]:<8}", style=Style(color=color_of(level, board.colors[i])))
+        text.append(" — " + ", ".join(str(level.labels[j]) for j in sorted(adj[i])), style="dim")
+        lines.append(text)
+    return Group(*lines)
+
+
+def legend(level: Level) -> Text:
+    text = Text()
+    for k, key in enumerate(level.color_keys):
+        if k:
+            text.append("   ")
+        text.append_text(swatch(level, key))
+    return text

@@ -1,0 +1,97 @@
+"""The rules engine: the executable spec every solver's output is checked against.
+
+It works on cells, not on region graphs, so it shares no logic with the solvers it checks.
+Rules (named in every RuleError):
+- `cell-exists`: a move taps a cell of the level;
+- `known-colour`: a move paints one of the level's colours;
+- `colour-changes`: a move paints its region a colour different from the one it has;
+- `one-colour`: after the last move the whole board has one colour;
+- `move-limit`: a solution uses no more moves than allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kamicp.errors import RuleError
+from kamicp.level import Level, Move
+
+
+@dataclass(frozen=True)
+class Board:
+    """A level's cells with their current colours."""
+
+    level: Level
+    colors: tuple[str, ...]
+
+    @classmethod
+    def start(cls, level: Level) -> Board:
+        return cls(level, level.colors)
+
+    def region_at(self, cell: int) -> list[int]:
+        """The cells of the same-coloured connected region containing `cell` (flood fill)."""
+        adj = self.level.adjacency()
+        col = self.colors[cell]
+        seen = {cell}
+        stack = [cell]
+        while stack:
+            v = stack.pop()
+            for w in adj[v]:
+                if w not in seen and self.colors[w] == col:
+                    seen.add(w)
+                    stack.append(w)
+        return sorted(seen)
+
+    @property
+    def solved(self) -> bool:
+        return len(set(self.colors)) == 1
+
+    @property
+    def colors_left(self) -> int:
+        return len(set(self.colors))
+
+
+def apply_move(board: Board, move: Move, step: int | None = None) -> Board:
+    """Paint the region containing `move.cell` with `move.color` (it merges with its neighbours)."""
+    level = board.level
+    if not 0 <= move.cell < level.size:
+        raise RuleError("cell-exists", f"cell {move.cell} is not on the board", step=step)
+    if move.color not in level.color_keys:
+        raise RuleError(
+            "known-colour",
+            f"colour {move.color!r} is not one of the level's colours ({', '.join(level.color_keys)})",
+            step=step,
+        )
+    old = board.colors[move.cell]
+    if old == move.color:
+        raise RuleError(
+            "colour-changes",
+            f"region at {level.format_label(move.cell)} already has colour {move.color!r}",
+            step=step,
+        )
+    colors = list(board.colors)
+    for cell in board.region_at(move.cell):
+        colors[cell] = move.color
+    return Board(level, tuple(colors))
+
+
+def replay(level: Level, moves: Sequence[Move]) -> list[Board]:
+    """The start board and the board after each move."""
+    boards = [Board.start(level)]
+    for step, move in enumerate(moves, start=1):
+        boards.append(apply_move(boards[-1], move, step=step))
+    return boards
+
+
+def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None) -> Board:
+    """Check that `moves` solve `level` (within `max_moves` if given); return the final board."""
+    if max_moves is not None and len(moves) > max_moves:
+        raise RuleError("move-limit", f"{len(moves)} moves, but at most {max_moves} are allowed")
+    final = replay(level, moves)[-1]
+    if not final.solved:
+        raise RuleError(
+            "one-colour",
+            f"after {len(moves)} moves the board still has {final.colors_left} colours",
+        )
+    return final

@@ -1,0 +1,251 @@
+"""Solving with proofs: horizons from the lower bound up, each refuted horizon recorded as a proof step.
+
+The first horizon an engine solves is optimal, because every shorter one was refuted (or is below the
+sound lower bound). Every solution is replayed by the rules engine before it is returned. A time limit
+ends in status 'unknown' with the proven lower bound and the best solution found so far.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+from kamicp.bounds import BoundReport, bound_report, greedy
+from kamicp.errors import SolverError, UsageError
+from kamicp.level import Level, Move
+from kamicp.model import FloodModel, ModelOptions
+from kamicp.regions import Regions, regions_of
+from kamicp.rules import verify
+from kamicp.search import IDAStar, SearchTimeout
+
+ENGINES = ("cpsat", "search")
+
+OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
+NO_SOLUTION = "no-solution"  # no solution within max_steps moves (proven)
+UNKNOWN = "unknown"  # the time limit ended the search; see the bounds
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """One step of a proof: can the level be solved in `steps` moves? `outcome` is 'infeasible'
+    (proven impossible), 'feasible', 'unknown' (time ran out) or 'bound' (ruled out by the lower
+    bound, no search needed)."""
+
+    steps: int
+    outcome: str
+    seconds: float
+    engine: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a solve established. `lower_bound` is proven; `upper_bound` is the length of `moves`,
+    the best replayed solution found (None when there is none)."""
+
+    level: str
+    status: str
+    moves: tuple[Move, ...]
+    lower_bound: int
+    upper_bound: int | None
+    max_steps: int | None
+    proof: tuple[Horizon, ...]
+    engine: str
+    seconds: float
+    regions: int
+    colors: int
+    bound: BoundReport = field(repr=False, default=None)  # type: ignore[assignment]
+
+    @property
+    def optimum(self) -> int | None:
+        return len(self.moves) if self.status == OPTIMAL else None
+
+    def to_dict(self, level: Level) -> dict:
+        """Plain JSON-ready data, moves with the cell a player taps and the colour's name."""
+        return {
+            "level": self.level,
+            "status": self.status,
+            "optimum": self.optimum,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.upper_bound,
+            "max_steps": self.max_steps,
+            "moves": [move_dict(level, m) for m in self.moves],
+            "proof": [asdict(h) for h in self.proof],
+            "engine": self.engine,
+            "seconds": round(self.seconds, 4),
+            "regions": self.regions,
+            "colors": self.colors,
+            "bound": asdict(self.bound) if self.bound else None,
+        }
+
+
+def move_dict(level: Level, move: Move) -> dict:
+    label = level.labels[move.cell]
+    tap = list(label) if isinstance(label, tuple) else label
+    return {"tap": tap, "color": move.color, "color_name": level.display_color(move.color)}
+
+
+def _check_params(max_steps: int | None, time_limit: float | None, workers: int | None, engine: str) -> None:
+    if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 0):
+        raise UsageError(f"max-steps must be a non-negative integer, got {max_steps!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise UsageError(f"time-limit must be positive, got {time_limit!r}")
+    if workers is not None and workers < 1:
+        raise UsageError(f"workers must be at least 1, got {workers!r}")
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+
+
+class _Engine:
+    """Answers one horizon at a time for one level."""
+
+    name = ""
+
+    def horizon(self, steps: int, deadline: float | None) -> tuple[str, list[tuple[int, int]] | None]:
+        raise NotImplementedError
+
+
+class _CpSatEngine(_Engine):
+    name = "cpsat"
+
+    def __init__(self, regions: Regions, workers: int | None, seed: int, options: ModelOptions | None):
+        self.regions, self.workers, self.seed, self.options = regions, workers, seed, options
+
+    def horizon(self, steps, deadline):
+        left = None if deadline is None else deadline - time.monotonic()
+        model = FloodModel(self.regions, steps, self.options)
+        out = model.solve(time_limit=left, workers=self.workers, seed=self.seed)
+        return out.status, out.plan
+
+
+class _SearchEngine(_Engine):
+    name = "search"
+
+    def __init__(self, regions: Regions):
+        self.ida = IDAStar(regions.adj, regions.colors, len(regions.palette))
+
+    def horizon(self, steps, deadline):
+        try:
+            plan = self.ida.within(steps, deadline)
+        except SearchTimeout:
+            return "unknown", None
+        return ("infeasible", None) if plan is None else ("feasible", plan)
+
+
+def _to_moves(regions: Regions, plan: list[tuple[int, int]]) -> tuple[Move, ...]:
+    return tuple(Move(regions.ids[r], regions.palette[c]) for r, c in plan)
+
+
+def solve(
+    level: Level,
+    *,
+    max_steps: int | None = None,
+    time_limit: float | None = None,
+    workers: int | None = None,
+    engine: str = "cpsat",
+    seed: int = 0,
+    options: ModelOptions | None = None,
+    progress: Progress | None = None,
+) -> Result:
+    """Find a shortest solution of `level` with at most `max_steps` moves, and prove it shortest."""
+    _check_params(max_steps, time_limit, workers, engine)
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    note = progress or (lambda _msg: None)
+    regions = regions_of(level)
+    report = bound_report(regions.adj, regions.colors, len(regions.palette))
+    lb = report.value
+    proof: list[Horizon] = []
+
+    def result(status: str, moves: tuple[Move, ...] | None, lower: int) -> Result:
+        return Result(
+            level=level.name,
+            status=status,
+            moves=moves or (),
+            lower_bound=lower,
+            upper_bound=None if moves is None else len(moves),
+            max_steps=max_steps,
+            proof=tuple(proof),
+            engine=engine,
+            seconds=time.monotonic() - start,
+            regions=regions.size,
+            colors=regions.num_colors,
+            bound=report,
+        )
+
+    best = _to_moves(regions, greedy(regions.adj, regions.colors, len(regions.palette)))
+    verify(level, best)
+    if lb > 0:
+        proof.append(Horizon(lb - 1, "bound", 0.0, "bound"))
+    top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
+    runner: _Engine = (
+        _CpSatEngine(regions, workers, seed, options) if engine == "cpsat" else _SearchEngine(regions)
+    )
+    for steps in range(lb, top + 1):
+        if deadline is not None and time.monotonic() >= deadline:
+            return result(UNKNOWN, best, steps)
+        note(f"horizon {steps}: solving with {runner.name}")
+        t0 = time.monotonic()
+        outcome, plan = runner.horizon(steps, deadline)
+        proof.append(Horizon(steps, outcome, time.monotonic() - t0, runner.name))
+        note(f"horizon {steps}: {outcome}")
+        if outcome == "unknown":
+            return result(UNKNOWN, best, steps)
+        if outcome == "feasible":
+            assert plan is not None
+            moves = _to_moves(regions, plan)
+            verify(level, moves, max_moves=steps)
+            if len(moves) != steps:
+                raise SolverError(f"{runner.name} solved horizon {steps} in {len(moves)} moves, "
+                                  "below a proven bound: refusing to report it")
+            return result(OPTIMAL, moves, steps)
+        lb = steps + 1
+    if max_steps is None or len(best) <= max_steps:
+        if len(best) != lb:
+            raise SolverError("horizons below the greedy solution were not all refuted")
+        return result(OPTIMAL, best, lb)
+    return result(NO_SOLUTION, best, lb)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Is a level's par right? verdict: 'correct' (achievable and minimal), 'not-minimal' (a shorter
+    solution exists), 'unachievable' (no solution within par) or 'unknown'."""
+
+    level: str
+    par: int
+    verdict: str
+    result: Result
+
+    @property
+    def optimum(self) -> int | None:
+        return self.result.optimum
+
+
+def validate(level: Level, par: int | None = None, *, slack: int = 2, **kwargs) -> Validation:
+    """Check a designed par: solve up to par + slack moves and compare the proven bounds with it."""
+    par = level.par if par is None else par
+    if par is None:
+        raise UsageError(f"{level.name or 'level'}: no par given (in the file or with --par)")
+    if not isinstance(par, int) or par < 0:
+        raise UsageError(f"par must be a non-negative integer, got {par!r}")
+    res = solve(level, max_steps=par + slack, **kwargs)
+    if res.lower_bound > par:
+        verdict = "unachievable"
+    elif res.upper_bound is not None and res.upper_bound < par:
+        verdict = "not-minimal"
+    elif res.lower_bound == par and res.upper_bound == par:
+        verdict = "correct"
+    else:
+        verdict = UNKNOWN
+    return Validation(level.name, par, verdict, res)
+
+
+def prove_under(level: Level, under: int, **kwargs) -> Result:
+    """Try to prove that no solution with fewer than `under` moves exists (status 'no-solution'),
+    or find one (status 'optimal', with moves)."""
+    if not isinstance(under, int) or under < 1:
+        raise UsageError(f"--under must be a positive integer, got {under!r}")
+    return solve(level, max_steps=under - 1, **kwargs)
