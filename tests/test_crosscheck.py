@@ -1,0 +1,89 @@
+"""The engines meet: CP-SAT model vs reference IDA* vs an exhaustive oracle, on many random boards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boards import levels, random_graph, random_grid
+from kamicp import Move, solve, verify
+from kamicp.bounds import bound_report
+from kamicp.model import FloodModel
+from kamicp.regions import regions_of
+from kamicp.search import IDAStar
+from kamicp.solver import NO_SOLUTION, OPTIMAL
+from oracle import bfs_optimum
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+
+
+def _small(level, max_regions):
+    return regions_of(level).size <= max_regions
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(levels(max_rows=3, max_cols=3, max_colors=3))
+def test_search_and_bound_match_exhaustive_oracle(level):
+    truth = bfs_optimum(level)
+    assert truth is not None
+    optimum, _ = truth
+    regions = regions_of(level)
+    assert bound_report(regions.adj, regions.colors, len(regions.palette)).value <= optimum
+    result = solve(level, engine="search")
+    assert result.status == OPTIMAL
+    assert len(result.moves) == optimum
+    verify(level, result.moves, max_moves=optimum)
+
+
+def _random_level(seed: int):
+    rng = random.Random(seed)
+    kind = seed % 3
+    if kind == 0:
+        return random_grid(rng, "triangle", rng.randint(3, 6), rng.randint(3, 6), rng.randint(3, 4))
+    if kind == 1:
+        return random_grid(rng, "square", rng.randint(3, 5), rng.randint(3, 5), rng.randint(3, 4))
+    return random_graph(rng, rng.randint(4, 10), rng.randint(2, 4), rng.choice([0.15, 0.3, 0.45]))
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_cpsat_matches_search_on_random_boards(chunk):
+    """300 boards (triangle, square, graph with islands): same optimum from both engines, and the
+    model agrees with the search on every horizon around the optimum, not only where solve() asks."""
+    for seed in range(chunk * 30, chunk * 30 + 30):
+        level = _random_level(seed)
+        a = solve(level, engine="cpsat", workers=1)
+        b = solve(level, engine="search")
+        assert a.status == b.status == OPTIMAL, seed
+        assert len(a.moves) == len(b.moves) == a.lower_bound == b.lower_bound, seed
+        verify(level, a.moves, max_moves=len(a.moves))
+        verify(level, b.moves, max_moves=len(b.moves))
+        regions = regions_of(level)
+        optimum = len(a.moves)
+        search = IDAStar(regions.adj, regions.colors, len(regions.palette))
+        for horizon in range(max(1, optimum - 2), optimum + 1):
+            out = FloodModel(regions, horizon).solve(workers=1)
+            plan = search.within(horizon)
+            if horizon < optimum:
+                assert out.status == "infeasible" and plan is None, (seed, horizon)
+            else:
+                assert out.status == "feasible" and plan is not None, (seed, horizon)
+                moves = [Move(regions.ids[r], regions.palette[c]) for r, c in out.plan]
+                verify(level, moves, max_moves=horizon)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(levels(max_rows=3, max_cols=4, max_colors=3), st.integers(0, 4))
+def test_max_steps_gives_proven_no_solution_or_optimum(level, max_steps):
+    truth = bfs_optimum(level)
+    assert truth is not None
+    optimum, _ = truth
+    for engine in ("cpsat", "search"):
+        result = solve(level, engine=engine, max_steps=max_steps)
+        if optimum <= max_steps:
+            assert result.status == OPTIMAL and len(result.moves) == optimum
+        else:
+            assert result.status == NO_SOLUTION
+            assert result.lower_bound > max_steps
