@@ -46,7 +46,7 @@ class Geometry(StrEnum):
     square = "square"
 
 
-LevelArg = Annotated[Path, typer.Argument(help="Level file (.json, or a text grid with --geometry).",
+LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, or a text grid with --geometry).",
                                           show_default=False)]
 MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look for solutions of at most N moves.")]
 TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
