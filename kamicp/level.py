@@ -32,6 +32,8 @@ class Level:
     palette: tuple[tuple[str, str], ...] = ()
     shape: tuple[int, int] | None = None  # (rows, cols) of grid levels
     _index: Mapping[Label, int] = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    official: tuple[Move, ...] | None = None  # the solution a game file ships with, if any
+    medals: tuple[tuple[str, int], ...] = ()  # e.g. (("gold", 3), ("silver", 4), ("bronze", 5))
 
     def __post_init__(self) -> None:
         if self.geometry not in GEOMETRIES:
@@ -172,7 +174,13 @@ class Level:
             par=par,
             palette=self.palette,
             shape=self.shape,
+            official=self.official,
+            medals=self.medals,
         )
+
+    @property
+    def medals_map(self) -> dict[str, int]:
+        return dict(self.medals)
 
     def format_label(self, cell: int) -> str:
         """How a cell is shown to a player: '(row, col)' for grids, the node id for graphs."""

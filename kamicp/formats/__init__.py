@@ -10,7 +10,9 @@ from pathlib import Path
 
 from kamicp.errors import FormatError
 from kamicp.formats.json_format import read_json, write_json
+from kamicp.formats.puz import read_puz
 from kamicp.formats.text import read_text
+from kamicp.formats.xml_format import read_xml
 from kamicp.level import Level
 
 Reader = Callable[[Path, str | None], Level]
@@ -27,6 +29,10 @@ def register(fmt: str, reader: Reader, *extensions: str) -> None:
     READERS[fmt] = reader
     for ext in extensions:
         EXTENSIONS[ext] = fmt
+
+
+register("puz", read_puz, ".puz")  # Kami 2 game asset (triangles)
+register("xml", read_xml, ".xml")  # Kami 1 PuzzleData (squares)
 
 
 def detect_format(path: Path) -> str:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kamicp.errors import FormatError
 from kamicp.formats.common import read_text_file
-from kamicp.level import HOLE, Level
+from kamicp.level import HOLE, Level, Move
 
 
 def _par(value: Any, source: str) -> int | None:
@@ -31,7 +32,54 @@ def _palette(value: Any, source: str) -> dict[str, str]:
     return dict(value)
 
 
+def _medals(value: Any, source: str) -> tuple[tuple[str, int], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
+        raise FormatError("must be an object mapping medal names to non-negative move counts", source=source,
+                          where="field 'medals'")
+    return tuple(value.items())
+
+
+def _official(value: Any, level: Level, source: str) -> tuple[Move, ...] | None:
+    """The official solution: a list of {"tap": [row, col] or node id, "color": key}."""
+    if value is None:
+        return None
+    where = "field 'official'"
+    if not isinstance(value, list):
+        raise FormatError('must be a list of {"tap": ..., "color": ...} moves', source=source, where=where)
+    moves = []
+    for k, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("color"), str) or "tap" not in item:
+            raise FormatError(f'move {k}: must be {{"tap": ..., "color": "<key>"}}, got {json.dumps(item)}',
+                              source=source, where=where)
+        tap = item["tap"]
+        if level.geometry == "graph":
+            ok = isinstance(tap, (str, int)) and not isinstance(tap, bool)
+            label: Any = str(tap) if ok else None
+        else:
+            ok = (isinstance(tap, list) and len(tap) == 2
+                  and all(isinstance(x, int) and not isinstance(x, bool) for x in tap))
+            label = tuple(tap) if ok else None
+        if not ok or not level.has_cell(label):
+            raise FormatError(f"move {k}: tap {json.dumps(tap)} is not a cell of the level", source=source,
+                              where=where)
+        moves.append(Move(level.index(label), item["color"]))
+    return tuple(moves)
+
+
 def level_from_data(data: Any, source: str, default_name: str = "") -> Level:
+    """Build a level from parsed JSON data; every problem names the field."""
+    level = _level_from_data(data, source, default_name)
+    medals = _medals(data.get("medals"), source)
+    official = _official(data.get("official"), level, source)
+    if medals or official is not None:
+        level = replace(level, medals=medals, official=official)
+    return level
+
+
+def _level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     """Build a level from parsed JSON data; every problem names the field."""
     if not isinstance(data, dict):
         raise FormatError("the top level must be a JSON object", source=source)
@@ -131,7 +179,17 @@ def level_to_data(level: Level) -> dict:
         out["palette"] = dict(level.palette)
     if level.par is not None:
         out["par"] = level.par
+    if level.medals:
+        out["medals"] = dict(level.medals)
+    if level.official is not None:
+        out["official"] = [move_data(level, m) for m in level.official]
     return out
+
+
+def move_data(level: Level, move: Move) -> dict:
+    """A move as JSON data: {"tap": [row, col] or node id, "color": key}."""
+    label = level.labels[move.cell]
+    return {"tap": list(label) if isinstance(label, tuple) else label, "color": move.color}
 
 
 def write_json(level: Level, path: str | Path, *, overwrite: bool = False) -> None:

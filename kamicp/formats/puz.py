@@ -1,0 +1,189 @@
+"""The Kami 2 game asset `.puz` (shared/formats/README.md section 2): one line, `|`-separated fields.
+
+```
+01|<palette name>|<lowX>|<lowY>|<W>|<L>|<tiles, run-length encoded>|<par>||0|<solution>
+```
+
+The file stores the board in a sheared layout: rows of `W` squares, each square split into triangle
+side 0 and side 1, with tile index t = r * 2W + 2c + s. We place tile (r, c, s) on kamicp's triangle
+lattice at
+
+    R = r - c,   C = -(r + c + s)      (then shifted so the smallest row and column are 0)
+
+Side 0 lands on right-pointing cells (R + C even) and side 1 on left-pointing ones. The three puz
+adjacencies become the three lattice adjacencies, one for one:
+(r,c,0)-(r,c,1) is the vertical side (R, C)-(R, C-1); (r,c,1)-(r,c+1,0) is (R, C)-(R-1, C) and
+(r,c,1)-(r+1,c,0) is (R, C)-(R+1, C). The map is invertible (c = r - R, s = (R + C') mod 2 with
+C' = -C), so no other cells touch. A full game board becomes the upright 29 x 10 layout the game shows.
+If the shift would flip which cells point right, one empty row is added on top instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from kamicp.errors import FormatError
+from kamicp.formats.common import read_text_file
+from kamicp.level import HOLE, Level, Move
+
+FIELDS = ("version", "palette", "lowX", "lowY", "W", "L", "tiles", "par", "unused", "flag", "solution")
+VERSION = "01"
+
+# Display colours for colour numbers 1-9 (the game's own palettes are display data we do not ship).
+DEFAULT_PALETTE = {
+    "1": "#e9d8a6", "2": "#005f73", "3": "#ae2012", "4": "#0a9396", "5": "#ee9b00",
+    "6": "#94d2bd", "7": "#ca6702", "8": "#9b2226", "9": "#6d597a",
+}
+
+_MOVE = re.compile(r"([0-9]+)([A-Za-z])")
+_INT = re.compile(r"-?[0-9]+")
+
+
+def default_palette(keys: tuple[str, ...]) -> dict[str, str]:
+    """Display colours for the colour numbers used on a board."""
+    return {k: DEFAULT_PALETTE[k] for k in sorted(keys) if k in DEFAULT_PALETTE}
+
+
+def decode_rle(text: str, source: str, where: str = "field 'tiles'") -> str:
+    """Expand `<ch>X<two digits>` and `<ch><lowercase m>` (m - 'a' + 3 copies); other characters stand
+    for themselves. Every tile character must be a digit."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if not ch.isdigit() or not ch.isascii():
+            what = "a run count without a tile before it" if ch == "X" or ch.islower() else "not a tile digit"
+            raise FormatError(f"character {i + 1} {ch!r} is {what}", source=source, where=where)
+        nxt = text[i + 1] if i + 1 < n else ""
+        if nxt == "X":
+            digits = text[i + 2:i + 4]
+            if len(digits) != 2 or not (digits.isdigit() and digits.isascii()):
+                raise FormatError(f"character {i + 2}: 'X' must be followed by two digits, got {digits!r}",
+                                  source=source, where=where)
+            out.append(ch * int(digits))
+            i += 4
+        elif nxt and "a" <= nxt <= "z":
+            out.append(ch * (ord(nxt) - ord("a") + 3))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _int(value: str, source: str, name: str, *, minimum: int | None = 0) -> int:
+    where = f"field '{name}'"
+    if not value:
+        raise FormatError("is empty (expected an integer)", source=source, where=where)
+    if not _INT.fullmatch(value):
+        raise FormatError(f"must be an integer, got {value!r}", source=source, where=where)
+    number = int(value)
+    if minimum is not None and number < minimum:
+        raise FormatError(f"must be at least {minimum}, got {number}", source=source, where=where)
+    return number
+
+
+def tile_position(t: int, width: int) -> tuple[int, int, int]:
+    """(r, c, s) of tile index t in a board of `width` squares per row."""
+    r, rest = divmod(t, 2 * width)
+    c, s = divmod(rest, 2)
+    return r, c, s
+
+
+def lattice_position(r: int, c: int, s: int) -> tuple[int, int]:
+    """Where tile (r, c, s) sits on the triangle lattice, before the shift (see the module docstring)."""
+    return r - c, -(r + c + s)
+
+
+def parse_solution(text: str, source: str) -> list[tuple[int, int]]:
+    """The `<tile index><capital letter>` list as (tile, colour number) pairs."""
+    where = "field 'solution'"
+    moves = []
+    pos = 0
+    while pos < len(text):
+        m = _MOVE.match(text, pos)
+        if m is None:
+            raise FormatError(f"character {pos + 1}: expected <tile index><capital letter>, got {text[pos:pos + 8]!r}",
+                              source=source, where=where)
+        letter = m.group(2)
+        number = ord(letter) - ord("A")
+        if not ("A" <= letter <= "Z") or not 1 <= number <= 9:
+            raise FormatError(f"move {len(moves) + 1} {m.group(0)!r}: colour letter {letter!r} is not B-J "
+                              "(colour numbers 1-9)", source=source, where=where)
+        moves.append((int(m.group(1)), number))
+        pos = m.end()
+    return moves
+
+
+def level_from_puz(text: str, source: str, name: str = "") -> Level:
+    """Build a triangle level (with par and official solution) from the text of a `.puz` file."""
+    line = text.strip()
+    if not line:
+        raise FormatError("the file is empty", source=source)
+    if "\n" in line:
+        raise FormatError("expected one line of text, found several", source=source)
+    parts = line.split("|")
+    if len(parts) != len(FIELDS):
+        missing = f"; missing field '{FIELDS[len(parts)]}'" if len(parts) < len(FIELDS) else ""
+        raise FormatError(f"expected {len(FIELDS)} '|'-separated fields, found {len(parts)}{missing}",
+                          source=source, where="line 1")
+    fields = dict(zip(FIELDS, parts, strict=True))
+    if fields["version"] != VERSION:
+        raise FormatError(f"unsupported version {fields['version']!r} (expected {VERSION!r})", source=source,
+                          where="field 'version'")
+    _int(fields["lowX"], source, "lowX", minimum=None)
+    _int(fields["lowY"], source, "lowY", minimum=None)
+    width = _int(fields["W"], source, "W", minimum=1)
+    length = _int(fields["L"], source, "L", minimum=1)
+    if length % (2 * width):
+        raise FormatError(f"{length} tiles is not a whole number of rows of 2 * W = {2 * width} tiles",
+                          source=source, where="field 'L'")
+    tiles = decode_rle(fields["tiles"], source)
+    if len(tiles) != length:
+        raise FormatError(f"decodes to {len(tiles)} tiles, but field 'L' says {length}", source=source,
+                          where="field 'tiles'")
+    par = _int(fields["par"], source, "par")
+
+    raw: dict[tuple[int, int], int] = {}  # lattice position -> tile index
+    for t, ch in enumerate(tiles):
+        if ch != "0":
+            raw[lattice_position(*tile_position(t, width))] = t
+    if not raw:
+        raise FormatError("every tile is 0: the board has no triangles", source=source, where="field 'tiles'")
+    min_r = min(p[0] for p in raw)
+    min_c = min(p[1] for p in raw)
+    if (min_r + min_c) % 2:  # a shift by an odd amount would flip the triangles: pad one row on top
+        min_r -= 1
+    rows_n = max(p[0] for p in raw) - min_r + 1
+    cols_n = max(p[1] for p in raw) - min_c + 1
+    grid = [[HOLE] * cols_n for _ in range(rows_n)]
+    tile_label: dict[int, tuple[int, int]] = {}
+    for (r0, c0), t in raw.items():
+        label = (r0 - min_r, c0 - min_c)
+        grid[label[0]][label[1]] = tiles[t]
+        tile_label[t] = label
+    keys = tuple(sorted(set(tiles) - {"0"}))
+    level = Level.from_rows(["".join(row) for row in grid], "triangle", name=name, par=par,
+                            palette=default_palette(keys))
+
+    official = []
+    for k, (t, number) in enumerate(parse_solution(fields["solution"], source), start=1):
+        where = "field 'solution'"
+        if t >= length:
+            raise FormatError(f"move {k} taps tile {t}, off the board (tiles 0-{length - 1})", source=source,
+                              where=where)
+        if t not in tile_label:
+            r, c, s = tile_position(t, width)
+            raise FormatError(f"move {k} taps tile {t} (row {r}, square {c}, side {s}), which is a hole (0)",
+                              source=source, where=where)
+        official.append(Move(level.index(tile_label[t]), str(number)))
+    return replace(level, official=tuple(official)) if official else level
+
+
+def read_puz(path: str | Path, geometry: str | None = None) -> Level:
+    if geometry not in (None, "triangle"):
+        raise FormatError(f"a .puz board is made of triangles; --geometry {geometry} does not apply",
+                          source=str(path), where="--geometry")
+    return level_from_puz(read_text_file(path), str(path), name=Path(path).stem)

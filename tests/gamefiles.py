@@ -1,0 +1,42 @@
+"""Helpers for the game-file tests: compare region graphs up to a renaming of the colours."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from pathlib import Path
+
+import networkx as nx
+
+from conftest import SHARED
+from kamicp.level import Level
+from kamicp.regions import region_graph
+
+EXAMPLES = SHARED / "formats" / "examples"
+BENCH = SHARED / "bench"
+
+
+def example_files() -> list[Path]:
+    """The shared game-file examples (empty when the shared folder is absent)."""
+    if not EXAMPLES.is_dir():
+        return []
+    return sorted(p for p in EXAMPLES.iterdir() if p.suffix in (".puz", ".xml"))
+
+
+def colour_bijections(a: Level, b: Level) -> list[dict[str, str]]:
+    """Every renaming of a's colours onto b's that keeps the region graphs isomorphic."""
+    ga, gb = region_graph(a), region_graph(b)
+    ca = sorted({d["color"] for _, d in ga.nodes(data=True)})
+    cb = sorted({d["color"] for _, d in gb.nodes(data=True)})
+    if len(ca) != len(cb) or ga.number_of_nodes() != gb.number_of_nodes():
+        return []
+    found = []
+    for perm in permutations(cb):
+        rename = dict(zip(ca, perm, strict=True))
+        if nx.is_isomorphic(ga, gb, node_match=lambda x, y, r=rename: r[x["color"]] == y["color"]):
+            found.append(rename)
+    return found
+
+
+def same_board(a: Level, b: Level) -> bool:
+    """Region graphs isomorphic with one consistent bijection between the two colour sets."""
+    return bool(colour_bijections(a, b))
