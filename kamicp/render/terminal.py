@@ -33,8 +33,12 @@ def swatch(level: Level, key: str) -> Text:
     return text
 
 
-def board_view(board: Board, mark: int | None = None) -> RenderableType:
-    """The board's cells in their colours; `mark` (a cell index) is highlighted as the tapped cell."""
+def board_view(board: Board, mark: int | None = None, plain: bool = False) -> RenderableType:
+    """The board's cells in their colours; `mark` (a cell index) is highlighted as the tapped cell.
+
+    `plain` (no colours available, e.g. output to a file) writes each cell's colour key instead,
+    with `*` for the tapped cell.
+    """
     level = board.level
     if level.geometry == "graph":
         return _graph_view(board, mark)
@@ -50,7 +54,10 @@ def board_view(board: Board, mark: int | None = None) -> RenderableType:
                 line.append("  ")
                 continue
             colour = color_of(level, board.colors[i])
-            if level.geometry == "square":
+            if plain:
+                line.append(("*" if i == mark else board.colors[i][0]) + " ")
+                continue
+            elif level.geometry == "square":
                 glyph = "<>" if i == mark else "██"
                 style = Style(color="black", bgcolor=colour, bold=True) if i == mark else Style(color=colour)
             else:
