@@ -20,6 +20,7 @@ from rich.text import Text
 from kamicp.errors import KamiError
 from kamicp.formats import load_level
 from kamicp.level import Level
+from kamicp.render.files import check_steps_dir, check_writable, write_picture, write_steps
 from kamicp.render.terminal import board_view, legend, swatch
 from kamicp.rules import replay
 from kamicp.solver import NO_SOLUTION, OPTIMAL, Result, prove_under, solve, validate
@@ -57,6 +58,9 @@ Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text); default: by extension.")]
 GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
+StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", help="Write one SVG and PNG per move "
+                                                  "(step-01.svg, ...) and strip.svg/.png into DIR.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
@@ -152,9 +156,14 @@ def solve_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
+    steps_dir: StepsDirOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Print a shortest solution (taps and colours) with the proof that nothing shorter exists."""
     level = _load(level_path, fmt, geometry)
+    if steps_dir is not None:
+        with bad_input():
+            check_steps_dir(steps_dir, force=force)
     with bad_input(), _progress(not as_json) as progress:
         result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
                        engine=engine.value, seed=seed, progress=progress)
@@ -163,6 +172,10 @@ def solve_cmd(
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
         _print_result(level, result, show_moves=result.status != NO_SOLUTION)
+    if steps_dir is not None and result.status != NO_SOLUTION and (result.moves or result.status == OPTIMAL):
+        with bad_input():
+            written = write_steps(steps_dir, level, result.moves, force=force)
+        (err if as_json else out).print(f"wrote {len(written)} pictures to {steps_dir}", markup=False)
     raise typer.Exit(_exit_for(result))
 
 
@@ -275,9 +288,16 @@ def show_cmd(
     engine: EngineOpt = Engine.cpsat,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
+    svg_path: Annotated[Path | None, typer.Option("--svg", help="Also write the picture (with --solution: "
+                                                  "the strip of all steps) as SVG.")] = None,
+    png_path: Annotated[Path | None, typer.Option("--png", help="Also write the picture as PNG.")] = None,
+    force: ForceOpt = False,
 ) -> None:
     """Draw the board in the terminal in its colours (and, with --solution, every step)."""
     level = _load(level_path, fmt, geometry)
+    pictures = [(p, kind) for p, kind in ((svg_path, "svg"), (png_path, "png")) if p is not None]
+    with bad_input():
+        check_writable([p for p, _ in pictures], force=force)
     title = f"{level.name or 'level'} ({level.geometry}, {level.size} cells"
     title += f", par {level.par})" if level.par is not None else ")"
     out.print(f"[bold]{title}[/]")
@@ -285,6 +305,9 @@ def show_cmd(
     boards = replay(level, [])
     if not solution:
         out.print(board_view(boards[0]))
+        for path, kind in pictures:
+            with bad_input():
+                out.print(f"wrote {write_picture(path, level, kind=kind, force=force)}", markup=False)
         raise typer.Exit(EXIT_OK)
     with bad_input(), _progress(True) as progress:
         result = solve(level, time_limit=time_limit, engine=engine.value, progress=progress)
@@ -297,6 +320,12 @@ def show_cmd(
         out.print(line)
         out.print(board_view(board, mark=move.cell))
     out.print(f"[bold]{_summary(result)}[/]")
+    for path, kind in pictures:
+        if not result.moves and result.status != OPTIMAL:
+            err.print(f"no solution found: {path} not written", markup=False)
+            continue
+        with bad_input():
+            out.print(f"wrote {write_picture(path, level, result.moves, kind=kind, force=force)}", markup=False)
     raise typer.Exit(_exit_for(result))
 
 

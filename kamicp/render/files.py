@@ -1,0 +1,120 @@
+"""Writing pictures to files: the only place kamicp writes SVG and PNG.
+
+Nothing is overwritten unless `force` is given: every target is checked before the first byte is
+written, so a refused run leaves the user's files as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from kamicp.errors import FormatError, UsageError
+from kamicp.level import Level, Move
+from kamicp.render.scene import Scene, board_scene, start_scene, steps_scenes, strip_scene
+from kamicp.render.svg import scene_svg
+from kamicp.rules import Board
+
+PNG_SCALE = 2.0  # PNGs are drawn at twice the SVG's size, crisp on high-density screens
+KINDS = ("svg", "png")
+
+
+def picture_kind(path: str | Path) -> str:
+    """'svg' or 'png' from a file name's extension."""
+    kind = Path(path).suffix.lower().lstrip(".")
+    if kind not in KINDS:
+        raise FormatError("unknown picture type (expected a .svg or .png file name)", source=str(path))
+    return kind
+
+
+def check_writable(paths: Sequence[str | Path], *, force: bool = False) -> None:
+    """Refuse (FormatError) if any target exists and `force` is not given, or is a directory."""
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            raise FormatError("is a directory, not a picture file", source=str(p))
+        if p.exists() and not force:
+            raise FormatError("exists already (pass --force to overwrite it)", source=str(p))
+
+
+def encode(scene: Scene, kind: str, *, scale: float = PNG_SCALE) -> bytes:
+    """A scene as SVG or PNG bytes."""
+    if kind == "svg":
+        return scene_svg(scene).encode("utf-8")
+    try:
+        from kamicp.render.png import scene_png
+    except ImportError:  # pragma: no cover - Pillow missing
+        raise UsageError("PNG output needs Pillow (pip install pillow)") from None
+    return scene_png(scene, scale)
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as e:
+        raise FormatError(f"cannot write: {e.strerror or e}", source=str(path)) from None
+
+
+def picture_scene(level: Level, moves: Sequence[Move] | None = None) -> Scene:
+    """The start board, or with `moves` the strip of every step."""
+    if moves is None:
+        return board_scene(Board.start(level))
+    return strip_scene(level, moves)
+
+
+def write_picture(path: str | Path, level: Level, moves: Sequence[Move] | None = None, *,
+                  kind: str | None = None, force: bool = False, scale: float = PNG_SCALE) -> Path:
+    """Write the board (or, given `moves`, the solution strip) as SVG or PNG (by `kind` or extension)."""
+    p = Path(path)
+    kind = kind or picture_kind(p)
+    check_writable([p], force=force)
+    _write(p, encode(picture_scene(level, moves), kind, scale=scale))
+    return p
+
+
+def step_files(directory: str | Path, count: int) -> list[Path]:
+    """The files write_steps writes: step-01.svg, step-01.png, ..., strip.svg, strip.png."""
+    d = Path(directory)
+    digits = max(2, len(str(count)))
+    names = [f"step-{k:0{digits}d}.{kind}" for k in range(1, count + 1) for kind in KINDS]
+    return [d / name for name in [*names, "start.svg", "start.png", "strip.svg", "strip.png"]]
+
+
+def write_steps(directory: str | Path, level: Level, moves: Sequence[Move], *, force: bool = False,
+                scale: float = PNG_SCALE) -> list[Path]:
+    """One SVG and one PNG per move (step-01.svg, ...), the start board and the strip of all steps.
+
+    Refuses before writing anything if one of these files exists (unless `force`)."""
+    d = Path(directory)
+    check_steps_dir(d, force=True)
+    paths = step_files(d, len(moves))
+    check_writable(paths, force=force)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise FormatError(f"cannot create the directory: {e.strerror or e}", source=str(d)) from None
+    scenes = [*steps_scenes(level, moves), start_scene(level), strip_scene(level, moves)]
+    for k, scene in enumerate(scenes):
+        for j, kind in enumerate(KINDS):
+            _write(paths[2 * k + j], encode(scene, kind, scale=scale))
+    return paths
+
+
+def existing_step_files(directory: str | Path) -> list[Path]:
+    """Files in `directory` that write_steps might overwrite (any step-*, start.* or strip.* picture),
+    to refuse before a long solve whose move count is not known yet."""
+    d = Path(directory)
+    if not d.is_dir():
+        return []
+    pattern = [*(f"step-*.{k}" for k in KINDS), *(f"start.{k}" for k in KINDS), *(f"strip.{k}" for k in KINDS)]
+    return sorted({p for pat in pattern for p in d.glob(pat)})
+
+
+def check_steps_dir(directory: str | Path, *, force: bool = False) -> None:
+    """Refuse (FormatError) a steps directory that is a file, or holds step pictures (unless `force`)."""
+    d = Path(directory)
+    if d.exists() and not d.is_dir():
+        raise FormatError("exists and is not a directory", source=str(d))
+    found = existing_step_files(d)
+    if found and not force:
+        raise FormatError("exists already (pass --force to overwrite the step pictures)", source=str(found[0]))

@@ -1,0 +1,286 @@
+"""Pictures as plain data: a board (or a solution strip) becomes a Scene of polygons, circles, lines and
+text in drawing coordinates, which the SVG and PNG back ends draw the same way.
+
+Grid levels are drawn as the games draw them (Kami 2: triangles pointing left and right; Kami 1:
+squares), holes left empty. Graph levels are drawn as node-link diagrams with a fixed-seed layout.
+A step picture shows the board after a move, the tapped cell marked with a ring, and a caption with the
+move number, the tapped cell and the new colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import networkx as nx
+
+from kamicp.geometry import lattice
+from kamicp.level import Level, Move
+from kamicp.render.colors import hex_of, luminance, rgb_of
+from kamicp.rules import Board, replay
+
+Point = tuple[float, float]
+
+CELL = 24.0  # side of a triangle or a square, in drawing units (pixels at scale 1)
+PAD = 10.0  # empty border around a board
+CAPTION = 28.0  # height of the caption band under a board
+GAP = 10.0  # space between the pictures of a strip
+MIN_WIDTH = 190.0  # panels are at least this wide, so captions fit
+BACKGROUND = "#faf9f6"
+INK = "#222222"
+EDGE = "#9a9a9a"
+NODE_RADIUS = 13.0
+LAYOUT_SEED = 7
+FONT_SIZE = 12.0
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[Point, ...]
+    fill: str
+    cell: int | None = None  # the cell this polygon draws
+    key: str = ""  # the colour key it shows
+    seam: float = 0.8  # width of the outline in the fill colour that hides hairline seams
+
+
+@dataclass(frozen=True)
+class Circle:
+    center: Point
+    radius: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.0
+    role: str = "node"  # node | mark
+    cell: int | None = None
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class Line:
+    a: Point
+    b: Point
+    stroke: str
+    width: float
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str
+    stroke: str | None = None
+    width: float = 0.0
+
+
+@dataclass(frozen=True)
+class Label:
+    """Text whose baseline starts (anchor 'start') or is centred (anchor 'middle') at `pos`."""
+
+    pos: Point
+    text: str
+    size: float = FONT_SIZE
+    fill: str = INK
+    anchor: str = "start"
+    bold: bool = False
+    role: str = "caption"
+
+
+Shape = Polygon | Circle | Line | Rect | Label
+
+
+@dataclass(frozen=True)
+class Group:
+    """Shapes drawn shifted by (dx, dy): one picture of a strip."""
+
+    dx: float
+    dy: float
+    items: tuple[Shape, ...]
+    role: str = "panel"
+
+
+@dataclass(frozen=True)
+class Scene:
+    width: float
+    height: float
+    items: tuple[Shape | Group, ...]
+    background: str = BACKGROUND
+    title: str = ""
+
+
+# --- boards -----------------------------------------------------------------------------------------
+def centroid(points: Sequence[Point]) -> Point:
+    return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+
+
+def cell_polygons(level: Level, cell: float = CELL, origin: Point = (0.0, 0.0)) -> list[tuple[Point, ...]]:
+    """The corner points of every cell of a grid level (index order), shifted by `origin`."""
+    lat = lattice(level.geometry)
+    ox, oy = origin
+    out = []
+    for r, c in level.labels:  # type: ignore[misc]
+        out.append(tuple((x + ox, y + oy) for x, y in lat.polygon(r, c, cell)))
+    return out
+
+
+def board_extent(level: Level, cell: float = CELL) -> Point:
+    """Width and height of the board itself (no padding, no caption)."""
+    if level.geometry == "graph":
+        side = _graph_side(level.size)
+        return (side, side)
+    assert level.shape is not None
+    return lattice(level.geometry).extent(*level.shape, cell)
+
+
+def _graph_side(n: int) -> float:
+    return max(220.0, 62.0 * n**0.5)
+
+
+@lru_cache(maxsize=32)
+def graph_layout(level: Level) -> tuple[Point, ...]:
+    """Node positions of a graph level in [0, 1] x [0, 1], the same for every picture of the level."""
+    g = nx.Graph()
+    g.add_nodes_from(range(level.size))
+    g.add_edges_from(level.edges)
+    if level.size == 1:
+        return ((0.5, 0.5),)
+    # Region graphs of boards are planar: a spring layout started from a planar drawing keeps few or
+    # no crossings and spreads the nodes out. Each axis is stretched to fill the square.
+    start = nx.planar_layout(g) if nx.check_planarity(g)[0] else None
+    pos = nx.spring_layout(g, pos=start, seed=LAYOUT_SEED, iterations=300)
+    xs = [float(pos[i][0]) for i in range(level.size)]
+    ys = [float(pos[i][1]) for i in range(level.size)]
+    sx, sy = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    return tuple(((x - min(xs)) / sx, (y - min(ys)) / sy) for x, y in zip(xs, ys, strict=True))
+
+
+def _mark(center: Point, radius: float, cell: int) -> list[Shape]:
+    """A ring visible on any colour: white over a dark outline, with a dark dot in the middle."""
+    return [
+        Circle(center, radius, stroke=INK, width=radius * 0.55, role="mark", cell=cell),
+        Circle(center, radius, stroke="#ffffff", width=radius * 0.25, role="mark-inner", cell=cell),
+        Circle(center, radius * 0.22, fill=INK, role="mark-dot", cell=cell),
+    ]
+
+
+def _grid_shapes(board: Board, mark: int | None, origin: Point, cell: float) -> list[Shape]:
+    level = board.level
+    shapes: list[Shape] = []
+    polys = cell_polygons(level, cell, origin)
+    for i, pts in enumerate(polys):
+        key = board.colors[i]
+        shapes.append(Polygon(pts, hex_of(level, key), cell=i, key=key))
+    if mark is not None:
+        shapes.extend(_mark(centroid(polys[mark]), cell * 0.3, mark))
+    return shapes
+
+
+def _graph_shapes(board: Board, mark: int | None, origin: Point) -> list[Shape]:
+    level = board.level
+    side = _graph_side(level.size)
+    inner = side - 2 * (NODE_RADIUS + 6)
+    ox, oy = origin[0] + NODE_RADIUS + 6, origin[1] + NODE_RADIUS + 6
+    pos = [(ox + x * inner, oy + y * inner) for x, y in graph_layout(level)]
+    shapes: list[Shape] = [Line(pos[i], pos[j], EDGE, 2.0) for i, j in level.edges]
+    for i, p in enumerate(pos):
+        key = board.colors[i]
+        shapes.append(Circle(p, NODE_RADIUS, fill=hex_of(level, key), stroke=INK, width=1.0, role="node",
+                             cell=i, key=key))
+    for i, p in enumerate(pos):
+        text_fill = INK if luminance(rgb_of(level, board.colors[i])) > 0.3 else "#ffffff"
+        shapes.append(Label((p[0], p[1] + 4.0), str(level.labels[i]), size=11.0, fill=text_fill,
+                            anchor="middle", role="node-label"))
+    if mark is not None:
+        shapes.extend(_mark(pos[mark], NODE_RADIUS + 5.0, mark)[:2])
+    return shapes
+
+
+def _caption_shapes(level: Level, caption: str, swatch: str | None, y: float) -> list[Shape]:
+    shapes: list[Shape] = []
+    x = PAD
+    if swatch is not None:
+        shapes.append(Rect(x, y - 11.0, 13.0, 13.0, hex_of(level, swatch), stroke=INK, width=1.0))
+        x += 19.0
+    shapes.append(Label((x, y), caption, size=FONT_SIZE, fill=INK))
+    return shapes
+
+
+def _panel(board: Board, mark: int | None, caption: str | None, swatch: str | None,
+           cell: float) -> tuple[float, float, list[Shape]]:
+    bw, bh = board_extent(board.level, cell)
+    width = max(bw + 2 * PAD, MIN_WIDTH if caption else 0.0)
+    origin = ((width - bw) / 2, PAD)
+    if board.level.geometry == "graph":
+        shapes = _graph_shapes(board, mark, origin)
+    else:
+        shapes = _grid_shapes(board, mark, origin, cell)
+    height = bh + 2 * PAD
+    if caption:
+        shapes += _caption_shapes(board.level, caption, swatch, height + FONT_SIZE)
+        height += CAPTION
+    return width, height, shapes
+
+
+def board_scene(board: Board, mark: int | None = None, caption: str | None = None, *,
+                swatch: str | None = None, cell: float = CELL) -> Scene:
+    """One board; `mark` (a cell index) ringed as the tapped cell; `caption` (with an optional colour
+    `swatch`, a colour key) written under it."""
+    width, height, shapes = _panel(board, mark, caption, swatch, cell)
+    return Scene(width, height, tuple(shapes), title=board.level.name)
+
+
+def move_caption(level: Level, step: int, move: Move) -> str:
+    name = level.display_color(move.color)
+    colour = move.color if not name or name.startswith("#") or name == move.color else f"{move.color} ({name})"
+    return f"{step}. tap {level.format_label(move.cell)}, paint {colour}"
+
+
+def steps_scenes(level: Level, moves: Sequence[Move], *, cell: float = CELL) -> list[Scene]:
+    """One picture per move: the board after the move, the tapped cell marked, the move captioned."""
+    boards = replay(level, moves)
+    return [
+        board_scene(board, mark=move.cell, caption=move_caption(level, k, move), swatch=move.color, cell=cell)
+        for k, (move, board) in enumerate(zip(moves, boards[1:], strict=True), start=1)
+    ]
+
+
+def start_scene(level: Level, *, cell: float = CELL) -> Scene:
+    return board_scene(Board.start(level), caption="start", cell=cell)
+
+
+def strip_scene(level: Level, moves: Sequence[Move], *, cell: float = CELL) -> Scene:
+    """The start board, then every step picture, side by side."""
+    panels = [start_scene(level, cell=cell), *steps_scenes(level, moves, cell=cell)]
+    x = 0.0
+    groups = []
+    for panel in panels:
+        groups.append(Group(x, 0.0, tuple(panel.items)))  # type: ignore[arg-type]
+        x += panel.width + GAP
+    height = max(p.height for p in panels)
+    return Scene(x - GAP, height, tuple(groups), title=f"{level.name} solution".strip())
+
+
+def shifted(shape: Shape, dx: float, dy: float) -> Shape:
+    """`shape` moved by (dx, dy)."""
+    if isinstance(shape, Polygon):
+        return replace(shape, points=tuple((x + dx, y + dy) for x, y in shape.points))
+    if isinstance(shape, Circle):
+        return replace(shape, center=(shape.center[0] + dx, shape.center[1] + dy))
+    if isinstance(shape, Line):
+        return replace(shape, a=(shape.a[0] + dx, shape.a[1] + dy), b=(shape.b[0] + dx, shape.b[1] + dy))
+    if isinstance(shape, Rect):
+        return replace(shape, x=shape.x + dx, y=shape.y + dy)
+    return replace(shape, pos=(shape.pos[0] + dx, shape.pos[1] + dy))
+
+
+def flat_items(scene: Scene) -> list[Shape]:
+    """Every shape of a scene in drawing order, groups resolved to absolute coordinates."""
+    out: list[Shape] = []
+    for item in scene.items:
+        if isinstance(item, Group):
+            out.extend(shifted(s, item.dx, item.dy) for s in item.items)
+        else:
+            out.append(item)
+    return out
