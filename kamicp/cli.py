@@ -18,8 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from kamicp.errors import KamiError
-from kamicp.formats import load_level
+from kamicp.formats import load_level, write_json
 from kamicp.level import Level
+from kamicp.official import LevelSummary, summarize
 from kamicp.render.files import check_steps_dir, check_writable, write_picture, write_steps
 from kamicp.render.terminal import board_view, legend, swatch
 from kamicp.rules import replay
@@ -47,7 +48,8 @@ class Geometry(StrEnum):
     square = "square"
 
 
-LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, or a text grid with --geometry).",
+LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, or a text grid "
+                                          "with --geometry).",
                                           show_default=False)]
 MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look for solutions of at most N moves.")]
 TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
@@ -56,7 +58,8 @@ Workers = Annotated[int | None, typer.Option("--workers", min=1, help="CP-SAT wo
 EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model) or search (reference IDA*).")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text); default: by extension.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "
+                                                "default: by extension.")]
 GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
 StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", help="Write one SVG and PNG per move "
                                                   "(step-01.svg, ...) and strip.svg/.png into DIR.")]
@@ -327,6 +330,90 @@ def show_cmd(
         with bad_input():
             out.print(f"wrote {write_picture(path, level, result.moves, kind=kind, force=force)}", markup=False)
     raise typer.Exit(_exit_for(result))
+
+
+def _level_facts(level: Level, facts: LevelSummary) -> list[tuple[str, Text]]:
+    """(label, value) rows describing a level: what `info` and `convert` print."""
+    shape = ""
+    if facts.shape:
+        shape = f", {facts.shape[0]} rows x {facts.shape[1]} columns"
+    colours = Text(f"{len(facts.colors)}: ")
+    for k, key in enumerate(facts.colors):
+        colours.append_text(Text("  ") if k else Text()).append_text(swatch(level, key))
+    medals = ", ".join(f"{name} {n}" for name, n in facts.medals) or "none"
+    rows = [
+        ("geometry", Text(facts.geometry + shape)),
+        ("cells", Text(str(facts.cells))),
+        ("regions", Text(str(facts.regions))),
+        ("colours", colours),
+        ("par", Text("none" if facts.par is None else str(facts.par))),
+        ("medals", Text(medals)),
+    ]
+    report = facts.official
+    if report is None:
+        rows.append(("official", Text("none")))
+    else:
+        style = "green" if report.valid and report.equals_par is not False else "red"
+        rows.append(("official", Text(report.describe(), style=style)))
+        taps = Text()
+        for k, move in enumerate(report.moves, start=1):
+            where = level.format_label(move.cell) if 0 <= move.cell < level.size else f"cell {move.cell}"
+            taps.append(f"{k}. tap {where} → ")
+            taps.append_text(swatch(level, move.color))
+            taps.append("\n" if k < report.length else "")
+        if report.moves:
+            rows.append(("", taps))
+    return rows
+
+
+def _facts_table(level: Level, facts: LevelSummary) -> Table:
+    table = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
+    table.add_column(style="bold")
+    table.add_column()
+    for label, value in _level_facts(level, facts):
+        table.add_row(label, value)
+    return table
+
+
+@app.command("info")
+def info_cmd(
+    level_path: LevelArg,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Describe a level: geometry, cells, regions, colours, par, medals, and the official solution replayed."""
+    level = _load(level_path, fmt, geometry)
+    facts = summarize(level)
+    if as_json:
+        out.print_json(json.dumps(facts.to_dict(level)))
+        raise typer.Exit(EXIT_OK)
+    out.print(f"[bold]{level.name or level_path.stem}[/] ({level_path})", soft_wrap=True)
+    out.print(_facts_table(level, facts))
+    raise typer.Exit(EXIT_OK)
+
+
+@app.command("convert")
+def convert_cmd(
+    level_path: Annotated[Path, typer.Argument(metavar="IN", show_default=False,
+                                               help="Level file to convert (.puz, .xml, .json, or a text grid "
+                                               "with --geometry).")],
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT.json", show_default=False,
+                                         help="Where to write the kamicp JSON level.")],
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUT if it exists.")] = False,
+) -> None:
+    """Convert a level (e.g. a game's .puz or .xml file) to kamicp JSON, keeping par, medals and the
+    official solution, and print what was converted."""
+    if output.suffix.lower() != ".json":
+        raise fail(f"{output}: the output is kamicp JSON: name it *.json")
+    level = _load(level_path, fmt, geometry)
+    with bad_input():
+        write_json(level, output, overwrite=force)
+    out.print(f"converted {level_path} → {output}", markup=False, soft_wrap=True)
+    out.print(_facts_table(level, summarize(level)))
+    raise typer.Exit(EXIT_OK)
 
 
 def main() -> None:  # pragma: no cover - entry point
