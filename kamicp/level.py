@@ -21,7 +21,11 @@ HOLE = "."
 
 @dataclass(frozen=True)
 class Level:
-    """A puzzle: cells, their adjacency, a colour per cell, and optional par, name and palette."""
+    """A puzzle: cells, their adjacency, a colour per cell, and optional par, name and palette.
+
+    Levels read from game files may also carry the official solution the file ships with and its medal
+    thresholds (Kami 1: gold = par, silver, bronze); `kamicp.official.check_official` replays it.
+    """
 
     geometry: str
     labels: tuple[Label, ...]
