@@ -1,0 +1,361 @@
+"""Levels from screenshots: find the board, sample every cell, cluster the colours, write a level.
+
+1. The board: the image's border colour is taken as the background when the border is uniform, and
+   the board is the bounding box of everything that differs from it (or `box`, given by the caller).
+   Cells are placed by the lattice geometry (triangle 29 x 10, square 10 x 16 by default) scaled
+   to that box.
+2. Samples: the median colour of a small patch at each cell's centre (not one pixel), so noise, paper
+   texture and JPEG artefacts average out; the patch's spread says whether it is uniform.
+3. Colours: clustered in CIE Lab, where distances match what the eye sees. Samples closer than
+   LINK_DELTA_E are chained into one colour (a shading gradient drifts slowly from cell to cell, so
+   a colour stays one chain), then colours whose centres are closer than MERGE_DELTA_E are merged.
+   The number of colours is whatever remains. Keys are A, B, C, ... in reading order of first use.
+4. Report: sizes, palette, cell counts, holes (cells showing the background) and uncertain cells: a
+   sample nearly as close to another colour as to its own, a patch that is not uniform, or the only
+   cell of its colour.
+
+Large images are refused before decoding: MAX_PIXELS is Pillow's decompression-bomb limit here.
+"""
+
+from __future__ import annotations
+
+import string
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageFilter, UnidentifiedImageError
+
+from kamicp.errors import FormatError, UsageError
+from kamicp.geometry import lattice
+from kamicp.level import HOLE, Level
+
+# 40 megapixels: more than any phone or tablet screenshot (a 4K screen is 8.3 MP), far below what
+# would exhaust memory. Pillow refuses (DecompressionBombError) above it; kamicp turns that into a
+# FormatError.
+MAX_PIXELS = 40_000_000
+DEFAULT_SHAPES: dict[str, tuple[int, int]] = {"triangle": (29, 10), "square": (10, 16)}
+DETECT_SIDE = 1000  # the board is located on a copy at most this many pixels wide or high
+LINK_DELTA_E = 9.0  # samples closer than this chain into one colour
+MERGE_DELTA_E = 16.0  # colours whose centres are closer than this are one colour
+BORDER_UNIFORM_DELTA_E = 10.0  # 90% of border pixels this close to their median: the border is a margin
+HOLE_DELTA_E = 6.0  # a cell this close to the background colour is a hole
+SPREAD_DELTA_E = 10.0  # a patch spreading more than this (and 3x the typical patch) is not uniform
+AMBIGUITY = 0.5  # uncertain when (distance to own colour) > AMBIGUITY * (distance to the next colour)
+ASPECT_TOLERANCE = 0.06
+KEYS = string.ascii_uppercase + string.ascii_lowercase + string.digits
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class UncertainCell:
+    """A cell whose colour should be checked by eye; `reason` says why."""
+
+    label: tuple[int, int]
+    key: str
+    reason: str
+    delta_e: float  # distance of its sample to its colour's centre
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    source: str
+    image_size: tuple[int, int]
+    box: Box  # board bounding box (left, top, right, bottom) in image pixels
+    geometry: str
+    shape: tuple[int, int]
+    palette: tuple[tuple[str, str], ...]  # key -> '#rrggbb', in key order
+    counts: tuple[tuple[str, int], ...]  # key -> number of cells
+    holes: int
+    uncertain: tuple[UncertainCell, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def colors(self) -> int:
+        return len(self.palette)
+
+
+@dataclass(frozen=True)
+class Screenshot:
+    """An imported level and what the import saw."""
+
+    level: Level
+    report: ImportReport
+
+
+# --- colour science ---------------------------------------------------------------------------------
+def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
+    """sRGB (0..255, last axis RGB) to CIE Lab (D65)."""
+    c = np.asarray(rgb, dtype=np.float64) / 255.0
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.4124564, 0.3575761, 0.1804375],
+                  [0.2126729, 0.7151522, 0.0721750],
+                  [0.0193339, 0.1191920, 0.9503041]])
+    xyz = c @ m.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    lab = np.empty_like(f)
+    lab[..., 0] = 116 * f[..., 1] - 16
+    lab[..., 1] = 500 * (f[..., 0] - f[..., 1])
+    lab[..., 2] = 200 * (f[..., 1] - f[..., 2])
+    return lab
+
+
+def delta_e(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """CIE76 colour difference (Euclidean in Lab); about 2.3 is just noticeable."""
+    return np.sqrt(((np.asarray(a) - np.asarray(b)) ** 2).sum(axis=-1))
+
+
+
+# --- reading ----------------------------------------------------------------------------------------
+def open_image(path: str | Path) -> Image.Image:
+    """The image as RGB (transparency over white); FormatError for anything that is not a readable,
+    reasonably sized image."""
+    source = str(path)
+    old_limit = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    size = ""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                w, h = img.size
+                size = f"{w} x {h} pixels; "
+                if w * h > MAX_PIXELS:
+                    raise Image.DecompressionBombError("too many pixels")
+                img.load()
+                if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
+                    rgba = img.convert("RGBA")
+                    out = Image.new("RGB", rgba.size, (255, 255, 255))
+                    out.paste(rgba, mask=rgba.getchannel("A"))
+                    return out
+                return img.convert("RGB")
+    except FileNotFoundError:
+        raise FormatError("no such file", source=source) from None
+    except IsADirectoryError:
+        raise FormatError("is a directory, not an image", source=source) from None
+    except UnidentifiedImageError:
+        raise FormatError("not an image kamicp can read (PNG, JPEG, GIF, BMP, WebP, ...)", source=source) from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise FormatError(f"image too large ({size}the limit is {MAX_PIXELS // 1_000_000} megapixels)",
+                          source=source) from None
+    except (OSError, SyntaxError, ValueError) as e:
+        raise FormatError(f"cannot read the image: {e}", source=source) from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = old_limit
+
+
+# --- the board --------------------------------------------------------------------------------------
+def _fit_background(lab: np.ndarray, width: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """A background colour that may drift linearly across the image (a shading gradient), fitted to
+    the border pixels by least squares: returns the coefficients and the border's residuals (ΔE)."""
+    h, w = lab.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    ring = np.zeros((h, w), dtype=bool)
+    ring[:width], ring[-width:], ring[:, :width], ring[:, -width:] = True, True, True, True
+    design = np.stack([np.ones(ring.sum()), xx[ring] / w, yy[ring] / h], axis=1)
+    coef = np.linalg.lstsq(design, lab[ring], rcond=None)[0]
+    return coef, delta_e(lab[ring], design @ coef)
+
+
+def background_at(coef: np.ndarray, x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
+    """The fitted background colour (Lab) at image points (x, y) of a w x h image."""
+    design = np.stack([np.ones_like(x, dtype=float), x / w, y / h], axis=-1)
+    return design @ coef
+
+
+def find_board(img: Image.Image, aspect: float) -> tuple[Box, np.ndarray | None, list[str]]:
+    """The board's bounding box, the background model (see _fit_background, in full-image pixel
+    units) if the board sits on a uniform margin, and warnings. `aspect` is the board's expected
+    width / height."""
+    w, h = img.size
+    notes: list[str] = []
+    f = min(1.0, DETECT_SIDE / max(w, h))
+    small = img if f == 1.0 else img.resize((max(1, round(w * f)), max(1, round(h * f))), Image.Resampling.BOX)
+    small = small.filter(ImageFilter.GaussianBlur(1.5))  # noise and JPEG artefacts out of the way
+    lab = rgb_to_lab(np.asarray(small))
+    sh, sw = lab.shape[:2]
+    coef, residual = _fit_background(lab)
+    full: Box = (0, 0, w, h)
+    if np.quantile(residual, 0.9) > BORDER_UNIFORM_DELTA_E:
+        box, background = full, None
+    else:
+        threshold = max(10.0, 2.0 * float(np.quantile(residual, 0.98)) + 4.0)
+        yy, xx = np.mgrid[0:sh, 0:sw]
+        mask = delta_e(lab, background_at(coef, xx, yy, sw, sh)) > threshold
+        rows = np.flatnonzero(mask.mean(axis=1) > 0.01)
+        cols = np.flatnonzero(mask.mean(axis=0) > 0.01)
+        if rows.size == 0 or cols.size == 0:
+            raise FormatError("no board found: the picture is one uniform colour")
+        box = (round(cols[0] * w / sw), round(rows[0] * h / sh),
+               round((cols[-1] + 1) * w / sw), round((rows[-1] + 1) * h / sh))
+        background = coef
+
+    def off(b: Box) -> float:
+        return abs((b[2] - b[0]) / max(1, b[3] - b[1]) / aspect - 1)
+
+    if off(box) > ASPECT_TOLERANCE:
+        if box != full and off(full) <= ASPECT_TOLERANCE:
+            box, background = full, None
+        else:
+            bw, bh = box[2] - box[0], box[3] - box[1]
+            notes.append(f"the board found ({bw} x {bh} pixels) does not have the shape of the grid: check the "
+                         "geometry, --rows/--cols, or give the board's --box")
+    return box, background, notes
+
+
+# --- import -----------------------------------------------------------------------------------------
+def _single_linkage(points: np.ndarray, threshold: float) -> list[int]:
+    n = len(points)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    d = delta_e(points[:, None, :], points[None, :, :])
+    for i, j in zip(*np.nonzero(np.triu(d < threshold, 1)), strict=True):
+        a, b = find(int(i)), find(int(j))
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    return [find(i) for i in range(n)]
+
+
+def _cluster(samples: np.ndarray) -> np.ndarray:
+    """A cluster number per sample: single-linkage chains, then centre merging (see module doc)."""
+    roots = _single_linkage(samples, LINK_DELTA_E)
+    labels = np.unique(roots, return_inverse=True)[1]
+    while True:
+        ids = np.unique(labels)
+        centres = np.array([np.median(samples[labels == k], axis=0) for k in ids])
+        d = delta_e(centres[:, None, :], centres[None, :, :])
+        np.fill_diagonal(d, np.inf)
+        i, j = np.unravel_index(np.argmin(d), d.shape)
+        if len(ids) < 2 or d[i, j] >= MERGE_DELTA_E:
+            return np.unique(labels, return_inverse=True)[1]
+        labels[labels == ids[j]] = ids[i]
+
+
+def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | None = None,
+                     cols: int | None = None, *, box: Box | None = None, name: str = "",
+                     source: str = "") -> Screenshot:
+    """Read a board from an RGB image (see the module doc); FormatError when there is none."""
+    if geometry not in DEFAULT_SHAPES:
+        raise FormatError(f"unknown geometry {geometry!r} for a screenshot (expected triangle or square)",
+                          source=source)
+    drows, dcols = DEFAULT_SHAPES[geometry]
+    rows, cols = rows or drows, cols or dcols
+    if rows < 1 or cols < 1:
+        raise FormatError("rows and columns must be positive", source=source)
+    img = img.convert("RGB")
+    lat = lattice(geometry)
+    ext_w, ext_h = lat.extent(rows, cols, 1.0)
+    notes: list[str] = []
+    background = None
+    if box is None:
+        try:
+            box, background, notes = find_board(img, ext_w / ext_h)
+        except FormatError as e:
+            raise FormatError(e.message, source=source) from None
+    else:
+        x0, y0, x1, y1 = box
+        if not (0 <= x0 < x1 <= img.width and 0 <= y0 < y1 <= img.height):
+            raise FormatError(f"box {box} is not inside the {img.width} x {img.height} image", source=source)
+    x0, y0, x1, y1 = box
+    sx, sy = (x1 - x0) / ext_w, (y1 - y0) / ext_h
+    inradius = min(sx, sy) * (3**0.5 / 6 if geometry == "triangle" else 0.5)
+    half = max(1, int(inradius * 0.4))
+    if inradius < 2.5:
+        raise FormatError(f"the board is too small to read ({x1 - x0} x {y1 - y0} pixels for {rows} x {cols} "
+                          "cells)", source=source)
+    arr = np.asarray(img)
+    labels: list[tuple[int, int]] = []
+    medians, spreads, centres_x, centres_y = [], [], [], []
+    for r in range(rows):
+        for c in range(cols):
+            pts = lat.polygon(r, c, 1.0)
+            cx = x0 + sx * sum(p[0] for p in pts) / len(pts)
+            cy = y0 + sy * sum(p[1] for p in pts) / len(pts)
+            ix, iy = int(cx), int(cy)
+            patch = arr[max(0, iy - half):iy + half + 1, max(0, ix - half):ix + half + 1].reshape(-1, 3)
+            med = np.median(patch, axis=0)
+            lab = rgb_to_lab(patch)
+            labels.append((r, c))
+            centres_x.append(cx)
+            centres_y.append(cy)
+            medians.append(med)
+            spreads.append(float(np.quantile(delta_e(lab, rgb_to_lab(med)), 0.75)))
+    rgb = np.array(medians)
+    lab = rgb_to_lab(rgb)
+    hole = np.zeros(len(labels), dtype=bool)
+    if background is not None:
+        bg = background_at(background, np.array(centres_x), np.array(centres_y), img.width, img.height)
+        hole = delta_e(lab, bg) < HOLE_DELTA_E
+    if hole.all():
+        raise FormatError("no board found: every cell shows the background", source=source)
+    cells = np.flatnonzero(~hole)
+    clusters = _cluster(lab[cells])
+    if clusters.max() + 1 > len(KEYS):
+        raise FormatError(f"{clusters.max() + 1} colours found: too many for a level (at most {len(KEYS)})",
+                          source=source)
+    order = list(dict.fromkeys(clusters.tolist()))  # clusters in reading order of first use
+    key_of = {k: KEYS[n] for n, k in enumerate(order)}
+    centres = {k: np.median(lab[cells][clusters == k], axis=0) for k in order}
+    palette = tuple((key_of[k], "#{:02x}{:02x}{:02x}".format(*(round(v) for v in
+                     np.median(rgb[cells][clusters == k], axis=0)))) for k in order)
+    grid = [[HOLE] * cols for _ in range(rows)]
+    uncertain = []
+    spread_limit = max(SPREAD_DELTA_E, 3.0 * float(np.median(spreads)))  # relative to the image's noise
+    sizes = {k: int((clusters == k).sum()) for k in order}
+    for n, cell in enumerate(cells):
+        k = int(clusters[n])
+        r, c = labels[cell]
+        grid[r][c] = key_of[k]
+        own = float(delta_e(lab[cell], centres[k]))
+        other = min((float(delta_e(lab[cell], centres[j])) for j in order if j != k), default=np.inf)
+        reason = ""
+        if own > AMBIGUITY * other:
+            reason = "between two colours"
+        elif spreads[cell] > spread_limit:
+            reason = "patch not uniform"
+        elif sizes[k] == 1 and len(cells) > 1:
+            reason = "only cell of its colour"
+        if reason:
+            uncertain.append(UncertainCell((r, c), key_of[k], reason, round(own, 1)))
+    level = Level.from_rows(["".join(row) for row in grid], geometry, name=name, palette=dict(palette))
+    report = ImportReport(
+        source=source,
+        image_size=img.size,
+        box=box,
+        geometry=geometry,
+        shape=(rows, cols),
+        palette=palette,
+        counts=tuple((key_of[k], sizes[k]) for k in order),
+        holes=int(hole.sum()),
+        uncertain=tuple(uncertain),
+        warnings=tuple(notes),
+    )
+    return Screenshot(level, report)
+
+
+def read_screenshot(path: str | Path, geometry: str = "triangle", rows: int | None = None,
+                    cols: int | None = None, *, box: Box | None = None, name: str | None = None) -> Screenshot:
+    """Import a level from a screenshot file (PNG, JPEG, ...); the level is named after the file."""
+    p = Path(path)
+    return level_from_image(open_image(p), geometry, rows, cols, box=box,
+                            name=p.stem if name is None else name, source=str(p))
+
+
+def parse_box(text: str) -> Box:
+    """'left,top,right,bottom' in pixels, as given on the command line."""
+    parts = text.replace(" ", "").split(",")
+    try:
+        left, top, right, bottom = (int(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"--box must be four whole numbers left,top,right,bottom (got {text!r})") from None
+    if left >= right or top >= bottom or min(left, top) < 0:
+        raise UsageError(f"--box {text}: need 0 <= left < right and 0 <= top < bottom")
+    return (left, top, right, bottom)
