@@ -22,6 +22,13 @@ class ModelOptions:
 
     colour_count_bound: bool = True  # colours present after step t <= T - t + 1
     smallest_root: bool = True  # the connectivity root of a clicked set is its smallest region
+    # The strengthenings below are proved in models/strengthening.md.
+    tight_colours: bool = True  # no wiggle room (colours = moves left + 1): click every region of the old colour
+    commuting_order: bool = True  # consecutive independent moves in increasing order of their smallest region
+    # Solver-side switches (not constraints), kept here so one object configures an ablation run.
+    hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
+    search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
+    compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
 
 
 @dataclass(frozen=True)
@@ -54,8 +61,13 @@ class FloodModel:
         self._add_clicked_set_closed()
         self._add_clicked_set_connected()
         self._add_final_colour()
+        self.present: dict[int, list[cp_model.IntVar]] = {}
         if self.options.colour_count_bound:
             self._add_colour_count_bound()
+        if self.options.tight_colours:
+            self._add_tight_colours()
+        if self.options.commuting_order:
+            self._add_commuting_order()
 
     # --- variables ----------------------------------------------------------------------------
     def _create_variables(self) -> None:
@@ -122,7 +134,7 @@ class FloodModel:
             for i in range(self.n):
                 self.model.add_implication(root[i], click[i])
                 self.model.add(level[i] == 0).only_enforce_if(root[i])
-                if self.options.smallest_root:
+                if self.options.smallest_root or self.options.commuting_order:
                     for j in range(i):
                         self.model.add_implication(root[i], ~click[j])
                 options = [parent[i, j] for j in self.regions.adj[i]]
@@ -138,17 +150,94 @@ class FloodModel:
             for c in range(self.K):
                 self.model.add(self.color[self.T][i][c] == self.final[c])
 
+    def _present(self, t: int) -> list[cp_model.IntVar]:
+        """present[t][c] <=> some region has colour c after step t (both directions)."""
+        if t not in self.present:
+            present = [self.model.new_bool_var(f"present[{t},{c}]") for c in range(self.K)]
+            for c in range(self.K):
+                for i in range(self.n):
+                    self.model.add_implication(self.color[t][i][c], present[c])
+                self.model.add_bool_or([~present[c], *(self.color[t][i][c] for i in range(self.n))])
+            self.present[t] = present
+        return self.present[t]
+
     def _add_colour_count_bound(self) -> None:
         """After step t at most T - t + 1 colours remain: each move removes at most one colour."""
         for t in range(self.T + 1):
             limit = self.T - t + 1
             if limit >= self.K:
                 continue
-            present = [self.model.new_bool_var(f"present[{t},{c}]") for c in range(self.K)]
+            self.model.add(sum(self._present(t)) <= limit)
+
+    def _add_tight_colours(self) -> None:
+        """No wiggle room: when exactly T - t + 1 colours are present after step t, each of the T - t
+        moves left must remove a colour, so move t + 1 clicks every region of its old colour."""
+        for t in range(self.T):
+            limit = self.T - t + 1
+            if limit > self.K:
+                continue
+            present = self._present(t)
+            tight = self.model.new_bool_var(f"tight[{t}]")
+            self.model.add(sum(present) >= limit).only_enforce_if(tight)
+            self.model.add(sum(present) <= limit - 1).only_enforce_if(~tight)
+            for i in range(self.n):
+                for c in range(self.K):
+                    self.model.add_bool_or([
+                        ~tight, ~self.old[t + 1][c], ~self.color[t][i][c], self.click[t + 1][i]])
+
+    def _add_commuting_order(self) -> None:
+        """Consecutive clicked sets that are disjoint and not adjacent commute; keep only the order in
+        which the smallest regions (the roots) increase: root[t] < root[t + 1] unless the sets touch."""
+        m = self.model
+        index = {t: m.new_int_var(0, max(self.n - 1, 0), f"rootindex[{t}]") for t in range(1, self.T + 1)}
+        for t, var in index.items():
+            m.add(var == sum(i * r for i, r in enumerate(self.root[t])))
+        for t in range(1, self.T):
+            touch = []
+            for u in range(self.n):
+                b = m.new_bool_var(f"touch[{t},{u}]")
+                m.add_implication(b, self.click[t][u])
+                m.add_bool_or([~b, self.click[t + 1][u], *(self.click[t + 1][w] for w in self.regions.adj[u])])
+                touch.append(b)
+            dep = m.new_bool_var(f"dependent[{t}]")
+            m.add_bool_or([~dep, *touch])
+            m.add(index[t] < index[t + 1]).only_enforce_if(~dep)
+
+    def add_plan_hint(self, plan: Plan) -> bool:
+        """Hint a known solution of at most T moves (padded by repainting the solved board)."""
+        if len(plan) > self.T:
+            return False
+        state = list(self.regions.colors)
+        adj = self.regions.adj
+        steps = list(plan)
+        for t in range(1, self.T + 1):
+            if t <= len(steps):
+                start, new = steps[t - 1]
+                old = state[start]
+                clicked, stack = {start}, [start]
+                while stack:
+                    v = stack.pop()
+                    for w in adj[v]:
+                        if w not in clicked and state[w] == old:
+                            clicked.add(w)
+                            stack.append(w)
+            else:
+                old = state[0]
+                new = (old + 1) % self.K
+                clicked = set(range(self.n))
+            for v in clicked:
+                state[v] = new
+            for i in range(self.n):
+                self.model.add_hint(self.click[t][i], i in clicked)
+                self.model.add_hint(self.root[t][i], i == min(clicked))
+                for c in range(self.K):
+                    self.model.add_hint(self.color[t][i][c], state[i] == c)
             for c in range(self.K):
-                for i in range(self.n):
-                    self.model.add_implication(self.color[t][i][c], present[c])
-            self.model.add(sum(present) <= limit)
+                self.model.add_hint(self.old[t][c], c == old)
+                self.model.add_hint(self.new[t][c], c == new)
+        for c in range(self.K):
+            self.model.add_hint(self.final[c], state[0] == c)
+        return True
 
     # --- solving ------------------------------------------------------------------------------
     def solve(self, *, time_limit: float | None = None, workers: int | None = None, seed: int = 0

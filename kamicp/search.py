@@ -73,3 +73,49 @@ class IDAStar:
             self.failed.clear()
         self.failed[state] = budget
         return None
+
+
+try:  # the optional compiled core (setup.py builds it at `pip install -e .`)
+    from kamicp import _fastsearch
+except ImportError:  # pragma: no cover - no compiler on this machine: the pure-Python search is used
+    _fastsearch = None
+
+HAVE_COMPILED = _fastsearch is not None
+
+
+class CompiledIDAStar:
+    """The same search as IDAStar in C++ (kamicp/_fastsearch.cpp), optionally with the commuting-move
+    order (`por`, sound, see models/strengthening.md). Cross-checked against IDAStar in the tests."""
+
+    def __init__(
+        self,
+        adj0: Sequence[Sequence[int]],
+        start: Sequence[int],
+        num_colors: int,
+        *,
+        table_limit: int = 3_000_000,
+        por: bool = True,
+    ) -> None:
+        if _fastsearch is None:
+            raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
+        self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
+        self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, por)
+        self.nodes = 0
+
+    def within(self, threshold: int, deadline: float | None = None) -> Plan | None:
+        left = -1.0 if deadline is None else max(deadline - time.monotonic(), 0.0)
+        status, plan, self.nodes = _fastsearch.within(self._handle, threshold, left)
+        if status == "unknown":
+            raise SearchTimeout
+        return None if plan is None else [tuple(m) for m in plan]
+
+
+def make_search(
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
+    por: bool = True,
+) -> IDAStar | CompiledIDAStar:
+    """The compiled search when available (or when `compiled` is True), else the reference IDAStar."""
+    use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
+    if use:
+        return CompiledIDAStar(adj0, start, num_colors, por=por)
+    return IDAStar(adj0, start, num_colors)

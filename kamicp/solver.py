@@ -17,9 +17,9 @@ from kamicp.level import Level, Move
 from kamicp.model import FloodModel, ModelOptions
 from kamicp.regions import Regions, regions_of
 from kamicp.rules import verify
-from kamicp.search import IDAStar, SearchTimeout
+from kamicp.search import SearchTimeout, make_search
 
-ENGINES = ("cpsat", "search")
+ENGINES = ("cpsat", "search", "auto")
 
 OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
 NO_SOLUTION = "no-solution"  # no solution within max_steps moves (proven)
@@ -110,12 +110,16 @@ class _Engine:
 class _CpSatEngine(_Engine):
     name = "cpsat"
 
-    def __init__(self, regions: Regions, workers: int | None, seed: int, options: ModelOptions | None):
+    def __init__(self, regions: Regions, workers: int | None, seed: int, options: ModelOptions | None,
+                 known: list[tuple[int, int]] | None = None):
         self.regions, self.workers, self.seed, self.options = regions, workers, seed, options
+        self.known = known  # a solution to hint (an upper bound; it proves nothing)
 
     def horizon(self, steps, deadline):
         left = None if deadline is None else deadline - time.monotonic()
         model = FloodModel(self.regions, steps, self.options)
+        if self.known is not None and (self.options or ModelOptions()).hints:
+            model.add_plan_hint(self.known)
         out = model.solve(time_limit=left, workers=self.workers, seed=self.seed)
         return out.status, out.plan
 
@@ -123,8 +127,10 @@ class _CpSatEngine(_Engine):
 class _SearchEngine(_Engine):
     name = "search"
 
-    def __init__(self, regions: Regions):
-        self.ida = IDAStar(regions.adj, regions.colors, len(regions.palette))
+    def __init__(self, regions: Regions, options: ModelOptions | None = None):
+        opts = options or ModelOptions()
+        self.ida = make_search(regions.adj, regions.colors, len(regions.palette),
+                               compiled=opts.compiled_search, por=opts.search_por)
 
     def horizon(self, steps, deadline):
         try:
@@ -151,6 +157,19 @@ def solve(
 ) -> Result:
     """Find a shortest solution of `level` with at most `max_steps` moves, and prove it shortest."""
     _check_params(max_steps, time_limit, workers, engine)
+    if engine == "auto":
+        from kamicp.portfolio import solve_auto
+
+        return solve_auto(level, max_steps=max_steps, time_limit=time_limit, workers=workers, seed=seed,
+                          options=options, progress=progress)
+    return _solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers, engine=engine, seed=seed,
+                  options=options, progress=progress)
+
+
+def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, options, progress,
+           refuted: tuple[Horizon, ...] = ()) -> Result:
+    """The horizon loop. `refuted`: horizons this process's engines already proved infeasible (internal,
+    used by the portfolio); the loop starts above them and the proof includes them."""
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     note = progress or (lambda _msg: None)
@@ -175,13 +194,19 @@ def solve(
             bound=report,
         )
 
-    best = _to_moves(regions, greedy(regions.adj, regions.colors, len(regions.palette)))
+    plan = greedy(regions.adj, regions.colors, len(regions.palette))
+    best = _to_moves(regions, plan)
     verify(level, best)
     if lb > 0:
         proof.append(Horizon(lb - 1, "bound", 0.0, "bound"))
+    for h in refuted:
+        if h.outcome == "infeasible" and h.steps >= lb:
+            proof.append(h)
+            lb = h.steps + 1
     top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
     runner: _Engine = (
-        _CpSatEngine(regions, workers, seed, options) if engine == "cpsat" else _SearchEngine(regions)
+        _CpSatEngine(regions, workers, seed, options, plan) if engine == "cpsat"
+        else _SearchEngine(regions, options)
     )
     for steps in range(lb, top + 1):
         if deadline is not None and time.monotonic() >= deadline:

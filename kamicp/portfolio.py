@@ -1,0 +1,113 @@
+"""The portfolio engine (`engine="auto"`): the search and the CP-SAT model race, the first proof wins.
+
+1. The search runs alone for a short slice (most levels are proven within it, with no process cost).
+2. Otherwise both engines run the whole horizon loop of `solver.solve` in their own child processes.
+   The first to finish with a proof ('optimal' or 'no-solution') wins; the other is stopped.
+3. If the time runs out, both proven lower bounds are sound, so the larger one is reported, with the
+   shorter replayed solution, and the proof steps of both engines (each tagged with its engine).
+
+Each engine's answer was already replayed by the rules engine in its process; the winner's moves are
+replayed again here before they are returned.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from dataclasses import replace
+from multiprocessing.connection import wait
+
+from kamicp.level import Level
+from kamicp.model import ModelOptions
+from kamicp.rules import verify
+
+FIRST_SLICE = 0.4  # seconds of search before the processes are started
+
+
+def _run(conn, level: Level, engine: str, kwargs: dict) -> None:
+    from kamicp.solver import _solve
+
+    try:
+        conn.send(("ok", _solve(level, engine=engine, **kwargs)))
+    except BaseException as exc:  # noqa: BLE001 - report any failure to the parent
+        conn.send(("error", repr(exc)))
+    finally:
+        conn.close()
+
+
+def _context():
+    try:
+        return mp.get_context("fork")
+    except ValueError:  # pragma: no cover - platforms without fork
+        return mp.get_context("spawn")
+
+
+def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: ModelOptions | None, progress):
+    from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, solve
+
+    start = time.monotonic()
+    common = {"max_steps": max_steps, "seed": seed, "options": options}
+    first = FIRST_SLICE if time_limit is None else min(FIRST_SLICE, time_limit)
+    quick = solve(level, engine="search", time_limit=first, progress=progress, **common)
+    if quick.status != UNKNOWN or (time_limit is not None and time_limit <= first):
+        return replace(quick, engine="auto", seconds=time.monotonic() - start)
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.01)
+    ctx = _context()
+    procs, conns = {}, {}
+    refuted = tuple(h for h in quick.proof if h.outcome == "infeasible")
+    common.update(progress=None, refuted=refuted)
+    for name, extra in (("search", {"workers": None}), ("cpsat", {"workers": workers})):
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra, "time_limit": left}),
+                           daemon=True)
+        proc.start()
+        child.close()
+        procs[name], conns[parent] = proc, name
+    if progress:
+        progress("portfolio: search and cpsat racing")
+    results = {}
+    try:
+        while conns:
+            ready = wait(list(conns), timeout=None if left is None else left + 5.0)
+            if not ready:
+                break
+            for conn in ready:
+                name = conns.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except EOFError:
+                    kind, payload = "error", "process ended without an answer"
+                if kind == "error":
+                    if progress:
+                        progress(f"portfolio: {name} failed: {payload}")
+                    continue
+                results[name] = payload
+                if progress:
+                    progress(f"portfolio: {name} finished: {payload.status}")
+                if payload.status in (OPTIMAL, NO_SOLUTION):
+                    conns.clear()
+                    break
+    finally:
+        for proc in procs.values():
+            if proc.is_alive():
+                proc.terminate()
+        for proc in procs.values():
+            proc.join(timeout=5)
+    proven = [r for r in results.values() if r.status in (OPTIMAL, NO_SOLUTION)]
+    seconds = time.monotonic() - start
+    if proven:
+        win = proven[0]
+        if win.moves:
+            verify(level, win.moves, max_moves=max_steps)
+        return replace(win, engine="auto", seconds=seconds)
+    every = [quick, *results.values()]
+    lower = max(r.lower_bound for r in every)
+    solved = [r for r in every if r.moves]
+    best = min(solved, key=lambda r: len(r.moves)) if solved else quick
+    proof = tuple(dict.fromkeys(h for r in every for h in r.proof))
+    status = UNKNOWN
+    if solved and len(best.moves) == lower and (max_steps is None or lower <= max_steps):
+        status = OPTIMAL  # one engine refuted every shorter horizon, the other found a solution that long
+    elif max_steps is not None and lower > max_steps:
+        status = NO_SOLUTION
+    return replace(best, status=status, lower_bound=lower, engine="auto", seconds=seconds, proof=proof)

@@ -1,0 +1,33 @@
+"""Optional compiled search core (kamicp/_fastsearch.cpp). If it fails to build, kamicp falls back to
+the pure-Python search (kamicp/search.py); everything else is configured in pyproject.toml."""
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class OptionalBuildExt(build_ext):
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any compiler failure: keep the pure-Python fallback
+            print(f"kamicp: compiled search not built ({exc}); using the pure-Python search")
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            print(f"kamicp: compiled search not built ({exc}); using the pure-Python search")
+
+
+setup(
+    ext_modules=[
+        Extension(
+            "kamicp._fastsearch",
+            sources=["kamicp/_fastsearch.cpp"],
+            language="c++",
+            extra_compile_args=["-O2", "-std=c++17"],
+            optional=True,
+        )
+    ],
+    cmdclass={"build_ext": OptionalBuildExt},
+)
