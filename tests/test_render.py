@@ -6,6 +6,7 @@ import io
 import xml.etree.ElementTree as ET
 
 import pytest
+from PIL import Image
 from typer.testing import CliRunner
 
 from conftest import BENCH
@@ -14,13 +15,10 @@ from kamicp.cli import app
 from kamicp.level import Level, Move
 from kamicp.render.colors import hex_of, parse_color
 from kamicp.render.files import step_files, write_picture, write_steps
+from kamicp.render.png import board_png, scene_image, strip_png
 from kamicp.render.scene import board_scene, centroid, flat_items
 from kamicp.render.svg import board_svg, steps_svgs, strip_svg
 from kamicp.rules import Board, replay
-
-Image = pytest.importorskip("PIL.Image")  # until Pillow is a declared dependency
-
-from kamicp.render.png import board_png, scene_image, strip_png  # noqa: E402
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 runner = CliRunner()

@@ -8,22 +8,20 @@ import struct
 import zlib
 
 import networkx as nx
+import numpy as np
 import pytest
+from PIL import Image
 from typer.testing import CliRunner
 
 from conftest import BENCH
 from kamicp import load_level
 from kamicp.cli import app
 from kamicp.errors import FormatError
+from kamicp.formats.screenshot import MAX_PIXELS, level_from_image, read_screenshot
 from kamicp.level import Level
 from kamicp.regions import region_graph
+from kamicp.render.png import board_png
 from kamicp.rules import Board
-
-np = pytest.importorskip("numpy")
-Image = pytest.importorskip("PIL.Image")  # until Pillow is a declared dependency
-
-from kamicp.formats.screenshot import MAX_PIXELS, level_from_image, read_screenshot  # noqa: E402
-from kamicp.render.png import board_png  # noqa: E402
 
 runner = CliRunner()
 TRI = BENCH / "tri-40b5c-s107.json"
