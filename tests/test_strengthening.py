@@ -1,0 +1,192 @@
+"""Every strengthening (models/strengthening.md) against exhaustive and reference search.
+
+A sound constraint or pruning rule never changes an optimum: each one, alone and all together, must
+refute horizon optimum - 1 and solve horizon optimum (and optimum + 1 on connected boards), on random
+small boards with and without islands (disconnected boards). On a disconnected board "exactly T moves"
+is not monotone in T (two single-region islands in two colours: 1 move, but not exactly 2), so the
+horizon loop's proofs rest on refuting every horizon from the lower bound up, never on monotonicity.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from boards import random_graph, random_grid
+from kamicp import verify
+from kamicp.bounds import greedy
+from kamicp.model import FloodModel, ModelOptions
+from kamicp.regions import islands, regions_of
+from kamicp.search import HAVE_COMPILED, CompiledIDAStar, IDAStar, make_search
+from kamicp.solver import OPTIMAL, _to_moves, solve
+from oracle import bfs_optimum
+
+NONE = ModelOptions(colour_count_bound=False, smallest_root=False, tight_colours=False, commuting_order=False,
+                    hints=False)
+VARIANTS = {
+    "plain": NONE,
+    "count": replace(NONE, colour_count_bound=True),
+    "tight": replace(NONE, tight_colours=True),
+    "commute": replace(NONE, commuting_order=True),
+    "all": ModelOptions(),
+}
+needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled search not built")
+
+
+def _board(seed: int):
+    rng = random.Random(1000 + seed)
+    kind = seed % 4
+    if kind == 0:
+        return random_grid(rng, "triangle", rng.randint(2, 4), rng.randint(3, 4), rng.randint(3, 4))
+    if kind == 1:
+        return random_grid(rng, "square", rng.randint(2, 4), rng.randint(2, 4), rng.randint(3, 4), hole_rate=0.25)
+    if kind == 2:  # sparse: usually several islands
+        return random_graph(rng, rng.randint(4, 8), rng.randint(2, 4), 0.2)
+    return random_graph(rng, rng.randint(4, 8), rng.randint(2, 4), 0.45)
+
+
+def _boards(count: int, max_regions: int = 9):
+    out = []
+    seed = 0
+    while len(out) < count:
+        level = _board(seed)
+        seed += 1
+        regions = regions_of(level)
+        if regions.size > max_regions or len(set(regions.colors)) < 2:
+            continue
+        truth = bfs_optimum(level, limit=8)
+        if truth is not None:
+            out.append((seed, level, regions, truth[0]))
+    return out
+
+
+BOARDS = _boards(90, max_regions=12)
+
+
+def _search_optimum(search, lb: int = 0) -> tuple[int, list]:
+    t = lb
+    while True:
+        plan = search.within(t)
+        if plan is not None:
+            return t, plan
+        t += 1
+
+
+def _medium(count: int):
+    """Larger boards (10-16 regions, some with islands); the optimum comes from the pure-Python
+    reference search (itself checked against the oracle in test_crosscheck.py)."""
+    rng = random.Random(99)
+    out = []
+    while len(out) < count:
+        if len(out) % 3 == 2:
+            level = random_graph(rng, rng.randint(10, 13), 4, 0.22)
+        else:
+            level = random_grid(rng, rng.choice(["triangle", "square"]), 4, 5, 4, hole_rate=0.1)
+        regions = regions_of(level)
+        if not 10 <= regions.size <= 16:
+            continue
+        opt = _search_optimum(IDAStar(regions.adj, regions.colors, len(regions.palette)))[0]
+        out.append((len(out), level, regions, opt))
+    return out
+
+
+MEDIUM = _medium(12)
+
+
+def test_the_boards_include_islands():
+    assert sum(len(islands(r.size, r.adj)) > 1 for _, _, r, _ in BOARDS) >= 8
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_model_variant_keeps_every_optimum(name):
+    options = VARIANTS[name]
+    for seed, level, regions, opt in BOARDS + MEDIUM:
+        connected = len(islands(regions.size, regions.adj)) == 1
+        for horizon in (opt - 1, opt, opt + 1):
+            if horizon < 1 or (horizon > opt and not connected):
+                continue
+            out = FloodModel(regions, horizon, options).solve(workers=1)
+            if horizon < opt:
+                assert out.status == "infeasible", (name, seed, horizon)
+            else:
+                assert out.status == "feasible", (name, seed, horizon)
+                verify(level, _to_moves(regions, out.plan), max_moves=horizon)
+
+
+def test_tight_colours_on_boards_with_no_wiggle_room():
+    """Horizon = colours - 1 exactly: the tight rule is active from the first step."""
+    checked = 0
+    for seed, _level, regions, opt in BOARDS:
+        k = len(set(regions.colors))
+        if opt != k - 1:
+            continue
+        checked += 1
+        for horizon in (opt - 1, opt):
+            if horizon < 1:
+                continue
+            out = FloodModel(regions, horizon, VARIANTS["tight"]).solve(workers=1)
+            assert out.status == ("feasible" if horizon == opt else "infeasible"), seed
+    assert checked >= 3
+
+
+def test_hints_do_not_change_answers():
+    for seed, _level, regions, opt in BOARDS[:12]:
+        plan = greedy(regions.adj, regions.colors, len(regions.palette))
+        for horizon in (opt - 1, opt):
+            if horizon < 1:
+                continue
+            model = FloodModel(regions, horizon, ModelOptions())
+            model.add_plan_hint(plan)
+            out = model.solve(workers=1)
+            assert out.status == ("feasible" if horizon == opt else "infeasible"), seed
+
+
+@needs_compiled
+@pytest.mark.parametrize("por", [False, True])
+def test_compiled_search_matches_oracle_and_python(por):
+    for seed, level, regions, opt in BOARDS:
+        k = len(regions.palette)
+        fast = CompiledIDAStar(regions.adj, regions.colors, k, por=por)
+        t, plan = _search_optimum(fast)
+        assert t == opt, seed
+        verify(level, _to_moves(regions, plan), max_moves=opt)
+        ref = IDAStar(regions.adj, regions.colors, k)
+        assert _search_optimum(ref)[0] == opt, seed
+        if not por:  # same algorithm, same move order: same tree
+            fast2 = CompiledIDAStar(regions.adj, regions.colors, k, por=False)
+            ref2 = IDAStar(regions.adj, regions.colors, k)
+            assert fast2.within(opt - 1) is None and ref2.within(opt - 1) is None
+            assert fast2.nodes == ref2.nodes, seed
+
+
+@needs_compiled
+def test_compiled_search_on_larger_boards_against_python_reference():
+    rng = random.Random(7)
+    for _ in range(6):
+        level = random_grid(rng, "triangle", 5, 5, 4, hole_rate=0.05)
+        regions = regions_of(level)
+        k = len(regions.palette)
+        a = _search_optimum(CompiledIDAStar(regions.adj, regions.colors, k, por=True))[0]
+        b = _search_optimum(IDAStar(regions.adj, regions.colors, k))[0]
+        assert a == b
+
+
+def test_make_search_falls_back_to_python():
+    regions = BOARDS[0][2]
+    assert isinstance(make_search(regions.adj, regions.colors, len(regions.palette), compiled=False), IDAStar)
+
+
+@pytest.mark.parametrize("engine", ["search", "cpsat", "auto"])
+def test_engines_with_everything_on_match_the_oracle(engine):
+    for seed, level, _regions, opt in BOARDS[::3]:
+        res = solve(level, engine=engine, workers=1)
+        assert res.status == OPTIMAL and len(res.moves) == opt, (engine, seed)
+
+
+def test_search_without_compiled_core_or_por():
+    options = ModelOptions(compiled_search=False, search_por=False)
+    for seed, level, _regions, opt in BOARDS[::4]:
+        res = solve(level, engine="search", options=options)
+        assert res.status == OPTIMAL and len(res.moves) == opt, seed
