@@ -38,15 +38,24 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "cpsat-no-count": ("cpsat", {"colour_count_bound": False, "tight_colours": False}),
     "cpsat-plain": ("cpsat", {"colour_count_bound": False, "tight_colours": False, "commuting_order": False,
                               "hints": False}),
+    "cpsat-w1": ("cpsat", {"cpsat_parameters": (("num_workers", 1),)}),
+    "cpsat-w4": ("cpsat", {"cpsat_parameters": (("num_workers", 4),)}),
+    "cpsat-w8": ("cpsat", {"cpsat_parameters": (("num_workers", 8),)}),
+    "cpsat-lin2": ("cpsat", {"cpsat_parameters": (("linearization_level", 2),)}),
+    "cpsat-sym": ("cpsat", {"cpsat_parameters": (("symmetry_level", 4),)}),
     "search": ("search", {}),
     "search-no-por": ("search", {"search_por": False}),
+    "search-no-beam": ("search", {"beam": False}),
+    "cpsat-no-beam": ("cpsat", {"beam": False}),
     "search-python": ("search", {"compiled_search": False, "search_por": False}),
     "auto": ("auto", {}),
 }
 SETS = {
     "cpsat": ["cpsat", "cpsat-no-tight", "cpsat-no-commute", "cpsat-no-hints", "cpsat-plain"],
     "search": ["search", "search-no-por", "search-python"],
+    "beam": ["auto", "search", "search-no-beam", "cpsat", "cpsat-no-beam"],
     "engines": ["auto", "search", "cpsat"],
+    "params": ["cpsat", "cpsat-w1", "cpsat-w4", "cpsat-w8", "cpsat-lin2", "cpsat-sym"],
 }
 
 

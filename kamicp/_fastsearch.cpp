@@ -11,6 +11,7 @@
 #include <Python.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -63,6 +64,64 @@ class Search {
         } catch (Timeout &) {
             return 2;
         }
+    }
+
+    // Beam search for an upper bound (no proof): keep the `width` best boards per depth by (sound lower
+    // bound, regions left); expand each by its `fan` moves that merge the most regions. Fills plan_.
+    bool beam(int width, int fan, double time_limit) {
+        struct Node {
+            std::vector<int> state;
+            std::vector<std::pair<int, int>> plan;
+            int bound, regions;
+        };
+        plan_.clear();
+        auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(time_limit));
+        std::vector<Node> layer{{start_, {}, 0, 0}};
+        Quot q, cq;
+        std::vector<int> merged(K_);
+        for (int depth = 0; depth <= 4 * n_ + 8 && !layer.empty(); ++depth) {
+            std::vector<Node> next;
+            std::unordered_map<std::string, int> seen;
+            for (const Node &node : layer) {
+                quotient(node.state, q);
+                bool one = true;
+                for (int a = 1; a < q.m; ++a)
+                    if (q.color[a] != q.color[0]) one = false;
+                if (one) {
+                    plan_ = node.plan;
+                    return true;
+                }
+                std::vector<std::array<int, 3>> cand;
+                for (int a = 0; a < q.m; ++a) {
+                    std::fill(merged.begin(), merged.end(), 0);
+                    for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) merged[q.color[q.adj[e]]]++;
+                    for (int c = 0; c < K_; ++c)
+                        if (c != q.color[a]) cand.push_back({-merged[c], a, c});
+                }
+                std::sort(cand.begin(), cand.end());
+                if (static_cast<int>(cand.size()) > fan) cand.resize(fan);
+                for (auto &mv : cand) {
+                    std::vector<int> child(node.state);
+                    for (int i = q.mstart[mv[1]]; i < q.mstart[mv[1] + 1]; ++i) child[q.members[i]] = mv[2];
+                    std::string k = key(child);
+                    if (seen.count(k)) continue;
+                    seen.emplace(k, 0);
+                    quotient(child, cq);
+                    Node nn{std::move(child), node.plan, bound(cq), cq.m};
+                    nn.plan.emplace_back(q.rep[mv[1]], mv[2]);
+                    next.push_back(std::move(nn));
+                }
+                if (std::chrono::steady_clock::now() > until) return false;
+            }
+            std::stable_sort(next.begin(), next.end(), [](const Node &x, const Node &y) {
+                return x.bound != y.bound ? x.bound < y.bound : x.regions < y.regions;
+            });
+            if (static_cast<int>(next.size()) > width) next.resize(width);
+            layer = std::move(next);
+        }
+        return false;
     }
 
     const std::vector<std::pair<int, int>> &plan() const { return plan_; }
@@ -388,7 +447,27 @@ PyObject *py_within(PyObject *, PyObject *args) {
     return out;
 }
 
+PyObject *py_beam(PyObject *, PyObject *args) {
+    PyObject *cap;
+    int width, fan;
+    double time_limit;
+    if (!PyArg_ParseTuple(args, "Oiid", &cap, &width, &fan, &time_limit)) return nullptr;
+    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    if (!s) return nullptr;
+    bool ok;
+    Py_BEGIN_ALLOW_THREADS ok = s->beam(width, fan, time_limit);
+    Py_END_ALLOW_THREADS if (!ok) Py_RETURN_NONE;
+    PyObject *plan = PyList_New(0);
+    for (auto &mv : s->plan()) {
+        PyObject *item = Py_BuildValue("(ii)", mv.first, mv.second);
+        PyList_Append(plan, item);
+        Py_DECREF(item);
+    }
+    return plan;
+}
+
 PyMethodDef methods[] = {
+    {"beam", py_beam, METH_VARARGS, "beam(handle, width, fan, time_limit) -> plan or None (an upper bound)"},
     {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por) -> handle"},
     {"within", py_within, METH_VARARGS,
      "within(handle, threshold, time_limit or -1) -> (status, plan or None, nodes)"},

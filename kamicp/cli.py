@@ -24,7 +24,7 @@ from kamicp.official import LevelSummary, summarize
 from kamicp.render.files import check_steps_dir, check_writable, write_picture, write_steps
 from kamicp.render.terminal import board_view, legend, swatch
 from kamicp.rules import replay
-from kamicp.solver import NO_SOLUTION, OPTIMAL, Result, prove_under, solve, validate
+from kamicp.solver import NO_SOLUTION, OPTIMAL, Result, options_without, prove_under, solve, validate
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -41,6 +41,7 @@ err = Console(stderr=True, highlight=False)
 class Engine(StrEnum):
     cpsat = "cpsat"
     search = "search"
+    auto = "auto"
 
 
 class Geometry(StrEnum):
@@ -55,7 +56,11 @@ MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look f
 TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
                                                  help="Seconds for the whole command; then 'unknown'.")]
 Workers = Annotated[int | None, typer.Option("--workers", min=1, help="CP-SAT worker threads.")]
-EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model) or search (reference IDA*).")]
+EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both race, "
+                                           "first proof wins).")]
+NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
+                                                 "(repeatable): colour-count-bound, tight-colours, hints, beam, "
+                                                 "commuting-order, smallest-root, search-por, compiled-search.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "
@@ -161,6 +166,7 @@ def solve_cmd(
     geometry: GeometryOpt = None,
     steps_dir: StepsDirOpt = None,
     force: ForceOpt = False,
+    no: NoOpt = None,
 ) -> None:
     """Print a shortest solution (taps and colours) with the proof that nothing shorter exists."""
     level = _load(level_path, fmt, geometry)
@@ -169,7 +175,7 @@ def solve_cmd(
             check_steps_dir(steps_dir, force=force)
     with bad_input(), _progress(not as_json) as progress:
         result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
-                       engine=engine.value, seed=seed, progress=progress)
+                       engine=engine.value, seed=seed, progress=progress, options=options_without(no or []))
     if as_json:
         out.print_json(json.dumps(result.to_dict(level)))
     else:

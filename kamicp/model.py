@@ -27,8 +27,10 @@ class ModelOptions:
     commuting_order: bool = True  # consecutive independent moves in increasing order of their smallest region
     # Solver-side switches (not constraints), kept here so one object configures an ablation run.
     hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
+    beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
     search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
     compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
+    cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,8 @@ class FloodModel:
         if workers:
             solver.parameters.num_workers = workers
         solver.parameters.random_seed = seed
+        for name, value in self.options.cpsat_parameters:
+            setattr(solver.parameters, name, value)
         status = solver.solve(self.model)
         seconds = solver.wall_time
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

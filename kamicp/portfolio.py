@@ -1,7 +1,8 @@
 """The portfolio engine (`engine="auto"`): the search and the CP-SAT model race, the first proof wins.
 
 1. The search runs alone for a short slice (most levels are proven within it, with no process cost).
-2. Otherwise both engines run the whole horizon loop of `solver.solve` in their own child processes.
+2. Otherwise both engines run the whole horizon loop of `solver.solve` in their own child processes
+   (CP-SAT with one worker unless `workers` is given: one core each; measured as fast as two workers).
    The first to finish with a proof ('optimal' or 'no-solution') wins; the other is stopped.
 3. If the time runs out, both proven lower bounds are sound, so the larger one is reported, with the
    shorter replayed solution, and the proof steps of both engines (each tagged with its engine).
@@ -56,7 +57,7 @@ def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: M
     procs, conns = {}, {}
     refuted = tuple(h for h in quick.proof if h.outcome == "infeasible")
     common.update(progress=None, refuted=refuted)
-    for name, extra in (("search", {"workers": None}), ("cpsat", {"workers": workers})):
+    for name, extra in (("search", {"workers": None}), ("cpsat", {"workers": workers or 1})):
         parent, child = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra, "time_limit": left}),
                            daemon=True)

@@ -110,6 +110,27 @@ class CompiledIDAStar:
         return None if plan is None else [tuple(m) for m in plan]
 
 
+def beam_plan(
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, seconds: float = 1.0,
+    schedule: Sequence[tuple[int, int]] = ((8, 40), (32, 60)),
+) -> Plan | None:
+    """The shortest plan found by the compiled beam search (an upper bound, never a proof), trying each
+    (width, fan) of `schedule` while time is left; None when the compiled core is not built."""
+    if _fastsearch is None or num_colors > 15:
+        return None
+    handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, False)
+    end = time.monotonic() + seconds
+    best: Plan | None = None
+    for width, fan in schedule:
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        plan = _fastsearch.beam(handle, width, fan, left)
+        if plan is not None and (best is None or len(plan) < len(best)):
+            best = [tuple(m) for m in plan]
+    return best
+
+
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
     por: bool = True,

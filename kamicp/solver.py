@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from kamicp.bounds import BoundReport, bound_report, greedy
 from kamicp.errors import SolverError, UsageError
@@ -17,7 +17,7 @@ from kamicp.level import Level, Move
 from kamicp.model import FloodModel, ModelOptions
 from kamicp.regions import Regions, regions_of
 from kamicp.rules import verify
-from kamicp.search import SearchTimeout, make_search
+from kamicp.search import SearchTimeout, beam_plan, make_search
 
 ENGINES = ("cpsat", "search", "auto")
 
@@ -140,6 +140,27 @@ class _SearchEngine(_Engine):
         return ("infeasible", None) if plan is None else ("feasible", plan)
 
 
+# Techniques that can be switched off for ablation (CLI: solve --no NAME), as ModelOptions fields.
+TECHNIQUES = {
+    "colour-count-bound": "colour_count_bound",
+    "tight-colours": "tight_colours",
+    "commuting-order": "commuting_order",
+    "smallest-root": "smallest_root",
+    "hints": "hints",
+    "beam": "beam",
+    "search-por": "search_por",
+    "compiled-search": "compiled_search",
+}
+
+
+def options_without(names: list[str] | tuple[str, ...], base: ModelOptions | None = None) -> ModelOptions:
+    """`base` (default ModelOptions()) with the named techniques switched off."""
+    unknown = [n for n in names if n not in TECHNIQUES]
+    if unknown:
+        raise UsageError(f"unknown technique {unknown[0]!r} (expected one of {', '.join(TECHNIQUES)})")
+    return replace(base or ModelOptions(), **{TECHNIQUES[n]: False for n in names})
+
+
 def _to_moves(regions: Regions, plan: list[tuple[int, int]]) -> tuple[Move, ...]:
     return tuple(Move(regions.ids[r], regions.palette[c]) for r, c in plan)
 
@@ -195,6 +216,12 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
         )
 
     plan = greedy(regions.adj, regions.colors, len(regions.palette))
+    source = "greedy"
+    if (options or ModelOptions()).beam and lb < len(plan):
+        budget = 1.0 if time_limit is None else min(1.0, 0.05 * time_limit)
+        found = beam_plan(regions.adj, regions.colors, len(regions.palette), seconds=budget)
+        if found is not None and len(found) < len(plan):
+            plan, source = found, "beam"
     best = _to_moves(regions, plan)
     verify(level, best)
     if lb > 0:
@@ -229,7 +256,8 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
         lb = steps + 1
     if max_steps is None or len(best) <= max_steps:
         if len(best) != lb:
-            raise SolverError("horizons below the greedy solution were not all refuted")
+            raise SolverError(f"horizons below the {source} solution were not all refuted")
+        proof.append(Horizon(lb, "feasible", 0.0, source))  # the replayed upper-bound solution
         return result(OPTIMAL, best, lb)
     return result(NO_SOLUTION, best, lb)
 
