@@ -313,7 +313,7 @@ def show_cmd(
     out.print(legend(level))
     boards = replay(level, [])
     if not solution:
-        out.print(board_view(boards[0]))
+        out.print(board_view(boards[0], plain=out.color_system is None))
         for path, kind in pictures:
             with bad_input():
                 out.print(f"wrote {write_picture(path, level, kind=kind, force=force)}", markup=False)
@@ -322,12 +322,12 @@ def show_cmd(
         result = solve(level, time_limit=time_limit, engine=engine.value, progress=progress)
     boards = replay(level, result.moves)
     out.print("start")
-    out.print(board_view(boards[0]))
+    out.print(board_view(boards[0], plain=out.color_system is None))
     for k, (move, board) in enumerate(zip(result.moves, boards[1:], strict=True), start=1):
         line = Text(f"move {k}: tap {level.format_label(move.cell)} → ")
         line.append_text(swatch(level, move.color))
         out.print(line)
-        out.print(board_view(board, mark=move.cell))
+        out.print(board_view(board, mark=move.cell, plain=out.color_system is None))
     out.print(f"[bold]{_summary(result)}[/]")
     for path, kind in pictures:
         if not result.moves and result.status != OPTIMAL:
