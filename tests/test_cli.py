@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from conftest import BENCH
+from conftest import BENCH, PUZZLES
 from kamicp import load_level, verify
 from kamicp.cli import app
 from kamicp.level import Move
@@ -173,3 +173,12 @@ def test_bad_under_exit_2(blog_path, args):
 def test_bad_par_option_exit_2(blog_path):
     assert run("validate", blog_path, "--par", "-1").exit_code == 2
     assert run("validate", blog_path, "--par", "1.5").exit_code == 2
+
+
+def test_show_without_colours_prints_the_colour_keys():
+    path = PUZZLES / "squ-quilt.json"
+    rows = json.loads(path.read_text())["rows"]
+    res = run("show", path)
+    assert res.exit_code == 0
+    for row in rows:
+        assert " ".join(row) in res.output
