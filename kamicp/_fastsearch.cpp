@@ -36,9 +36,10 @@ struct Timeout {};
 
 class Search {
   public:
-    Search(std::vector<std::vector<int>> adj0, std::vector<int> start, int K, long long table_limit, bool por)
+    // por: 0 off, 1 commuting-move order, 2 the same and failures under a restriction stored too
+    Search(std::vector<std::vector<int>> adj0, std::vector<int> start, int K, long long table_limit, int por)
         : n_(static_cast<int>(start.size())), K_(K), start_(std::move(start)), table_limit_(table_limit),
-          por_(por) {
+          por_(por > 0), por_store_(por > 1) {
         astart0_.push_back(0);
         for (auto &nb : adj0) {
             for (int w : nb) adj0_.push_back(w);
@@ -133,7 +134,7 @@ class Search {
     std::vector<int> astart0_, adj0_;
     std::vector<int> start_;
     long long table_limit_;
-    bool por_;
+    bool por_, por_store_;
     long long nodes_ = 0;
     bool has_deadline_ = false;
     std::chrono::steady_clock::time_point deadline_;
@@ -306,6 +307,19 @@ class Search {
         std::string k = key(state);
         auto it = table_.find(k);
         if (it != table_.end() && it->second >= budget) return false;
+        std::string rk;  // the board plus the restriction (smallest region and closed neighbourhood of P)
+        if (por_store_ && prev_min >= 0) {
+            rk = k;
+            rk.push_back('\xff');
+            rk.push_back(static_cast<char>(prev_min & 0xff));
+            rk.push_back(static_cast<char>((prev_min >> 8) & 0xff));
+            std::string bits((n_ + 7) / 8, '\0');
+            for (int v = 0; v < n_; ++v)
+                if (near_prev[v]) bits[v / 8] = static_cast<char>(bits[v / 8] | (1 << (v & 7)));
+            rk += bits;
+            auto rit = table_.find(rk);
+            if (rit != table_.end() && rit->second >= budget) return false;
+        }
 
         struct Mv {
             int merged, k, c;
@@ -353,9 +367,9 @@ class Search {
                 return true;
             }
         }
-        if (!pruned) {
+        if (!pruned || !rk.empty()) {
             if (static_cast<long long>(table_.size()) >= table_limit_) table_.clear();
-            int &slot = table_[k];
+            int &slot = table_[pruned ? rk : k];
             if (slot < budget) slot = budget;
         }
         return false;
@@ -387,7 +401,7 @@ PyObject *py_create(PyObject *, PyObject *args) {
     PyObject *adj_obj, *start_obj;
     int K, por;
     long long table_limit;
-    if (!PyArg_ParseTuple(args, "OOiLp", &adj_obj, &start_obj, &K, &table_limit, &por)) return nullptr;
+    if (!PyArg_ParseTuple(args, "OOiLi", &adj_obj, &start_obj, &K, &table_limit, &por)) return nullptr;
     std::vector<int> start;
     if (!to_int_list(start_obj, start)) return nullptr;
     PyObject *seq = PySequence_Fast(adj_obj, "adj: expected a sequence");
@@ -421,7 +435,7 @@ PyObject *py_create(PyObject *, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "colour index out of range");
             return nullptr;
         }
-    auto *s = new Search(std::move(adj), std::move(start), K, table_limit, por != 0);
+    auto *s = new Search(std::move(adj), std::move(start), K, table_limit, por);
     return PyCapsule_New(s, "kamicp._fastsearch.Search", destroy);
 }
 

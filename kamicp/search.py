@@ -85,7 +85,9 @@ HAVE_COMPILED = _fastsearch is not None
 
 class CompiledIDAStar:
     """The same search as IDAStar in C++ (kamicp/_fastsearch.cpp), optionally with the commuting-move
-    order (`por`, sound, see models/strengthening.md). Cross-checked against IDAStar in the tests."""
+    order (sound, see models/strengthening.md). `por`: 0/False off; 1 on, failures found under the
+    order's restriction not stored; 2/True on, such failures stored keyed by board and restriction.
+    Cross-checked against IDAStar in the tests."""
 
     def __init__(
         self,
@@ -94,12 +96,13 @@ class CompiledIDAStar:
         num_colors: int,
         *,
         table_limit: int = 3_000_000,
-        por: bool = True,
+        por: int | bool = True,
     ) -> None:
         if _fastsearch is None:
             raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
-        self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, por)
+        mode = 2 if por is True else int(por)
+        self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, mode)
         self.nodes = 0
 
     def within(self, threshold: int, deadline: float | None = None) -> Plan | None:
@@ -118,7 +121,7 @@ def beam_plan(
     (width, fan) of `schedule` while time is left; None when the compiled core is not built."""
     if _fastsearch is None or num_colors > 15:
         return None
-    handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, False)
+    handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, 0)
     end = time.monotonic() + seconds
     best: Plan | None = None
     for width, fan in schedule:
