@@ -116,10 +116,10 @@ class _CpSatEngine(_Engine):
         self.known = known  # a solution to hint (an upper bound; it proves nothing)
 
     def horizon(self, steps, deadline):
-        left = None if deadline is None else deadline - time.monotonic()
         model = FloodModel(self.regions, steps, self.options)
         if self.known is not None and (self.options or ModelOptions()).hints:
             model.add_plan_hint(self.known)
+        left = None if deadline is None else deadline - time.monotonic()  # building the model counts too
         out = model.solve(time_limit=left, workers=self.workers, seed=self.seed)
         return out.status, out.plan
 
