@@ -43,8 +43,8 @@ class HorizonOutcome:
 
 
 class FloodModel:
-    """Is there a solution of exactly T moves? (Monotone: a solved board stays solved by a move
-    that repaints everything, so 'infeasible at T' also rules out every shorter solution.)"""
+    """Is there a solution of exactly T moves? Not monotone in T on boards with islands, so the solver
+    refutes every horizon from the lower bound up (models/flood.md)."""
 
     def __init__(self, regions: Regions, horizon: int, options: ModelOptions | None = None) -> None:
         self.regions = regions
