@@ -98,8 +98,8 @@ def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: M
     seconds = time.monotonic() - start
     if proven:
         win = proven[0]
-        if win.moves:
-            verify(level, win.moves, max_moves=max_steps)
+        if win.moves:  # a no-solution answer may carry a solution longer than max_steps
+            verify(level, win.moves, max_moves=max_steps if win.status == OPTIMAL else None)
         return replace(win, engine="auto", seconds=seconds)
     every = [quick, *results.values()]
     lower = max(r.lower_bound for r in every)

@@ -190,3 +190,20 @@ def test_search_without_compiled_core_or_por():
     for seed, level, _regions, opt in BOARDS[::4]:
         res = solve(level, engine="search", options=options)
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
+
+
+def test_portfolio_reaches_the_race_and_proves_no_solution():
+    """tri-30b4c-proper-s400 (optimum 7) outlasts the first search slice, so both processes race."""
+    from conftest import BENCH
+    from kamicp.formats import load_level
+    from kamicp.solver import NO_SOLUTION, UNKNOWN
+
+    path = BENCH / "tri-30b4c-proper-s400.json"
+    if not path.exists():
+        pytest.skip("shared bench not available")
+    level = load_level(path)
+    res = solve(level, engine="auto", max_steps=6, time_limit=60)
+    assert res.status == NO_SOLUTION and res.lower_bound == 7
+    assert [h.steps for h in res.proof if h.outcome == "infeasible"] == [4, 5, 6]
+    short = solve(level, engine="auto", time_limit=0.3)
+    assert short.status == UNKNOWN and short.lower_bound <= 7 <= short.upper_bound
