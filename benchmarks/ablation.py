@@ -35,6 +35,8 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "cpsat-no-tight": ("cpsat", {"tight_colours": False}),
     "cpsat-no-commute": ("cpsat", {"commuting_order": False}),
     "cpsat-no-hints": ("cpsat", {"hints": False}),
+    "cpsat-radius": ("cpsat", {"radius_bound": True}),
+    "cpsat-radius3": ("cpsat", {"radius_bound": True, "radius_window": 3}),
     "cpsat-no-count": ("cpsat", {"colour_count_bound": False, "tight_colours": False}),
     "cpsat-plain": ("cpsat", {"colour_count_bound": False, "tight_colours": False, "commuting_order": False,
                               "hints": False}),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from kamicp.regions import Regions
+from kamicp.regions import Regions, islands
 
 Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
 
@@ -25,6 +25,8 @@ class ModelOptions:
     # The strengthenings below are proved in models/strengthening.md.
     tight_colours: bool = True  # no wiggle room (colours = moves left + 1): click every region of the old colour
     commuting_order: bool = True  # consecutive independent moves in increasing order of their smallest region
+    radius_bound: bool = False  # connected boards: after step t some centre reaches every region within T - t
+    radius_window: int = 0  # > 0: the radius constraint only for the steps with T - t <= radius_window
     # Solver-side switches (not constraints), kept here so one object configures an ablation run.
     hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
     beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
@@ -70,6 +72,8 @@ class FloodModel:
             self._add_tight_colours()
         if self.options.commuting_order:
             self._add_commuting_order()
+        if self.options.radius_bound and len(islands(self.n, regions.adj)) == 1:
+            self._add_radius_bound()
 
     # --- variables ----------------------------------------------------------------------------
     def _create_variables(self) -> None:
@@ -204,6 +208,34 @@ class FloodModel:
             dep = m.new_bool_var(f"dependent[{t}]")
             m.add_bool_or([~dep, *touch])
             m.add(index[t] < index[t + 1]).only_enforce_if(~dep)
+
+    def _add_radius_bound(self) -> None:
+        """After step t (1 <= t < T) the radius of the current region graph is at most T - t (the
+        radius bound of bounds.md for the T - t moves left; connected boards only). Witness: a centre
+        and a spanning tree of parent arcs, acyclic by strictly decreasing ranks, with labels
+        dist[u] >= dist[parent] + (1 unless u and its parent have the same colour) and dist <= T - t."""
+        m, n = self.model, self.n
+        for t in range(1, self.T):
+            r = self.T - t
+            if self.options.radius_window and r > self.options.radius_window:
+                continue
+            centre = [m.new_bool_var(f"centre[{t},{u}]") for u in range(n)]
+            dist = [m.new_int_var(0, r, f"dist[{t},{u}]") for u in range(n)]
+            rank = [m.new_int_var(0, max(n - 1, 0), f"rank[{t},{u}]") for u in range(n)]
+            m.add_exactly_one(centre)
+            for u in range(n):
+                m.add(dist[u] == 0).only_enforce_if(centre[u])
+                supports = []
+                for w in self.regions.adj[u]:
+                    arc = m.new_bool_var(f"tree[{t},{u},{w}]")
+                    same = m.new_bool_var(f"same[{t},{u},{w}]")
+                    for c in range(self.K):  # same -> equal colours after step t
+                        m.add_bool_or([~same, ~self.color[t][u][c], self.color[t][w][c]])
+                    m.add(rank[u] >= rank[w] + 1).only_enforce_if(arc)
+                    m.add(dist[u] >= dist[w] + 1).only_enforce_if([arc, ~same])
+                    m.add(dist[u] >= dist[w]).only_enforce_if([arc, same])
+                    supports.append(arc)
+                m.add_bool_or([centre[u], *supports])
 
     def add_plan_hint(self, plan: Plan) -> bool:
         """Hint a known solution of at most T moves (padded by repainting the solved board)."""

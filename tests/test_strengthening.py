@@ -30,6 +30,8 @@ VARIANTS = {
     "count": replace(NONE, colour_count_bound=True),
     "tight": replace(NONE, tight_colours=True),
     "commute": replace(NONE, commuting_order=True),
+    "radius": replace(NONE, radius_bound=True),
+    "radius-window": replace(NONE, radius_bound=True, radius_window=2),
     "all": ModelOptions(),
 }
 needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled search not built")
