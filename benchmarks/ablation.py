@@ -51,6 +51,10 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "cpsat-no-beam": ("cpsat", {"beam": False}),
     "search-python": ("search", {"compiled_search": False, "search_por": False}),
     "auto": ("auto", {}),
+    "auto-sym": ("auto", {"symmetry": True}),
+    "cpsat-sym-break": ("cpsat", {"symmetry": True}),
+    "search-sym": ("search", {"search_symmetry": True}),
+    "auto-w2": ("auto", {"_workers": 2}),  # the portfolio's CP-SAT process with two workers
 }
 SETS = {
     "cpsat": ["cpsat", "cpsat-no-tight", "cpsat-no-commute", "cpsat-no-hints", "cpsat-plain"],
@@ -66,6 +70,8 @@ def run_one(path: str, variant: str, time_limit: float, workers: int | None) -> 
 
     level = load_level(path)
     engine, overrides = VARIANTS[variant]
+    overrides = dict(overrides)
+    workers = overrides.pop("_workers", workers)
     options = replace(ModelOptions(), **overrides)
     t0 = time.monotonic()
     res = solve(level, time_limit=time_limit, engine=engine, options=options, workers=workers)

@@ -59,7 +59,7 @@ class Search {
                         std::chrono::duration<double>(has_deadline_ ? time_limit : 0.0));
         std::vector<char> no_prev;
         try {
-            bool ok = dfs(start_, threshold, -1, no_prev);
+            bool ok = dfs(start_, threshold, -1, no_prev, true);
             if (ok) std::reverse(plan_.begin(), plan_.end());
             return ok ? 1 : 0;
         } catch (Timeout &) {
@@ -135,6 +135,11 @@ class Search {
     std::vector<int> start_;
     long long table_limit_;
     bool por_, por_store_;
+
+  public:
+    std::vector<int> sigma_;  // a colour-preserving involution of the initial regions, or empty
+
+  private:
     long long nodes_ = 0;
     bool has_deadline_ = false;
     std::chrono::steady_clock::time_point deadline_;
@@ -294,7 +299,8 @@ class Search {
         return result;
     }
 
-    bool dfs(const std::vector<int> &state, int budget, int prev_min, const std::vector<char> &near_prev) {
+    bool dfs(const std::vector<int> &state, int budget, int prev_min, const std::vector<char> &near_prev,
+             bool root = false) {
         ++nodes_;
         if (has_deadline_ && (nodes_ & 255) == 0 && std::chrono::steady_clock::now() > deadline_) throw Timeout{};
         Quot q;
@@ -327,7 +333,12 @@ class Search {
         std::vector<Mv> moves;
         std::vector<int> merged(K_);
         bool pruned = false;
+        const bool sym = root && !sigma_.empty();
         for (int a = 0; a < q.m; ++a) {
+            if (sym && sigma_[q.rep[a]] < q.rep[a] && q.mstart[a + 1] - q.mstart[a] == 1) {
+                pruned = true;  // the mirrored solution starts with sigma(r) < r
+                continue;
+            }
             if (por_ && prev_min >= 0 && q.rep[a] < prev_min) {
                 bool indep = true;
                 for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i)
@@ -360,7 +371,8 @@ class Search {
                     for (int e = astart0_[v]; e < astart0_[v + 1]; ++e) near[adj0_[e]] = 1;
                 }
             }
-            bool ok = dfs(child, budget - 1, q.rep[a], near);
+            // after a symmetry-restricted first move the second move is not ordered against it
+            bool ok = dfs(child, budget - 1, sym ? -1 : q.rep[a], near);
             for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) child[q.members[i]] = q.color[a];
             if (ok) {
                 plan_.emplace_back(q.rep[a], mv.c);
@@ -439,6 +451,17 @@ PyObject *py_create(PyObject *, PyObject *args) {
     return PyCapsule_New(s, "kamicp._fastsearch.Search", destroy);
 }
 
+PyObject *py_set_symmetry(PyObject *, PyObject *args) {
+    PyObject *cap, *sigma_obj;
+    if (!PyArg_ParseTuple(args, "OO", &cap, &sigma_obj)) return nullptr;
+    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    if (!s) return nullptr;
+    std::vector<int> sigma;
+    if (sigma_obj != Py_None && !to_int_list(sigma_obj, sigma)) return nullptr;
+    s->sigma_ = std::move(sigma);
+    Py_RETURN_NONE;
+}
+
 PyObject *py_within(PyObject *, PyObject *args) {
     PyObject *cap;
     int threshold;
@@ -481,6 +504,7 @@ PyObject *py_beam(PyObject *, PyObject *args) {
 }
 
 PyMethodDef methods[] = {
+    {"set_symmetry", py_set_symmetry, METH_VARARGS, "set_symmetry(handle, sigma or None)"},
     {"beam", py_beam, METH_VARARGS, "beam(handle, width, fan, time_limit) -> plan or None (an upper bound)"},
     {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por) -> handle"},
     {"within", py_within, METH_VARARGS,

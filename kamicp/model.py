@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from kamicp.regions import Regions, islands
+from kamicp.symmetry import involution
 
 Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
 
@@ -27,6 +28,8 @@ class ModelOptions:
     commuting_order: bool = True  # consecutive independent moves in increasing order of their smallest region
     radius_bound: bool = False  # connected boards: after step t some centre reaches every region within T - t
     radius_window: int = 0  # > 0: the radius constraint only for the steps with T - t <= radius_window
+    symmetry: bool = True  # a colour-preserving involution sigma: first move on r only if r <= sigma(r)
+    search_symmetry: bool = False  # the same rule at the compiled search's root (measured slower: off)
     # Solver-side switches (not constraints), kept here so one object configures an ablation run.
     hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
     beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
@@ -65,6 +68,7 @@ class FloodModel:
         self._add_clicked_set_closed()
         self._add_clicked_set_connected()
         self._add_final_colour()
+        self.sigma = involution(regions.adj, regions.colors) if self.options.symmetry else None
         self.present: dict[int, list[cp_model.IntVar]] = {}
         if self.options.colour_count_bound:
             self._add_colour_count_bound()
@@ -74,6 +78,8 @@ class FloodModel:
             self._add_commuting_order()
         if self.options.radius_bound and len(islands(self.n, regions.adj)) == 1:
             self._add_radius_bound()
+        if self.sigma is not None:
+            self._add_first_move_symmetry()
 
     # --- variables ----------------------------------------------------------------------------
     def _create_variables(self) -> None:
@@ -198,7 +204,8 @@ class FloodModel:
         index = {t: m.new_int_var(0, max(self.n - 1, 0), f"rootindex[{t}]") for t in range(1, self.T + 1)}
         for t, var in index.items():
             m.add(var == sum(i * r for i, r in enumerate(self.root[t])))
-        for t in range(1, self.T):
+        # With the symmetry rule the pair (1, 2) stays unordered (models/strengthening.md §6).
+        for t in range(2 if self.sigma is not None else 1, self.T):
             touch = []
             for u in range(self.n):
                 b = m.new_bool_var(f"touch[{t},{u}]")
@@ -208,6 +215,14 @@ class FloodModel:
             dep = m.new_bool_var(f"dependent[{t}]")
             m.add_bool_or([~dep, *touch])
             m.add(index[t] < index[t + 1]).only_enforce_if(~dep)
+
+    def _add_first_move_symmetry(self) -> None:
+        """The first move clicks one initial region r; if sigma(r) < r the mirrored solution starts
+        with sigma(r) instead, so r is not clicked first."""
+        assert self.sigma is not None
+        for r, image in enumerate(self.sigma):
+            if image < r and self.T >= 1:
+                self.model.add(self.click[1][r] == 0)
 
     def _add_radius_bound(self) -> None:
         """After step t (1 <= t < T) the radius of the current region graph is at most T - t (the

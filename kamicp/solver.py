@@ -130,7 +130,8 @@ class _SearchEngine(_Engine):
     def __init__(self, regions: Regions, options: ModelOptions | None = None):
         opts = options or ModelOptions()
         self.ida = make_search(regions.adj, regions.colors, len(regions.palette),
-                               compiled=opts.compiled_search, por=opts.search_por)
+                               compiled=opts.compiled_search, por=opts.search_por,
+                               symmetry=opts.search_symmetry)
 
     def horizon(self, steps, deadline):
         try:
@@ -148,6 +149,7 @@ TECHNIQUES = {
     "smallest-root": "smallest_root",
     "hints": "hints",
     "beam": "beam",
+    "symmetry": "symmetry",
     "search-por": "search_por",
     "compiled-search": "compiled_search",
 }

@@ -24,15 +24,16 @@ from kamicp.solver import OPTIMAL, _to_moves, solve
 from oracle import bfs_optimum
 
 NONE = ModelOptions(colour_count_bound=False, smallest_root=False, tight_colours=False, commuting_order=False,
-                    hints=False)
+                    hints=False, symmetry=False)
 VARIANTS = {
     "plain": NONE,
     "count": replace(NONE, colour_count_bound=True),
     "tight": replace(NONE, tight_colours=True),
     "commute": replace(NONE, commuting_order=True),
     "radius": replace(NONE, radius_bound=True),
-    "radius-window": replace(NONE, radius_bound=True, radius_window=2),
-    "all": ModelOptions(),
+    "symmetry": replace(NONE, symmetry=True),
+    "all": ModelOptions(),  # the defaults, with symmetry
+    "all+radius": ModelOptions(radius_bound=True, radius_window=2),
 }
 needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled search not built")
 
@@ -97,6 +98,31 @@ def _medium(count: int):
 MEDIUM = _medium(12)
 
 
+def _symmetric(count: int):
+    """Mirror-symmetric square grids (each row followed by its reverse), where an involution exists."""
+    from kamicp.level import Level
+    from kamicp.symmetry import involution
+
+    rng = random.Random(5)
+    out = []
+    while len(out) < count:
+        rows, half, k = rng.randint(2, 3), rng.randint(2, 3), rng.randint(3, 4)
+        grid = []
+        for _ in range(rows):
+            left = "".join(rng.choice("ABCD"[:k]) for _ in range(half))
+            grid.append(left + left[::-1])
+        level = Level.from_rows(grid, "square", name="mirror")
+        regions = regions_of(level)
+        if regions.size > 12 or len(set(regions.colors)) < 2 or involution(regions.adj, regions.colors) is None:
+            continue
+        opt = _search_optimum(IDAStar(regions.adj, regions.colors, len(regions.palette)))[0]
+        out.append((len(out), level, regions, opt))
+    return out
+
+
+SYMMETRIC = _symmetric(10)
+
+
 def test_the_boards_include_islands():
     assert sum(len(islands(r.size, r.adj)) > 1 for _, _, r, _ in BOARDS) >= 8
 
@@ -104,7 +130,7 @@ def test_the_boards_include_islands():
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_model_variant_keeps_every_optimum(name):
     options = VARIANTS[name]
-    for seed, level, regions, opt in BOARDS + MEDIUM:
+    for seed, level, regions, opt in BOARDS + MEDIUM + SYMMETRIC:
         connected = len(islands(regions.size, regions.adj)) == 1
         for horizon in (opt - 1, opt, opt + 1):
             if horizon < 1 or (horizon > opt and not connected):
@@ -161,6 +187,24 @@ def test_compiled_search_matches_oracle_and_python(por):
             ref2 = IDAStar(regions.adj, regions.colors, k)
             assert fast2.within(opt - 1) is None and ref2.within(opt - 1) is None
             assert fast2.nodes == ref2.nodes, seed
+
+
+@needs_compiled
+def test_compiled_search_with_symmetry_matches_the_reference():
+    from kamicp.symmetry import involution
+
+    found = 0
+    for seed, level, regions, opt in BOARDS + SYMMETRIC:
+        sigma = involution(regions.adj, regions.colors)
+        if sigma is None:
+            continue
+        found += 1
+        for por in (0, 2):
+            s = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette), por=por, symmetry=sigma)
+            t, plan = _search_optimum(s)
+            assert t == opt, (seed, por)
+            verify(level, _to_moves(regions, plan), max_moves=opt)
+    assert found >= 10
 
 
 @needs_compiled
