@@ -52,6 +52,7 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "search-python": ("search", {"compiled_search": False, "search_por": False}),
     "auto": ("auto", {}),
     "auto-sym": ("auto", {"symmetry": True}),
+    "auto-no-sym": ("auto", {"symmetry": False}),
     "cpsat-sym-break": ("cpsat", {"symmetry": True}),
     "search-sym": ("search", {"search_symmetry": True}),
     "auto-w2": ("auto", {"_workers": 2}),  # the portfolio's CP-SAT process with two workers

@@ -28,7 +28,7 @@ class ModelOptions:
     commuting_order: bool = True  # consecutive independent moves in increasing order of their smallest region
     radius_bound: bool = False  # connected boards: after step t some centre reaches every region within T - t
     radius_window: int = 0  # > 0: the radius constraint only for the steps with T - t <= radius_window
-    symmetry: bool = True  # a colour-preserving involution sigma: first move on r only if r <= sigma(r)
+    symmetry: bool = False  # a colour-preserving involution sigma: first move on r only if r <= sigma(r)
     search_symmetry: bool = False  # the same rule at the compiled search's root (measured slower: off)
     # Solver-side switches (not constraints), kept here so one object configures an ablation run.
     hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)

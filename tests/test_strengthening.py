@@ -32,8 +32,8 @@ VARIANTS = {
     "commute": replace(NONE, commuting_order=True),
     "radius": replace(NONE, radius_bound=True),
     "symmetry": replace(NONE, symmetry=True),
-    "all": ModelOptions(),  # the defaults, with symmetry
-    "all+radius": ModelOptions(radius_bound=True, radius_window=2),
+    "all": ModelOptions(),  # the defaults
+    "all+symmetry+radius": ModelOptions(symmetry=True, radius_bound=True, radius_window=2),
 }
 needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled search not built")
 
