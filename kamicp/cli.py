@@ -118,7 +118,7 @@ def _proof_table(result: Result) -> Table:
     table.add_column("seconds", justify="right")
     table.add_column("by")
     words = {"infeasible": "impossible (proven)", "feasible": "solved", "unknown": "unknown (time limit)"}
-    for h in result.proof:
+    for h in result.proof_by_horizon():
         if h.outcome == "bound":
             b = result.bound
             table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}, "

@@ -62,6 +62,16 @@ class Result:
     def optimum(self) -> int | None:
         return len(self.moves) if self.status == OPTIMAL else None
 
+    def proof_by_horizon(self) -> tuple[Horizon, ...]:
+        """The proof for display, one step per horizon in increasing order. Where several engines
+        answered the same horizon (the portfolio), the first definite answer is kept over 'unknown'."""
+        chosen: dict[int, Horizon] = {}
+        for h in self.proof:
+            old = chosen.get(h.steps)
+            if old is None or (old.outcome == "unknown" and h.outcome != "unknown"):
+                chosen[h.steps] = h
+        return tuple(chosen[k] for k in sorted(chosen))
+
     def to_dict(self, level: Level) -> dict:
         """Plain JSON-ready data, moves with the cell a player taps and the colour's name."""
         return {

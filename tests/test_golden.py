@@ -18,3 +18,15 @@ def test_blog_level_solves_in_five_with_proof_that_four_is_impossible(blog_path,
     refuted = {h.steps for h in result.proof if h.outcome in ("infeasible", "bound")}
     assert 4 in refuted
     assert result.lower_bound == 5
+
+
+def test_proof_by_horizon_prefers_definite_answers():
+    from kamicp.solver import Horizon, Result
+
+    steps = (Horizon(4, "bound", 0, "bound"), Horizon(5, "infeasible", 0.1, "search"),
+             Horizon(6, "unknown", 0.4, "search"), Horizon(6, "infeasible", 2.0, "cpsat"),
+             Horizon(7, "unknown", 1.0, "search"), Horizon(5, "infeasible", 0.3, "cpsat"))
+    result = Result("x", "unknown", (), 7, None, None, steps, "auto", 3.0, 10, 4)
+    shown = result.proof_by_horizon()
+    assert [(h.steps, h.outcome, h.engine) for h in shown] == [
+        (4, "bound", "bound"), (5, "infeasible", "search"), (6, "infeasible", "cpsat"), (7, "unknown", "search")]
