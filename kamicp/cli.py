@@ -224,9 +224,9 @@ def prove_cmd(
 
 
 VERDICT_TEXT = {
-    "correct": "par is correct: achievable and minimal",
-    "not-minimal": "par is not minimal: a shorter solution exists",
-    "unachievable": "par is not achievable",
+    "correct": "correct (achievable, minimal)",
+    "not-minimal": "not minimal: shorter exists",
+    "unachievable": "not achievable",
     "unknown": "unknown (time limit)",
 }
 
