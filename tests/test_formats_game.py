@@ -142,6 +142,18 @@ def test_puz_embedding_keeps_exactly_the_puz_adjacency(width, rows, data):
     assert min(rows_used) <= 1 and min(lab[1] for lab in level.labels) == 0
 
 
+def assert_names_file_and_field(path, text, where, words):
+    """Loading `text` from `path` fails with a FormatError naming the file, the field and the problem."""
+    path.write_text(text)
+    with pytest.raises(FormatError) as info:
+        load_level(path)
+    e = info.value
+    assert e.source == str(path)
+    assert e.where == where
+    assert words in str(e)
+    assert str(path) in str(e)
+
+
 @pytest.mark.parametrize(("text", "where", "words"), [
     (puz(tiles="12Xa1122"), "field 'tiles'", "two digits"),
     (puz(tiles="a2201122"), "field 'tiles'", "run count"),
@@ -167,15 +179,7 @@ def test_puz_embedding_keeps_exactly_the_puz_adjacency(width, rows, data):
     (TINY_PUZ + "\n" + TINY_PUZ, None, "one line"),
 ])
 def test_corrupt_puz_names_file_and_field(tmp_path, text, where, words):
-    path = tmp_path / "bad.puz"
-    path.write_text(text)
-    with pytest.raises(FormatError) as info:
-        load_level(path)
-    e = info.value
-    assert e.source == str(path)
-    assert e.where == where
-    assert words in str(e)
-    assert str(path) in str(e)
+    assert_names_file_and_field(tmp_path / "bad.puz", text, where, words)
 
 
 def test_puz_solution_that_fails_is_reported_not_rejected():
@@ -255,14 +259,7 @@ def xml(old: str, new: str) -> str:
     ("<Levels><PuzzleData/><PuzzleData/></Levels>", None, "found 2"),
 ])
 def test_corrupt_xml_names_file_and_field(tmp_path, text, where, words):
-    path = tmp_path / "bad.xml"
-    path.write_text(text)
-    with pytest.raises(FormatError) as info:
-        load_level(path)
-    e = info.value
-    assert e.source == str(path)
-    assert e.where == where
-    assert words in str(e)
+    assert_names_file_and_field(tmp_path / "bad.xml", text, where, words)
 
 
 def test_xml_without_solution_or_medals():
