@@ -68,30 +68,17 @@ class Regions:
 def regions_of(level: Level, cell_colors: Sequence[str] | None = None) -> Regions:
     """Contract same-coloured neighbouring cells of `level` (optionally recoloured) into regions."""
     colors = level.colors if cell_colors is None else cell_colors
-    n = level.size
-    adj = level.adjacency()
-    comp = components(n, adj, colors)
-    roots = sorted(set(comp))
-    rindex = {r: k for k, r in enumerate(roots)}
     palette = level.color_keys
     for key in colors:
         if key not in palette:
             palette = (*palette, key)
     cindex = {key: c for c, key in enumerate(palette)}
-    members: list[list[int]] = [[] for _ in roots]
-    for cell in range(n):
-        members[rindex[comp[cell]]].append(cell)
-    nbrs: list[set[int]] = [set() for _ in roots]
-    for i, j in level.edges:
-        a, b = rindex[comp[i]], rindex[comp[j]]
-        if a != b:
-            nbrs[a].add(b)
-            nbrs[b].add(a)
+    q = quotient(level.adjacency(), [cindex[key] for key in colors])
     return Regions(
-        ids=tuple(roots),
-        colors=tuple(cindex[colors[r]] for r in roots),
-        adj=tuple(tuple(sorted(s)) for s in nbrs),
-        cells=tuple(tuple(m) for m in members),
+        ids=q.rep,
+        colors=q.colors,
+        adj=tuple(tuple(sorted(nb)) for nb in q.adj),
+        cells=q.members,
         palette=palette,
     )
 
