@@ -186,6 +186,11 @@ class Level:
     def medals_map(self) -> dict[str, int]:
         return dict(self.medals)
 
+    def tap_data(self, cell: int) -> list[int] | str:
+        """The cell as JSON data: [row, col] for grids, the node id for graphs."""
+        label = self.labels[cell]
+        return list(label) if isinstance(label, tuple) else label
+
     def format_label(self, cell: int) -> str:
         """How a cell is shown to a player: '(row, col)' for grids, the node id for graphs."""
         label = self.labels[cell]

@@ -92,9 +92,7 @@ class Result:
 
 
 def move_dict(level: Level, move: Move) -> dict:
-    label = level.labels[move.cell]
-    tap = list(label) if isinstance(label, tuple) else label
-    return {"tap": tap, "color": move.color, "color_name": level.display_color(move.color)}
+    return {"tap": level.tap_data(move.cell), "color": move.color, "color_name": level.display_color(move.color)}
 
 
 def _check_params(max_steps: int | None, time_limit: float | None, workers: int | None, engine: str) -> None:

@@ -188,8 +188,7 @@ def level_to_data(level: Level) -> dict:
 
 def move_data(level: Level, move: Move) -> dict:
     """A move as JSON data: {"tap": [row, col] or node id, "color": key}."""
-    label = level.labels[move.cell]
-    return {"tap": list(label) if isinstance(label, tuple) else label, "color": move.color}
+    return {"tap": level.tap_data(move.cell), "color": move.color}
 
 
 def write_json(level: Level, path: str | Path, *, overwrite: bool = False) -> None:
