@@ -12,9 +12,11 @@ from PIL import ImageColor
 from rich.color import Color, ColorParseError
 
 from kamicp.level import Level
-from kamicp.render.terminal import FALLBACK
 
 RGB = tuple[int, int, int]
+
+# Colours for keys that name no colour (in the order the keys first appear on the board).
+FALLBACK = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#f4a261", "#8ab17d", "#b5838d", "#6d597a"]
 
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 

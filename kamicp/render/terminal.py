@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-from rich.color import Color, ColorParseError
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
 from kamicp.level import Level
+from kamicp.render.colors import hex_of
 from kamicp.rules import Board
-
-FALLBACK = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#f4a261", "#8ab17d", "#b5838d", "#6d597a"]
 
 
 def color_of(level: Level, key: str) -> str:
-    """A colour rich can show for a colour key: the palette entry if it parses, else a fixed fallback."""
-    for candidate in (level.display_color(key), key.lower()):
-        if candidate:
-            try:
-                Color.parse(candidate)
-                return candidate
-            except ColorParseError:
-                pass
-    return FALLBACK[level.color_keys.index(key) % len(FALLBACK)] if key in level.color_keys else "white"
+    """The colour a key is shown in: the same '#rrggbb' as in pictures (kamicp.render.colors)."""
+    return hex_of(level, key)
 
 
 def swatch(level: Level, key: str) -> Text:
