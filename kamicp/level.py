@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kamicp.errors import FormatError
 from kamicp.geometry import GEOMETRIES, lattice
@@ -161,12 +162,17 @@ class Level:
     def has_cell(self, label: Label) -> bool:
         return label in self._index
 
-    def adjacency(self) -> list[list[int]]:
+    def adjacency(self) -> tuple[tuple[int, ...], ...]:
+        """Each cell's neighbours (computed once: the rules engine floods with it on every move)."""
+        return self._adjacency
+
+    @cached_property
+    def _adjacency(self) -> tuple[tuple[int, ...], ...]:
         adj: list[list[int]] = [[] for _ in self.labels]
         for i, j in self.edges:
             adj[i].append(j)
             adj[j].append(i)
-        return adj
+        return tuple(tuple(nb) for nb in adj)
 
     def with_par(self, par: int | None) -> Level:
         return Level(
