@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -32,6 +33,95 @@ struct Quot {
     std::vector<int> adj;
 };
 
+// Transposition table with exact keys (no false hits: a hit is a proof step, so hashes only index).
+// Open addressing, grows by doubling; `clear()` when the owner's entry limit is reached bounds memory.
+class FailTable {
+  public:
+    void set_width(int w) {
+        width_ = w;
+        clear();
+    }
+    size_t size() const { return count_; }
+    void clear() {
+        cap_ = 1024;
+        count_ = 0;
+        hash_.assign(cap_, 0);
+        val_.assign(cap_, 0);
+        keys_.assign(cap_ * width_, 0);
+    }
+    // the stored budget for key (width_ bytes), or -1
+    int find(const unsigned char *key, uint64_t h) const {
+        size_t i = h & (cap_ - 1);
+        while (hash_[i] != 0) {
+            if (hash_[i] == h && std::memcmp(&keys_[i * width_], key, width_) == 0) return val_[i];
+            i = (i + 1) & (cap_ - 1);
+        }
+        return -1;
+    }
+    // stores max(stored, budget)
+    void raise(const unsigned char *key, uint64_t h, int budget) {
+        if ((count_ + 1) * 2 > cap_) grow();
+        size_t i = h & (cap_ - 1);
+        while (hash_[i] != 0) {
+            if (hash_[i] == h && std::memcmp(&keys_[i * width_], key, width_) == 0) {
+                if (val_[i] < budget) val_[i] = budget;
+                return;
+            }
+            i = (i + 1) & (cap_ - 1);
+        }
+        hash_[i] = h;
+        val_[i] = budget;
+        std::memcpy(&keys_[i * width_], key, width_);
+        ++count_;
+    }
+    static uint64_t hash(const unsigned char *key, int width) {
+        uint64_t h = 0x243F6A8885A308D3ULL;
+        int i = 0;
+        for (; i + 8 <= width; i += 8) {
+            uint64_t w;
+            std::memcpy(&w, key + i, 8);
+            h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+            h ^= h >> 29;
+        }
+        for (; i < width; ++i) {
+            h = (h ^ key[i]) * 0x100000001B3ULL;
+        }
+        h ^= h >> 32;
+        h *= 0xD6E8FEB86659FD93ULL;
+        h ^= h >> 32;
+        return h | 1;  // 0 marks an empty slot
+    }
+
+  private:
+    int width_ = 1;
+    size_t cap_ = 0, count_ = 0;
+    std::vector<uint64_t> hash_;
+    std::vector<int> val_;
+    std::vector<unsigned char> keys_;
+
+    void grow() {
+        std::vector<uint64_t> oh;
+        std::vector<int> ov;
+        std::vector<unsigned char> ok;
+        oh.swap(hash_);
+        ov.swap(val_);
+        ok.swap(keys_);
+        size_t ocap = cap_;
+        cap_ *= 2;
+        hash_.assign(cap_, 0);
+        val_.assign(cap_, 0);
+        keys_.assign(cap_ * width_, 0);
+        for (size_t j = 0; j < ocap; ++j) {
+            if (oh[j] == 0) continue;
+            size_t i = oh[j] & (cap_ - 1);
+            while (hash_[i] != 0) i = (i + 1) & (cap_ - 1);
+            hash_[i] = oh[j];
+            val_[i] = ov[j];
+            std::memcpy(&keys_[i * width_], &ok[j * width_], width_);
+        }
+    }
+};
+
 struct Timeout {};
 
 class Search {
@@ -48,6 +138,13 @@ class Search {
         stamp_.assign(std::max(n_, 1), 0);
         dist_.assign(std::max(n_, 1), -1);
         queue_.resize(std::max(n_, 1));
+        land0_.assign(std::max(n_, 1), 0);
+        land1_.assign(std::max(n_, 1), 0);
+        land2_.assign(std::max(n_, 1), 0);
+        cnt_.assign(K_, 0);
+        merged_.assign(K_, 0);
+        qseen_.assign(std::max(n_, 1), -1);
+        table_.set_width(1);
     }
 
     // 1 = feasible (plan filled), 0 = proven infeasible, 2 = timeout
@@ -57,9 +154,10 @@ class Search {
         deadline_ = std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                         std::chrono::duration<double>(has_deadline_ ? time_limit : 0.0));
-        std::vector<char> no_prev;
+        setup_frames(threshold);
+        cur_ = start_;
         try {
-            bool ok = dfs(start_, threshold, -1, no_prev, true);
+            bool ok = dfs(0, threshold, -1, nullptr, true);
             if (ok) std::reverse(plan_.begin(), plan_.end());
             return ok ? 1 : 0;
         } catch (Timeout &) {
@@ -143,11 +241,14 @@ class Search {
     long long nodes_ = 0;
     bool has_deadline_ = false;
     std::chrono::steady_clock::time_point deadline_;
-    std::unordered_map<std::string, int> table_;
+    FailTable table_;
+    std::vector<int> merged_, qseen_;
+    bool single_island_ = false;
     std::vector<std::pair<int, int>> plan_;
     std::vector<int> stamp_;
     int stamp_val_ = 0;
-    std::vector<int> dist_, queue_;
+    std::vector<int> dist_, queue_, land0_, land1_, land2_, island_, order_, cnt_;
+    std::vector<std::pair<int, int>> cand_;
 
     int next_stamp() {
         if (++stamp_val_ == 0x7fffffff) {
@@ -194,7 +295,8 @@ class Search {
         q.astart.clear();
         q.adj.clear();
         q.astart.push_back(0);
-        std::vector<int> seen(q.m, -1);
+        std::vector<int> &seen = qseen_;
+        std::fill(seen.begin(), seen.begin() + q.m, -1);
         for (int a = 0; a < q.m; ++a) {
             for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) {
                 int v = q.members[i];
@@ -208,6 +310,127 @@ class Search {
             }
             q.astart.push_back(static_cast<int>(q.adj.size()));
         }
+    }
+
+    // Full BFS over one island from src: dist (by quotient id) and the farthest vertex; returns the eccentricity.
+    int bfs_full(const Quot &q, int src, std::vector<int> &dist, int &far) {
+        int st = next_stamp();
+        stamp_[src] = st;
+        dist[src] = 0;
+        int qh = 0, qt = 0;
+        queue_[qt++] = src;
+        far = src;
+        while (qh < qt) {
+            int v = queue_[qh++];
+            for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
+                int w = q.adj[e];
+                if (stamp_[w] != st) {
+                    stamp_[w] = st;
+                    dist[w] = dist[v] + 1;
+                    far = w;
+                    queue_[qt++] = w;
+                }
+            }
+        }
+        return dist[far];
+    }
+
+    // Is the eccentricity of src at most B within an island of `size` vertices? (BFS cut at depth B)
+    bool ecc_at_most(const Quot &q, int src, int B, int size) {
+        int st = next_stamp();
+        stamp_[src] = st;
+        dist_[src] = 0;
+        int qh = 0, qt = 0;
+        queue_[qt++] = src;
+        while (qh < qt) {
+            int v = queue_[qh++];
+            int dv = dist_[v];
+            if (dv >= B) break;  // everything within depth B is already queued
+            for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
+                int w = q.adj[e];
+                if (stamp_[w] != st) {
+                    stamp_[w] = st;
+                    dist_[w] = dv + 1;
+                    queue_[qt++] = w;
+                }
+            }
+        }
+        return qt == size;
+    }
+
+    // radius(island) <= B, decided exactly: landmark BFSs give each vertex a lower bound on its eccentricity
+    // (ecc(v) >= d(L, v) and ecc(v) >= ecc(L) - d(L, v)); only vertices whose lower bound is <= B are tried.
+    bool radius_at_most(const Quot &q, const int *verts, int size, int B) {
+        if (size == 1) return B >= 0;
+        if (B <= 0) return false;
+        int v0 = verts[0], bestdeg = -1;
+        for (int i = 0; i < size; ++i) {
+            int v = verts[i], deg = q.astart[v + 1] - q.astart[v];
+            if (deg > bestdeg) bestdeg = deg, v0 = v;
+        }
+        int far0, far1;
+        int ecc0 = bfs_full(q, v0, land0_, far0);
+        if (ecc0 <= B) return true;
+        int ecc1 = bfs_full(q, far0, land1_, far1);
+        if (ecc1 <= B) return true;
+        int far2;
+        int ecc2 = bfs_full(q, far1, land2_, far2);
+        if (ecc2 <= B) return true;
+        cand_.clear();
+        for (int i = 0; i < size; ++i) {
+            int v = verts[i];
+            int lb = std::max(land0_[v], ecc0 - land0_[v]);
+            lb = std::max(lb, std::max(land1_[v], ecc1 - land1_[v]));
+            lb = std::max(lb, std::max(land2_[v], ecc2 - land2_[v]));
+            if (lb <= B && v != v0 && v != far0 && v != far1) cand_.emplace_back(lb, v);
+        }
+        std::sort(cand_.begin(), cand_.end());
+        for (auto &cv : cand_)
+            if (ecc_at_most(q, cv.second, B, size)) return true;
+        return false;
+    }
+
+    // bound(q) > budget, decided without computing the bound exactly on one-island boards.
+    bool prunes(const Quot &q, int budget) {
+        const int m = q.m;
+        island_.assign(m, -1);
+        order_.clear();
+        int islands = 0;
+        for (int s = 0; s < m && islands < 2; ++s) {
+            if (island_[s] != -1) continue;
+            island_[s] = islands;
+            order_.push_back(s);
+            for (size_t h = order_.size() - 1; h < order_.size(); ++h) {
+                int v = order_[h];
+                for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
+                    int w = q.adj[e];
+                    if (island_[w] == -1) {
+                        island_[w] = islands;
+                        order_.push_back(w);
+                    }
+                }
+            }
+            ++islands;
+        }
+        single_island_ = islands == 1;
+        if (islands > 1) return bound(q) > budget;
+        // one island: bound = max(radius, min over d of the colour bound for d)
+        std::fill(cnt_.begin(), cnt_.end(), 0);
+        for (int a = 0; a < m; ++a) cnt_[q.color[a]]++;
+        int cbmin = 1 << 30;
+        for (int d = 0; d < K_; ++d) {
+            int others = 0;
+            bool single = false;
+            for (int c = 0; c < K_; ++c) {
+                if (c == d || cnt_[c] == 0) continue;
+                ++others;
+                if (cnt_[c] == 1) single = true;
+            }
+            int cb = others == 0 ? 0 : others + (single ? 0 : 1);
+            cbmin = std::min(cbmin, cb);
+        }
+        if (cbmin > budget) return true;
+        return !radius_at_most(q, order_.data(), m, budget);
     }
 
     // The sound lower bound of bounds.lower_bound on the quotient graph.
@@ -299,39 +522,163 @@ class Search {
         return result;
     }
 
-    bool dfs(const std::vector<int> &state, int budget, int prev_min, const std::vector<char> &near_prev,
-             bool root = false) {
+    struct Mv {
+        int merged, k, c;
+    };
+    struct Frame {
+        Quot q;
+        std::vector<Mv> moves;
+        std::vector<char> near;
+        std::vector<unsigned char> key, rkey;
+        // one-island nodes: distances between regions, far sets, colour counts (for the children's bound)
+        std::vector<int16_t> dist;
+        std::vector<uint64_t> far, tk;
+        std::vector<int> cnt, ds;
+    };
+    std::vector<Frame> frames_;
+    std::vector<int> cur_;  // the board of the node being searched (initial region -> colour), edited in place
+    int kb_ = 0, nb_ = 0, width_ = 1;
+
+    void setup_frames(int threshold) {
+        kb_ = (n_ + 1) / 2;
+        nb_ = (n_ + 7) / 8;
+        int w = kb_ + 3 + nb_;
+        if (w != width_) {
+            width_ = w;
+            table_.set_width(w);
+        }
+        if (static_cast<int>(frames_.size()) < threshold + 2) frames_.resize(threshold + 2);
+        for (auto &f : frames_) {
+            f.key.assign(width_, 0);
+            f.rkey.assign(width_, 0);
+            if (por_) f.near.assign(n_, 0);
+        }
+    }
+
+    void store(const unsigned char *key, int budget) {
+        if (static_cast<long long>(table_.size()) >= table_limit_) table_.clear();
+        table_.raise(key, FailTable::hash(key, width_), budget);
+    }
+
+    void tick() {
         ++nodes_;
         if (has_deadline_ && (nodes_ & 255) == 0 && std::chrono::steady_clock::now() > deadline_) throw Timeout{};
-        Quot q;
-        quotient(state, q);
+    }
+
+    // A one-island node's region distances and, for children with budget b1, each region's far set
+    // {y : d(x, y) > b1}. A child contracts the star S of the move; its distances are exactly
+    // d'(x, y) = min(d(x, y), dS(x) + dS(y)) with dS(x) = min over s in S of d(x, s) (models/bounds.md).
+    void prepare_children(Frame &f, const Quot &q, int b1) {
+        const int m = q.m, W = (m + 63) / 64;
+        f.dist.assign(static_cast<size_t>(m) * m, 0);
+        for (int x = 0; x < m; ++x) {
+            int far;
+            bfs_full(q, x, dist_, far);
+            int16_t *row = &f.dist[static_cast<size_t>(x) * m];
+            for (int y = 0; y < m; ++y) row[y] = static_cast<int16_t>(dist_[y]);
+        }
+        f.far.assign(static_cast<size_t>(m) * W, 0);
+        for (int x = 0; x < m; ++x) {
+            const int16_t *row = &f.dist[static_cast<size_t>(x) * m];
+            uint64_t *fx = &f.far[static_cast<size_t>(x) * W];
+            for (int y = 0; y < m; ++y)
+                if (row[y] > b1) fx[y >> 6] |= 1ULL << (y & 63);
+        }
+        f.cnt.assign(K_, 0);
+        for (int a = 0; a < m; ++a) f.cnt[q.color[a]]++;
+        f.ds.assign(m, 0);
+        f.tk.assign(static_cast<size_t>(b1 + 1) * W, 0);
+    }
+
+    // The child of (a, c): 1 = solved, 0 = its bound exceeds b1 (or b1 <= 0), -1 = to be searched.
+    // Decides exactly what the child's own quotient, solved test and prunes() would decide.
+    int child_outcome(Frame &f, const Quot &q, int a, int c, int merged, int b1) {
+        const int m = q.m, W = (m + 63) / 64;
+        if (m - merged == 1) return 1;
+        if (b1 <= 0) return 0;
+        // colour bound of the child: a's colour loses a region, c's regions adjacent to a merge into one
+        int cbmin = 1 << 30;
+        for (int d = 0; d < K_; ++d) {
+            int others = 0;
+            bool single = false;
+            for (int e = 0; e < K_; ++e) {
+                int ce = f.cnt[e] - (e == q.color[a] ? 1 : 0);
+                if (e == c) ce = f.cnt[e] - merged + 1;
+                if (e == d || ce == 0) continue;
+                ++others;
+                if (ce == 1) single = true;
+            }
+            int cb = others == 0 ? 0 : others + (single ? 0 : 1);
+            cbmin = std::min(cbmin, cb);
+        }
+        if (cbmin > b1) return 0;
+        // radius of the child <= b1?
+        int *ds = f.ds.data();
+        const int16_t *ra = &f.dist[static_cast<size_t>(a) * m];
+        for (int y = 0; y < m; ++y) ds[y] = ra[y];
+        for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) {
+            int s = q.adj[e];
+            if (q.color[s] != c) continue;
+            const int16_t *rs = &f.dist[static_cast<size_t>(s) * m];
+            for (int y = 0; y < m; ++y)
+                if (rs[y] < ds[y]) ds[y] = rs[y];
+        }
+        int eccS = 0;
+        for (int y = 0; y < m; ++y) eccS = std::max(eccS, ds[y]);
+        if (eccS <= b1) return -1;
+        uint64_t *tk = f.tk.data();
+        std::fill(tk, tk + static_cast<size_t>(b1 + 1) * W, 0);
+        for (int y = 0; y < m; ++y)
+            if (ds[y] <= b1) tk[static_cast<size_t>(ds[y]) * W + (y >> 6)] |= 1ULL << (y & 63);
+        for (int k = 1; k <= b1; ++k)
+            for (int w = 0; w < W; ++w) tk[static_cast<size_t>(k) * W + w] |= tk[static_cast<size_t>(k - 1) * W + w];
+        for (int x = 0; x < m; ++x) {
+            if (ds[x] == 0 || ds[x] > b1) continue;  // x in S (the contracted node is done), or too far from S
+            const uint64_t *fx = &f.far[static_cast<size_t>(x) * W];
+            const uint64_t *t = &tk[static_cast<size_t>(b1 - ds[x]) * W];
+            bool ok = true;
+            for (int w = 0; w < W; ++w)
+                if (fx[w] & ~t[w]) {
+                    ok = false;
+                    break;
+                }
+            if (ok) return -1;
+        }
+        return 0;
+    }
+
+    bool dfs(int depth, int budget, int prev_min, const char *near_prev, bool root = false, bool checked = false) {
+        tick();
+        Frame &f = frames_[depth];
+        Quot &q = f.q;
+        quotient(cur_, q);
         bool one = true;
         for (int a = 1; a < q.m; ++a)
             if (q.color[a] != q.color[0]) one = false;
         if (one) return true;
-        if (budget <= 0 || bound(q) > budget) return false;
-        std::string k = key(state);
-        auto it = table_.find(k);
-        if (it != table_.end() && it->second >= budget) return false;
-        std::string rk;  // the board plus the restriction (smallest region and closed neighbourhood of P)
+        if (!checked && (budget <= 0 || prunes(q, budget))) return false;
+        const bool one_island = checked || single_island_;  // read before the children overwrite it
+        unsigned char *k = f.key.data();
+        std::memset(k, 0, width_);
+        for (int v = 0; v < n_; ++v) k[v / 2] = static_cast<unsigned char>(k[v / 2] | (cur_[v] << (4 * (v & 1))));
+        if (table_.find(k, FailTable::hash(k, width_)) >= budget) return false;
+        bool restricted = false;  // the board plus the restriction (smallest region and closed neighbourhood of P)
+        unsigned char *rk = f.rkey.data();
         if (por_store_ && prev_min >= 0) {
-            rk = k;
-            rk.push_back('\xff');
-            rk.push_back(static_cast<char>(prev_min & 0xff));
-            rk.push_back(static_cast<char>((prev_min >> 8) & 0xff));
-            std::string bits((n_ + 7) / 8, '\0');
+            restricted = true;
+            std::memcpy(rk, k, kb_);
+            std::memset(rk + kb_, 0, width_ - kb_);
+            rk[kb_] = 0xff;
+            rk[kb_ + 1] = static_cast<unsigned char>(prev_min & 0xff);
+            rk[kb_ + 2] = static_cast<unsigned char>((prev_min >> 8) & 0xff);
+            unsigned char *bits = rk + kb_ + 3;
             for (int v = 0; v < n_; ++v)
-                if (near_prev[v]) bits[v / 8] = static_cast<char>(bits[v / 8] | (1 << (v & 7)));
-            rk += bits;
-            auto rit = table_.find(rk);
-            if (rit != table_.end() && rit->second >= budget) return false;
+                if (near_prev[v]) bits[v / 8] = static_cast<unsigned char>(bits[v / 8] | (1 << (v & 7)));
+            if (table_.find(rk, FailTable::hash(rk, width_)) >= budget) return false;
         }
 
-        struct Mv {
-            int merged, k, c;
-        };
-        std::vector<Mv> moves;
-        std::vector<int> merged(K_);
+        std::vector<Mv> &moves = f.moves;
+        moves.clear();
         bool pruned = false;
         const bool sym = root && !sigma_.empty();
         for (int a = 0; a < q.m; ++a) {
@@ -351,20 +698,33 @@ class Search {
                     continue;
                 }
             }
-            std::fill(merged.begin(), merged.end(), 0);
-            for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) merged[q.color[q.adj[e]]]++;
+            std::fill(merged_.begin(), merged_.end(), 0);
+            for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) merged_[q.color[q.adj[e]]]++;
             for (int c = 0; c < K_; ++c)
-                if (c != q.color[a]) moves.push_back({merged[c], a, c});
+                if (c != q.color[a]) moves.push_back({merged_[c], a, c});
         }
         std::stable_sort(moves.begin(), moves.end(), [](const Mv &x, const Mv &y) { return x.merged > y.merged; });
-        std::vector<int> child(state);
-        std::vector<char> near;
-        if (por_) near.assign(n_, 0);
-        for (const Mv &mv : moves) {
+        char *near = por_ ? f.near.data() : nullptr;
+        const bool fast = one_island && !moves.empty();
+        if (fast) prepare_children(f, q, budget - 1);
+        for (size_t mi = 0; mi < moves.size(); ++mi) {
+            const Mv mv = moves[mi];
             const int a = mv.k;
-            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) child[q.members[i]] = mv.c;
+            if (fast) {
+                int out = child_outcome(f, q, a, mv.c, mv.merged, budget - 1);
+                if (out == 1) {
+                    tick();
+                    plan_.emplace_back(q.rep[a], mv.c);
+                    return true;
+                }
+                if (out == 0) {
+                    tick();  // the child's node, decided here without building it
+                    continue;
+                }
+            }
+            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) cur_[q.members[i]] = mv.c;
             if (por_) {
-                std::fill(near.begin(), near.end(), 0);
+                std::memset(near, 0, n_);
                 for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) {
                     int v = q.members[i];
                     near[v] = 1;
@@ -372,17 +732,17 @@ class Search {
                 }
             }
             // after a symmetry-restricted first move the second move is not ordered against it
-            bool ok = dfs(child, budget - 1, sym ? -1 : q.rep[a], near);
-            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) child[q.members[i]] = q.color[a];
+            bool ok = dfs(depth + 1, budget - 1, sym ? -1 : q.rep[a], near, false, fast);
+            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) cur_[q.members[i]] = q.color[a];
             if (ok) {
                 plan_.emplace_back(q.rep[a], mv.c);
                 return true;
             }
         }
-        if (!pruned || !rk.empty()) {
-            if (static_cast<long long>(table_.size()) >= table_limit_) table_.clear();
-            int &slot = table_[pruned ? rk : k];
-            if (slot < budget) slot = budget;
+        if (!pruned) {
+            store(k, budget);
+        } else if (restricted) {
+            store(rk, budget);
         }
         return false;
     }

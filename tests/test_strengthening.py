@@ -219,6 +219,38 @@ def test_compiled_search_on_larger_boards_against_python_reference():
         assert a == b
 
 
+
+@needs_compiled
+def test_compiled_search_expands_the_reference_tree_on_boards_over_64_regions():
+    """The compiled core decides a child's bound from its parent's distances (several 64-bit words per
+    region set here); it must prune exactly the children the reference prunes: same node counts."""
+    import time
+
+    from kamicp.bounds import lower_bound
+    from kamicp.search import SearchTimeout
+
+    rng = random.Random(11)
+    compared = 0
+    while compared < 1:
+        level = random_grid(rng, "triangle", 8, 16, 4, hole_rate=0.08, blobbiness=0.3)
+        regions = regions_of(level)
+        k = len(regions.palette)
+        if len(regions.colors) <= 64 or len(islands(len(regions.adj), regions.adj)) != 1:
+            continue
+        fast = CompiledIDAStar(regions.adj, regions.colors, k, por=False)
+        ref = IDAStar(regions.adj, regions.colors, k)
+        for horizon in range(lower_bound(regions.adj, regions.colors, k), 30):
+            try:
+                ref_plan = ref.within(horizon, time.monotonic() + 2)
+            except SearchTimeout:
+                break
+            fast_plan = fast.within(horizon)
+            assert (fast_plan is None) == (ref_plan is None)
+            assert fast.nodes == ref.nodes
+            compared += ref.nodes > 100
+            if ref_plan is not None:
+                break
+
 def test_make_search_falls_back_to_python():
     regions = BOARDS[0][2]
     assert isinstance(make_search(regions.adj, regions.colors, len(regions.palette), compiled=False), IDAStar)
@@ -239,17 +271,17 @@ def test_search_without_compiled_core_or_por():
 
 
 def test_portfolio_reaches_the_race_and_proves_no_solution():
-    """tri-30b4c-proper-s400 (optimum 7) outlasts the first search slice, so both processes race."""
+    """squ-64b5c-proper-s601 (optimum 8) outlasts the first search slice, so both processes race."""
     from conftest import BENCH
     from kamicp.formats import load_level
     from kamicp.solver import NO_SOLUTION, UNKNOWN
 
-    path = BENCH / "tri-30b4c-proper-s400.json"
+    path = BENCH / "squ-64b5c-proper-s601.json"
     if not path.exists():
         pytest.skip("shared bench not available")
     level = load_level(path)
-    res = solve(level, engine="auto", max_steps=6, time_limit=60)
-    assert res.status == NO_SOLUTION and res.lower_bound == 7
-    assert [h.steps for h in res.proof if h.outcome == "infeasible"] == [4, 5, 6]
+    res = solve(level, engine="auto", max_steps=7, time_limit=60)
+    assert res.status == NO_SOLUTION and res.lower_bound == 8
+    assert [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"] == [5, 6, 7]
     short = solve(level, engine="auto", time_limit=0.3)
-    assert short.status == UNKNOWN and short.lower_bound <= 7 <= short.upper_bound
+    assert short.status == UNKNOWN and short.lower_bound <= 8 <= short.upper_bound
