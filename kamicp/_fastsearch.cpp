@@ -60,7 +60,7 @@ class FailTable {
     }
     // stores max(stored, budget)
     void raise(const unsigned char *key, uint64_t h, int budget) {
-        if ((count_ + 1) * 2 > cap_) grow();
+        if ((count_ + 1) * 4 > cap_ * 3) grow();  // load at most 3/4
         size_t i = h & (cap_ - 1);
         while (hash_[i] != 0) {
             if (hash_[i] == h && std::memcmp(&keys_[i * width_], key, width_) == 0) {
@@ -143,6 +143,13 @@ class Search {
         land2_.assign(std::max(n_, 1), 0);
         cnt_.assign(K_, 0);
         merged_.assign(K_, 0);
+        g_.assign(K_, 0);
+        cchild_.assign(K_, 0);
+        gchild_.assign(K_, 0);
+        snb_.assign(K_, 0);
+        tstamp_.assign(std::max(n_, 1), 0);
+        ta_.assign(std::max(n_, 1), 0);
+        tsc_.assign(std::max(n_, 1), 0);
         qseen_.assign(std::max(n_, 1), -1);
         table_.set_width(1);
     }
@@ -236,13 +243,15 @@ class Search {
 
   public:
     std::vector<int> sigma_;  // a colour-preserving involution of the initial regions, or empty
+    bool gather_ = true;      // the gathering refinement of the colour bound (off only for ablations)
 
   private:
     long long nodes_ = 0;
     bool has_deadline_ = false;
     std::chrono::steady_clock::time_point deadline_;
     FailTable table_;
-    std::vector<int> merged_, qseen_;
+    std::vector<int> merged_, qseen_, g_, cchild_, gchild_, snb_, tstamp_, ta_, tsc_;
+    int tstamp_val_ = 0;
     bool single_island_ = false;
     std::vector<std::pair<int, int>> plan_;
     std::vector<int> stamp_;
@@ -390,6 +399,30 @@ class Search {
         return false;
     }
 
+    // bounds.gather_costs: per colour of one island (counts cnt), a lower bound 0/1/2 on the moves that leave
+    // it a single region: 0 one region; 1 two regions, or a region touches all of them; else 2.
+    void gather_costs(const Quot &q, const int *verts, int size, const int *cnt, int *g) {
+        for (int c = 0; c < K_; ++c) g[c] = cnt[c] <= 1 ? 0 : cnt[c] == 2 || !gather_ ? 1 : 2;
+        for (int i = 0; i < size; ++i) {
+            int v = verts[i];
+            std::fill(merged_.begin(), merged_.end(), 0);
+            for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) merged_[q.color[q.adj[e]]]++;
+            for (int c = 0; c < K_; ++c)
+                if (g[c] == 2 && merged_[c] == cnt[c]) g[c] = 1;
+        }
+    }
+
+    // bounds.colour_bound for final colour d: one move per other colour present, plus the cheapest gathering
+    int colour_bound(const int *cnt, const int *g, int d) const {
+        int others = 0, least = 2;
+        for (int c = 0; c < K_; ++c) {
+            if (c == d || cnt[c] == 0) continue;
+            ++others;
+            least = std::min(least, g[c]);
+        }
+        return others == 0 ? 0 : others + least;
+    }
+
     // bound(q) > budget, decided without computing the bound exactly on one-island boards.
     bool prunes(const Quot &q, int budget) {
         const int m = q.m;
@@ -417,18 +450,9 @@ class Search {
         // one island: bound = max(radius, min over d of the colour bound for d)
         std::fill(cnt_.begin(), cnt_.end(), 0);
         for (int a = 0; a < m; ++a) cnt_[q.color[a]]++;
+        gather_costs(q, order_.data(), m, cnt_.data(), g_.data());
         int cbmin = 1 << 30;
-        for (int d = 0; d < K_; ++d) {
-            int others = 0;
-            bool single = false;
-            for (int c = 0; c < K_; ++c) {
-                if (c == d || cnt_[c] == 0) continue;
-                ++others;
-                if (cnt_[c] == 1) single = true;
-            }
-            int cb = others == 0 ? 0 : others + (single ? 0 : 1);
-            cbmin = std::min(cbmin, cb);
-        }
+        for (int d = 0; d < K_; ++d) cbmin = std::min(cbmin, colour_bound(cnt_.data(), g_.data(), d));
         if (cbmin > budget) return true;
         return !radius_at_most(q, order_.data(), m, budget);
     }
@@ -440,7 +464,7 @@ class Search {
         std::vector<int> order;
         order.reserve(m);
         std::vector<int> rad;
-        std::vector<std::vector<int>> counts;
+        std::vector<std::vector<int>> counts, gathers;
         for (int s = 0; s < m; ++s) {
             if (island[s] != -1) continue;
             int id = static_cast<int>(rad.size());
@@ -457,9 +481,11 @@ class Search {
                     }
                 }
             }
-            std::vector<int> cnt(K_, 0);
+            std::vector<int> cnt(K_, 0), g(K_, 0);
             for (size_t h = first; h < order.size(); ++h) cnt[q.color[order[h]]]++;
+            gather_costs(q, order.data() + first, static_cast<int>(order.size() - first), cnt.data(), g.data());
             counts.push_back(std::move(cnt));
+            gathers.push_back(std::move(g));
             // radius with cutoff: a BFS stops once its depth reaches the best eccentricity so far
             int size = static_cast<int>(order.size() - first);
             int best = size;  // larger than any eccentricity
@@ -506,17 +532,8 @@ class Search {
         int result = -1;
         for (int d = 0; d < K_; ++d) {
             int total = 0;
-            for (size_t i = 0; i < rad.size(); ++i) {
-                int others = 0;
-                bool single = false;
-                for (int c = 0; c < K_; ++c) {
-                    if (c == d || counts[i][c] == 0) continue;
-                    ++others;
-                    if (counts[i][c] == 1) single = true;
-                }
-                int cb = others == 0 ? 0 : others + (single ? 0 : 1);
-                total += std::max(rad[i], cb);
-            }
+            for (size_t i = 0; i < rad.size(); ++i)
+                total += std::max(rad[i], colour_bound(counts[i].data(), gathers[i].data(), d));
             if (result < 0 || total < result) result = total;
         }
         return result;
@@ -534,6 +551,7 @@ class Search {
         std::vector<int16_t> dist;
         std::vector<uint64_t> far, tk;
         std::vector<int> cnt, ds;
+        std::vector<int> nb, gatherers;  // nb[x*K+e]: x's neighbours of colour e; regions touching all of e
     };
     std::vector<Frame> frames_;
     std::vector<int> cur_;  // the board of the node being searched (initial region -> colour), edited in place
@@ -588,6 +606,80 @@ class Search {
         for (int a = 0; a < m; ++a) f.cnt[q.color[a]]++;
         f.ds.assign(m, 0);
         f.tk.assign(static_cast<size_t>(b1 + 1) * W, 0);
+        f.nb.assign(static_cast<size_t>(m) * K_, 0);
+        f.gatherers.assign(K_, 0);
+        for (int x = 0; x < m; ++x) {
+            int *row = &f.nb[static_cast<size_t>(x) * K_];
+            for (int e = q.astart[x]; e < q.astart[x + 1]; ++e) row[q.color[q.adj[e]]]++;
+            for (int e = 0; e < K_; ++e)
+                if (f.cnt[e] > 0 && row[e] == f.cnt[e]) f.gatherers[e]++;
+        }
+    }
+
+    // The child's exact colour bound min over d (bounds.colour_bound with gather_costs), from the parent's
+    // neighbour counts: only regions touching the contracted star S change their counts.
+    int child_colour_bound(Frame &f, const Quot &q, int a, int c, int merged) {
+        const int m = q.m, x = q.color[a];
+        int *cnt2 = cchild_.data(), *g2 = gchild_.data(), *snb = snb_.data();
+        for (int e = 0; e < K_; ++e) cnt2[e] = f.cnt[e];
+        cnt2[x] -= 1;
+        cnt2[c] = f.cnt[c] - merged + 1;
+        int st = next_stamp();  // stamp_ marks S; tstamp_ marks regions touching S
+        stamp_[a] = st;
+        for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
+            if (q.color[q.adj[e]] == c) stamp_[q.adj[e]] = st;
+        if (++tstamp_val_ == 0x7fffffff) {
+            std::fill(tstamp_.begin(), tstamp_.end(), 0);
+            tstamp_val_ = 1;
+        }
+        int ts = tstamp_val_;
+        std::fill(snb, snb + K_, 0);
+        auto visit = [&](int s) {
+            for (int e = q.astart[s]; e < q.astart[s + 1]; ++e) {
+                int y = q.adj[e];
+                if (stamp_[y] == st) continue;
+                if (tstamp_[y] != ts) {
+                    tstamp_[y] = ts;
+                    ta_[y] = 0;
+                    tsc_[y] = 0;
+                    snb[q.color[y]]++;
+                }
+                if (s == a) ta_[y] = 1;
+                else tsc_[y]++;
+            }
+        };
+        visit(a);
+        for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
+            if (q.color[q.adj[e]] == c) visit(q.adj[e]);
+        for (int e = 0; e < K_; ++e) {
+            g2[e] = cnt2[e] <= 1 ? 0 : cnt2[e] == 2 ? 1 : 2;
+            if (g2[e] != 2) continue;
+            if (e != c && snb[e] == cnt2[e]) {  // the contracted region touches all of them
+                g2[e] = 1;
+                continue;
+            }
+            bool found = false;
+            if (e != x && e != c) {  // counts of regions outside S are unchanged
+                int inside = 0;
+                if (f.nb[static_cast<size_t>(a) * K_ + e] == f.cnt[e]) ++inside;
+                for (int k = q.astart[a]; k < q.astart[a + 1]; ++k) {
+                    int s = q.adj[k];
+                    if (q.color[s] == c && f.nb[static_cast<size_t>(s) * K_ + e] == f.cnt[e]) ++inside;
+                }
+                found = f.gatherers[e] > inside;
+            } else {
+                for (int y = 0; y < m && !found; ++y) {
+                    if (stamp_[y] == st) continue;
+                    int n = f.nb[static_cast<size_t>(y) * K_ + e];
+                    if (tstamp_[y] == ts) n += e == x ? -ta_[y] : 1 - tsc_[y];
+                    found = n == cnt2[e];
+                }
+            }
+            if (found) g2[e] = 1;
+        }
+        int best = 1 << 30;
+        for (int d = 0; d < K_; ++d) best = std::min(best, colour_bound(cnt2, g2, d));
+        return best;
     }
 
     // The child of (a, c): 1 = solved, 0 = its bound exceeds b1 (or b1 <= 0), -1 = to be searched.
@@ -596,8 +688,10 @@ class Search {
         const int m = q.m, W = (m + 63) / 64;
         if (m - merged == 1) return 1;
         if (b1 <= 0) return 0;
-        // colour bound of the child: a's colour loses a region, c's regions adjacent to a merge into one
-        int cbmin = 1 << 30;
+        // colour bound of the child: a's colour loses a region, c's regions adjacent to a merge into one.
+        // With each non-single colour's gathering cost at its least (1) and at its most (2) the child's
+        // colour bound lies between cblow and cbhigh; only in between is it computed exactly.
+        int cblow = 1 << 30, cbhigh = 1 << 30;
         for (int d = 0; d < K_; ++d) {
             int others = 0;
             bool single = false;
@@ -608,10 +702,11 @@ class Search {
                 ++others;
                 if (ce == 1) single = true;
             }
-            int cb = others == 0 ? 0 : others + (single ? 0 : 1);
-            cbmin = std::min(cbmin, cb);
+            cblow = std::min(cblow, others == 0 ? 0 : others + (single ? 0 : 1));
+            cbhigh = std::min(cbhigh, others == 0 ? 0 : others + (single ? 0 : gather_ ? 2 : 1));
         }
-        if (cbmin > b1) return 0;
+        if (cblow > b1) return 0;
+        if (cbhigh > b1 && child_colour_bound(f, q, a, c, merged) > b1) return 0;
         // radius of the child <= b1?
         int *ds = f.ds.data();
         const int16_t *ra = &f.dist[static_cast<size_t>(a) * m];
@@ -710,8 +805,9 @@ class Search {
         for (size_t mi = 0; mi < moves.size(); ++mi) {
             const Mv mv = moves[mi];
             const int a = mv.k;
+            int out = 0;
             if (fast) {
-                int out = child_outcome(f, q, a, mv.c, mv.merged, budget - 1);
+                out = child_outcome(f, q, a, mv.c, mv.merged, budget - 1);
                 if (out == 1) {
                     tick();
                     plan_.emplace_back(q.rep[a], mv.c);
@@ -771,9 +867,9 @@ bool to_int_list(PyObject *obj, std::vector<int> &out) {
 
 PyObject *py_create(PyObject *, PyObject *args) {
     PyObject *adj_obj, *start_obj;
-    int K, por;
+    int K, por, gather = 1;
     long long table_limit;
-    if (!PyArg_ParseTuple(args, "OOiLi", &adj_obj, &start_obj, &K, &table_limit, &por)) return nullptr;
+    if (!PyArg_ParseTuple(args, "OOiLi|p", &adj_obj, &start_obj, &K, &table_limit, &por, &gather)) return nullptr;
     std::vector<int> start;
     if (!to_int_list(start_obj, start)) return nullptr;
     PyObject *seq = PySequence_Fast(adj_obj, "adj: expected a sequence");
@@ -808,6 +904,7 @@ PyObject *py_create(PyObject *, PyObject *args) {
             return nullptr;
         }
     auto *s = new Search(std::move(adj), std::move(start), K, table_limit, por);
+    s->gather_ = gather != 0;
     return PyCapsule_New(s, "kamicp._fastsearch.Search", destroy);
 }
 
@@ -866,7 +963,7 @@ PyObject *py_beam(PyObject *, PyObject *args) {
 PyMethodDef methods[] = {
     {"set_symmetry", py_set_symmetry, METH_VARARGS, "set_symmetry(handle, sigma or None)"},
     {"beam", py_beam, METH_VARARGS, "beam(handle, width, fan, time_limit) -> plan or None (an upper bound)"},
-    {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por) -> handle"},
+    {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por, gather=True) -> handle"},
     {"within", py_within, METH_VARARGS,
      "within(handle, threshold, time_limit or -1) -> (status, plan or None, nodes)"},
     {nullptr, nullptr, 0, nullptr}};

@@ -4,8 +4,8 @@ Only bounds with a proof enter here (see models/bounds.md):
 - radius: a move lowers the radius of a connected region graph by at most 1;
 - colours: a move removes at most one colour (the tapped region's old colour, and only when that
   region was the colour's last), so ending in colour d needs at least one move per other colour
-  present, and one more when none of those colours is down to a single region (the first move then
-  removes nothing).
+  present, plus the moves needed before the first of them can go: none if one is down to a single
+  region, else 1, or 2 when no single move gathers any of them into one region (`gather_costs`).
 Islands (components of a disconnected board) are independent except that all must end in the same
 colour d: the bound is min over d of the sum over islands of max(radius, colour bound for d).
 """
@@ -44,12 +44,31 @@ def radius(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> int:
     return min(eccentricities(nodes, adj).values())
 
 
-def colour_bound(counts: Counter[int], final: int) -> int:
-    """Moves needed to leave only colour `final` on an island with these region counts per colour."""
-    others = [n for c, n in counts.items() if c != final]
+def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> dict[int, int]:
+    """For each colour of one island, a lower bound (0, 1 or 2) on the moves that leave it a single region.
+
+    0: it is one region. 1: two regions (recolour one), or some region touches all of them (recolour it
+    to this colour). Otherwise no single move does it (a move removes one region of the colour or joins
+    the ones next to the tapped region), so 2."""
+    counts = Counter(colors[v] for v in nodes)
+    cost = {c: 0 if n == 1 else 1 if n == 2 else 2 for c, n in counts.items()}
+    for v in nodes:
+        touching = Counter(colors[w] for w in adj[v])
+        for c, n in touching.items():
+            if n == counts[c] and cost[c] == 2:
+                cost[c] = 1
+    return cost
+
+
+def colour_bound(counts: Counter[int], final: int, gather: dict[int, int] | None = None) -> int:
+    """Moves needed to leave only colour `final` on an island with these region counts per colour
+    (and, when given, the island's `gather_costs`; without them only the single-region case counts)."""
+    others = [c for c, n in counts.items() if c != final and n > 0]
     if not others:
         return 0
-    return len(others) + (0 if 1 in others else 1)
+    if gather is None:
+        return len(others) + (0 if any(counts[c] == 1 for c in others) else 1)
+    return len(others) + min(gather[c] for c in others)
 
 
 @dataclass(frozen=True)
@@ -61,6 +80,7 @@ class BoundReport:
     colors: int  # colours present
     islands: int
     final_color: int  # a final colour that attains the bound
+    colour_part: int = 0  # the colour bound (summed over islands) for that final colour
 
 
 def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int) -> BoundReport:
@@ -71,19 +91,21 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
     for nodes in parts:
         rad = radius(nodes, adj) if len(nodes) > 1 else 0
         counts = Counter(colors[v] for v in nodes)
-        per_island.append((rad, counts))
+        per_island.append((rad, counts, gather_costs(nodes, adj, colors)))
     best, best_d = None, 0
     for d in range(num_colors):
-        total = sum(max(rad, colour_bound(counts, d)) for rad, counts in per_island)
+        total = sum(max(rad, colour_bound(counts, d, gather)) for rad, counts, gather in per_island)
         if best is None or total < best:
             best, best_d = total, d
+    colour_part = sum(colour_bound(counts, best_d, gather) for _, counts, gather in per_island)
     assert best is not None
     return BoundReport(
         value=best,
-        radius=max(r for r, _ in per_island),
+        radius=max(r for r, _, _ in per_island),
         colors=len(set(colors)),
         islands=len(parts),
         final_color=best_d,
+        colour_part=colour_part,
     )
 
 

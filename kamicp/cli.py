@@ -60,7 +60,7 @@ EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), 
                                            "first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
                                                  "(repeatable): colour-count-bound, tight-colours, hints, beam, "
-                                                 "symmetry, commuting-order, smallest-root, search-por, "
+                                                 "symmetry, commuting-order, smallest-root, search-por, search-gather, "
                                                  "compiled-search.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
@@ -122,7 +122,8 @@ def _proof_table(result: Result) -> Table:
         if h.outcome == "bound":
             b = result.bound
             table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}, "
-                          f"{b.colors} colours, {b.islands} island{'s' if b.islands > 1 else ''})", "-", "bound")
+                          f"{b.colors} colours needing {b.colour_part} moves, "
+                          f"{b.islands} island{'s' if b.islands > 1 else ''})", "-", "bound")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
     return table

@@ -98,12 +98,13 @@ class CompiledIDAStar:
         table_limit: int = 3_000_000,
         por: int | bool = True,
         symmetry: Sequence[int] | None = None,
+        gather: bool = True,
     ) -> None:
         if _fastsearch is None:
             raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
         mode = 2 if por is True else int(por)
-        self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, mode)
+        self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, mode, gather)
         if symmetry is not None:  # a colour-preserving involution: first move on r only if r <= sigma(r)
             _fastsearch.set_symmetry(self._handle, list(symmetry))
         self.nodes = 0
@@ -139,7 +140,7 @@ def beam_plan(
 
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
-    por: bool = True, symmetry: bool = False,
+    por: bool = True, symmetry: bool = False, gather: bool = True,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar."""
     use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
@@ -149,5 +150,5 @@ def make_search(
             from kamicp.symmetry import involution
 
             sigma = involution(adj0, start)
-        return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma)
+        return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather)
     return IDAStar(adj0, start, num_colors)

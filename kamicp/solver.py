@@ -139,7 +139,7 @@ class _SearchEngine(_Engine):
         opts = options or ModelOptions()
         self.ida = make_search(regions.adj, regions.colors, len(regions.palette),
                                compiled=opts.compiled_search, por=opts.search_por,
-                               symmetry=opts.search_symmetry)
+                               symmetry=opts.search_symmetry, gather=opts.search_gather)
 
     def horizon(self, steps, deadline):
         try:
@@ -159,6 +159,7 @@ TECHNIQUES = {
     "beam": "beam",
     "symmetry": "symmetry",
     "search-por": "search_por",
+    "search-gather": "search_gather",
     "compiled-search": "compiled_search",
 }
 
@@ -234,6 +235,7 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
             plan, source = found, "beam"
     best = _to_moves(regions, plan)
     verify(level, best)
+    found_at = time.monotonic() - start  # when the upper-bound solution was known
     if lb > 0:
         proof.append(Horizon(lb - 1, "bound", 0.0, "bound"))
     for h in refuted:
@@ -267,7 +269,7 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
     if max_steps is None or len(best) <= max_steps:
         if len(best) != lb:
             raise SolverError(f"horizons below the {source} solution were not all refuted")
-        proof.append(Horizon(lb, "feasible", 0.0, source))  # the replayed upper-bound solution
+        proof.append(Horizon(lb, "feasible", found_at, source))  # the replayed upper-bound solution
         return result(OPTIMAL, best, lb)
     return result(NO_SOLUTION, best, lb)
 

@@ -23,20 +23,27 @@ def test_solve_prints_taps_and_proof(blog_path):
     res = run("solve", blog_path)
     assert res.exit_code == 0, res.output
     assert "optimal: 5 moves" in res.output
-    assert "impossible (proven)" in res.output
+    assert "impossible: lower bound 5" in res.output  # the bound alone proves it here
     for tap in ("10", "8", "5"):
         assert tap in res.output
+    searched = run("solve", PUZZLES / "tri-harbour.json")  # lower bound 4, optimum 6: horizons searched
+    assert searched.exit_code == 0, searched.output
+    assert "optimal: 6 moves" in searched.output and "impossible (proven)" in searched.output
 
 
 def test_solve_json_moves_replay(blog_path):
-    res = run("solve", blog_path, "--json", "--engine", "search")
-    assert res.exit_code == 0
-    data = json.loads(res.stdout)
-    assert data["status"] == "optimal" and data["optimum"] == 5
-    level = load_level(blog_path)
-    moves = [Move(level.index(m["tap"]), m["color"]) for m in data["moves"]]
-    verify(level, moves, max_moves=5)
-    assert [h["outcome"] for h in data["proof"]][-2:] == ["infeasible", "feasible"]
+    for path, optimum in ((blog_path, 5), (PUZZLES / "tri-harbour.json", 6)):
+        res = run("solve", path, "--json", "--engine", "search")
+        assert res.exit_code == 0
+        data = json.loads(res.stdout)
+        assert data["status"] == "optimal" and data["optimum"] == optimum
+        level = load_level(path)
+        taps = [tuple(m["tap"]) if isinstance(m["tap"], list) else m["tap"] for m in data["moves"]]
+        moves = [Move(level.index(t), m["color"]) for t, m in zip(taps, data["moves"], strict=True)]
+        verify(level, moves, max_moves=optimum)
+        assert data["proof"][-1]["outcome"] == "feasible"
+        assert {h["outcome"] for h in data["proof"][:-1]} <= {"bound", "infeasible"}
+        assert [h["steps"] for h in data["proof"]][-1] == optimum
 
 
 def test_solve_max_steps_below_optimum_is_negative(blog_path):

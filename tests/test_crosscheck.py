@@ -87,3 +87,63 @@ def test_max_steps_gives_proven_no_solution_or_optimum(level, max_steps):
         else:
             assert result.status == NO_SOLUTION
             assert result.lower_bound > max_steps
+
+
+def _colour_regions(board, cells, color):
+    """The number of regions of `color` among `cells` (one island), by the rules engine's flood fill."""
+    seen: set[int] = set()
+    count = 0
+    for cell in cells:
+        if cell not in seen and board.colors[cell] == color:
+            seen.update(board.region_at(cell))
+            count += 1
+    return count
+
+
+def test_gather_costs_are_exactly_the_one_move_test():
+    """gather_costs says 0/1/2 for "one region / one move can make it one region / no move can"; checked
+    against every move of the rules engine on boards where colours have several regions."""
+    from kamicp.bounds import gather_costs
+    from kamicp.regions import islands
+    from kamicp.rules import Board, apply_move
+
+    twos = 0
+    for seed in range(120):
+        level = _random_level(seed)
+        regions = regions_of(level)
+        start = Board.start(level)
+        for nodes in islands(regions.size, regions.adj):
+            cells = [cell for v in nodes for cell in regions.cells[v]]
+            costs = gather_costs(nodes, regions.adj, regions.colors)
+            for c, cost in costs.items():
+                key = regions.palette[c]
+                before = _colour_regions(start, cells, key)
+                assert (cost == 0) == (before == 1)
+                if before == 1:
+                    continue
+                one_move = any(
+                    _colour_regions(apply_move(start, Move(regions.cells[v][0], new)), cells, key) == 1
+                    for v in nodes for new in level.color_keys if new != level.colors[regions.cells[v][0]]
+                )
+                assert (cost == 1) == one_move, (seed, key)
+                twos += cost == 2
+    assert twos >= 20  # the case the refinement adds is really exercised
+
+
+def test_bound_with_gathering_never_exceeds_the_oracle():
+    """Boards where a colour cannot be gathered in one move (the bound's +2 case) against the oracle."""
+    from kamicp.bounds import gather_costs
+
+    checked = 0
+    rng = random.Random(5)
+    while checked < 25:
+        level = random_graph(rng, rng.randint(6, 9), 3, 0.3)
+        regions = regions_of(level)
+        costs = gather_costs(range(regions.size), regions.adj, regions.colors)
+        if len(set(regions.colors)) < 3 or 2 not in costs.values():
+            continue
+        truth = bfs_optimum(level, limit=14)
+        if truth is None:
+            continue
+        checked += 1
+        assert bound_report(regions.adj, regions.colors, len(regions.palette)).value <= truth[0]

@@ -271,17 +271,19 @@ def test_search_without_compiled_core_or_por():
 
 
 def test_portfolio_reaches_the_race_and_proves_no_solution():
-    """squ-64b5c-proper-s601 (optimum 8) outlasts the first search slice, so both processes race."""
+    """tri-36b4c-mirror-proper-s500 (optimum 8) outlasts the first search slice, so both processes race."""
     from conftest import BENCH
     from kamicp.formats import load_level
     from kamicp.solver import NO_SOLUTION, UNKNOWN
 
-    path = BENCH / "squ-64b5c-proper-s601.json"
+    path = BENCH / "tri-36b4c-mirror-proper-s500.json"
     if not path.exists():
         pytest.skip("shared bench not available")
     level = load_level(path)
-    res = solve(level, engine="auto", max_steps=7, time_limit=60)
+    messages: list[str] = []
+    res = solve(level, engine="auto", max_steps=7, time_limit=60, progress=messages.append)
+    assert "portfolio: search and cpsat racing" in messages
     assert res.status == NO_SOLUTION and res.lower_bound == 8
-    assert [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"] == [5, 6, 7]
+    assert [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"] == list(range(res.bound.value, 8))
     short = solve(level, engine="auto", time_limit=0.3)
     assert short.status == UNKNOWN and short.lower_bound <= 8 <= short.upper_bound
