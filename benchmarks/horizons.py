@@ -1,0 +1,85 @@
+"""Horizon by horizon: the search's outcome, time, nodes and nodes per second on one level.
+
+For measuring the search core itself (node counts are machine-independent; rates are not):
+
+    .venv/bin/python benchmarks/horizons.py /work/shared/bench/tri-60b5c-mirror-s205.json --from 6 --to 8 \\
+        --time-limit 60 [--no-gather] [--no-por] [--python] [--core PATH]
+
+`--core` loads another build of the compiled core (e.g. an older commit's, to compare node rates on the
+same tree in the same run):
+
+    git show e25f35b:kamicp/_fastsearch.cpp > /tmp/core-v1.cpp
+    mkdir -p /tmp/core-v1 && g++ -O2 -std=c++17 -shared -fPIC $(python3-config --includes) \
+        /tmp/core-v1.cpp -o /tmp/core-v1/_fastsearch$(python3-config --extension-suffix)
+
+Each horizon runs in the same search object (as in `solve`), so its table carries over; the loop stops
+at the first horizon that is feasible or times out. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kamicp.bounds import lower_bound  # noqa: E402
+from kamicp.formats import load_level  # noqa: E402
+from kamicp.regions import regions_of  # noqa: E402
+from kamicp.search import CompiledIDAStar, IDAStar, SearchTimeout  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("level")
+    ap.add_argument("--from", dest="start", type=int, default=None, help="first horizon (default: lower bound)")
+    ap.add_argument("--to", type=int, default=30)
+    ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per horizon")
+    ap.add_argument("--no-gather", action="store_true", help="prune without the gathering refinement")
+    ap.add_argument("--no-por", action="store_true", help="without the commuting-move order")
+    ap.add_argument("--python", action="store_true", help="the pure-Python reference search")
+    ap.add_argument("--core", help="path of another build of kamicp._fastsearch to use")
+    args = ap.parse_args(argv)
+    if args.core:
+        import importlib.util
+
+        import kamicp.search
+
+        spec = importlib.util.spec_from_file_location("kamicp._fastsearch", args.core)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        kamicp.search._fastsearch = module
+
+    level = load_level(args.level)
+    regions = regions_of(level)
+    k = len(regions.palette)
+    if args.python:
+        search = IDAStar(regions.adj, regions.colors, k)
+    else:
+        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=not args.no_gather)
+    start = lower_bound(regions.adj, regions.colors, k) if args.start is None else args.start
+    print(f"{level.name}: {regions.size} regions, {k} colours, lower bound "
+          f"{lower_bound(regions.adj, regions.colors, k)}")
+    print("| horizon | outcome | seconds | nodes | nodes/s |")
+    print("|---|---|---|---|---|")
+    before = 0
+    for steps in range(start, args.to + 1):
+        t0 = time.monotonic()
+        try:
+            plan = search.within(steps, time.monotonic() + args.time_limit)
+            outcome = "infeasible" if plan is None else "feasible"
+        except SearchTimeout:
+            outcome = "timeout"
+        dt = time.monotonic() - t0
+        nodes = search.nodes - before  # both searches count nodes cumulatively
+        before = search.nodes
+        print(f"| {steps} | {outcome} | {dt:.2f} | {nodes:,} | {nodes / max(dt, 1e-6):,.0f} |", flush=True)
+        if outcome != "infeasible":
+            break
+
+
+if __name__ == "__main__":
+    main()
