@@ -6,7 +6,8 @@ For measuring the search core itself (node counts are machine-independent; rates
         --time-limit 60 [--no-gather] [--no-por] [--python] [--core PATH]
 
 `--core` loads another build of the compiled core (e.g. an older commit's, to compare node rates on the
-same tree in the same run):
+same tree in the same run; with `--core`, the gather flag is not passed, so pass `--no-gather` only for a
+core that predates the gathering refinement, and compare it with this core's `--no-gather`):
 
     git show e25f35b:kamicp/_fastsearch.cpp > /tmp/core-v1.cpp
     mkdir -p /tmp/core-v1 && g++ -O2 -std=c++17 -shared -fPIC $(python3-config --includes) \
@@ -59,7 +60,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.python:
         search = IDAStar(regions.adj, regions.colors, k)
     else:
-        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=not args.no_gather)
+        # an older core (--core) may predate the gathering refinement and its flag: it then prunes as
+        # --no-gather does, and is built without the flag
+        gather = not args.no_gather or bool(args.core)
+        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=gather)
     start = lower_bound(regions.adj, regions.colors, k) if args.start is None else args.start
     print(f"{level.name}: {regions.size} regions, {k} colours, lower bound "
           f"{lower_bound(regions.adj, regions.colors, k)}")
