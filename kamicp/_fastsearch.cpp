@@ -6,7 +6,12 @@
 //   board, the largest budget proven insufficient;
 // - optional partial-order reduction (models/strengthening.md, "commuting moves"): a move whose
 //   clicked set is disjoint from and not adjacent to the previous move's clicked set must have a
-//   larger smallest initial region. Nodes where it pruned a move are never stored in the table.
+//   larger smallest initial region. Nodes where it pruned a move are stored only under a key that
+//   includes the restriction.
+// How it is fast without changing the tree (models/strengthening.md §3): at a one-island node, every
+// child's bound is decided from the node's region distances (contracting the move's star gives the
+// child's distances exactly), so pruned children are counted but never built; other radius checks use
+// landmark lower bounds; the table is open addressing over exact keys (a hash never decides a prune).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
