@@ -390,15 +390,18 @@ def info_cmd(
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
 ) -> None:
-    """Describe a level: geometry, cells, regions, colours, par, medals, and the official solution replayed."""
+    """Describe a level: geometry, cells, regions, colours, par, medals, and the official solution replayed
+    (exit code 1 when it does not replay)."""
     level = _load(level_path, fmt, geometry)
     facts = summarize(level)
+    # an official solution that does not replay is a negative answer about the file (exit 1), not bad input
+    code = EXIT_NEGATIVE if facts.official is not None and not facts.official.valid else EXIT_OK
     if as_json:
         out.print_json(json.dumps(facts.to_dict(level)))
-        raise typer.Exit(EXIT_OK)
+        raise typer.Exit(code)
     out.print(f"[bold]{level.name or level_path.stem}[/] ({level_path})", soft_wrap=True)
     out.print(_facts_table(level, facts))
-    raise typer.Exit(EXIT_OK)
+    raise typer.Exit(code)
 
 
 @app.command("convert")

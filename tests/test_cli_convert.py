@@ -76,8 +76,9 @@ def test_info_reports_a_failing_official_solution(runner, tmp_path):
     path = tmp_path / "wrong.puz"
     path.write_text(TINY_PUZ.replace("1B1C", "1B"))
     result = run(runner, "info", path)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # reported, and a negative answer about the file
     assert "does not solve the board" in result.output and "one-colour" in result.output
+    assert run(runner, "info", path, "--json").exit_code == 1
 
 
 def test_convert_refuses_to_overwrite_without_force(runner, tmp_path):
