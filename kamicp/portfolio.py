@@ -1,6 +1,7 @@
 """The portfolio engine (`engine="auto"`): the search and the CP-SAT model race, the first proof wins.
 
 1. The search runs alone for a short slice (most levels are proven within it, with no process cost).
+   Its search object, with its transposition table, is what the race's search process continues with.
 2. Otherwise both engines run the whole horizon loop of `solver.solve` in their own child processes
    (CP-SAT with one worker unless `workers` is given: one core each; measured as fast as two workers).
    The first to finish with a proof ('optimal' or 'no-solution') wins; the other is stopped.
@@ -44,12 +45,16 @@ def _context():
 
 
 def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: ModelOptions | None, progress):
-    from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, solve
+    from kamicp.regions import regions_of
+    from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, _SearchEngine, _solve
 
     start = time.monotonic()
     common = {"max_steps": max_steps, "seed": seed, "options": options}
     first = FIRST_SLICE if time_limit is None else min(FIRST_SLICE, time_limit)
-    quick = solve(level, engine="search", time_limit=first, progress=progress, **common)
+    # the race's search process continues this search (a forked child inherits its table)
+    search = _SearchEngine(regions_of(level), options)
+    quick = _solve(level, engine="search", time_limit=first, progress=progress, workers=None, search=search,
+                   **common)
     if quick.status != UNKNOWN or (time_limit is not None and time_limit <= first):
         return replace(quick, engine="auto", seconds=time.monotonic() - start)
     left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.01)
@@ -57,7 +62,8 @@ def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: M
     procs, conns = {}, {}
     refuted = tuple(h for h in quick.proof if h.outcome == "infeasible")
     common.update(progress=None, refuted=refuted)
-    for name, extra in (("search", {"workers": None}), ("cpsat", {"workers": workers or 1})):
+    inherit = {"search": search} if ctx.get_start_method() == "fork" else {}
+    for name, extra in (("search", {"workers": None, **inherit}), ("cpsat", {"workers": workers or 1})):
         parent, child = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra, "time_limit": left}),
                            daemon=True)

@@ -199,9 +199,10 @@ def solve(
 
 
 def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, options, progress,
-           refuted: tuple[Horizon, ...] = ()) -> Result:
+           refuted: tuple[Horizon, ...] = (), search: _SearchEngine | None = None) -> Result:
     """The horizon loop. `refuted`: horizons this process's engines already proved infeasible (internal,
-    used by the portfolio); the loop starts above them and the proof includes them."""
+    used by the portfolio); the loop starts above them and the proof includes them. `search` (also for
+    the portfolio): a search engine for this level to continue with, transposition table and all."""
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     note = progress or (lambda _msg: None)
@@ -245,7 +246,7 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
     top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
     runner: _Engine = (
         _CpSatEngine(regions, workers, seed, options, plan) if engine == "cpsat"
-        else _SearchEngine(regions, options)
+        else search if search is not None else _SearchEngine(regions, options)
     )
     for steps in range(lb, top + 1):
         if deadline is not None and time.monotonic() >= deadline:
