@@ -111,7 +111,10 @@ def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: M
     lower = max(r.lower_bound for r in every)
     solved = [r for r in every if r.moves]
     best = min(solved, key=lambda r: len(r.moves)) if solved else quick
-    proof = tuple(dict.fromkeys(h for r in every for h in r.proof))
+    rows = list(dict.fromkeys(h for r in every for h in r.proof))
+    definite = {h.steps for h in rows if h.outcome != "unknown"}
+    # a horizon one engine left unknown and another answered is shown with its answer only
+    proof = tuple(h for h in rows if h.outcome != "unknown" or h.steps not in definite)
     status = UNKNOWN
     if solved and len(best.moves) == lower and (max_steps is None or lower <= max_steps):
         status = OPTIMAL  # one engine refuted every shorter horizon, the other found a solution that long

@@ -287,3 +287,21 @@ def test_portfolio_reaches_the_race_and_proves_no_solution():
     assert [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"] == list(range(res.bound.value, 8))
     short = solve(level, engine="auto", time_limit=0.3)
     assert short.status == UNKNOWN and short.lower_bound <= 8 <= short.upper_bound
+
+
+def test_portfolio_timeout_shows_each_answered_horizon_once():
+    """When time runs out, the merged proof keeps both engines' answers but drops an 'unknown' for a
+    horizon that the other engine (or a later attempt) answered."""
+    from conftest import BENCH
+    from kamicp.formats import load_level
+    from kamicp.solver import UNKNOWN
+
+    path = BENCH / "tri-90b5c-proper-s405.json"
+    if not path.exists():
+        pytest.skip("shared bench not available")
+    res = solve(load_level(path), engine="auto", time_limit=8)  # the slice leaves 8 open; the race refutes it
+    assert res.status == UNKNOWN and res.lower_bound < res.upper_bound
+    answered = {h.steps for h in res.proof if h.outcome not in ("unknown",)}
+    assert not any(h.outcome == "unknown" and h.steps in answered for h in res.proof)
+    infeasible = sorted({h.steps for h in res.proof if h.outcome == "infeasible"})
+    assert infeasible == list(range(res.bound.value, res.lower_bound))  # contiguous from the bound
