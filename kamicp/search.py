@@ -87,7 +87,8 @@ class CompiledIDAStar:
     """The same search as IDAStar in C++ (kamicp/_fastsearch.cpp), optionally with the commuting-move
     order (sound, see models/strengthening.md). `por`: 0/False off; 1 on, failures found under the
     order's restriction not stored; 2/True on, such failures stored keyed by board and restriction.
-    Cross-checked against IDAStar in the tests."""
+    `gather=False` prunes with the colour bound without its gathering refinement (for ablations only;
+    IDAStar always uses the full bound). Cross-checked against IDAStar in the tests."""
 
     def __init__(
         self,
