@@ -64,9 +64,9 @@ def main(argv: list[str] | None = None) -> None:
         # --no-gather does, and is built without the flag
         gather = not args.no_gather or bool(args.core)
         search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=gather)
-    start = lower_bound(regions.adj, regions.colors, k) if args.start is None else args.start
-    print(f"{level.name}: {regions.size} regions, {k} colours, lower bound "
-          f"{lower_bound(regions.adj, regions.colors, k)}")
+    bound = lower_bound(regions.adj, regions.colors, k)
+    start = bound if args.start is None else args.start
+    print(f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}")
     print("| horizon | outcome | seconds | nodes | nodes/s |")
     print("|---|---|---|---|---|")
     before = 0

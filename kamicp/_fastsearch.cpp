@@ -428,28 +428,31 @@ class Search {
         return others == 0 ? 0 : others + least;
     }
 
+    // Appends the island (connected component) of s to `order`, breadth-first, marking it `id` in `island`.
+    static void grow_island(const Quot &q, int s, int id, std::vector<int> &island, std::vector<int> &order) {
+        size_t first = order.size();
+        island[s] = id;
+        order.push_back(s);
+        for (size_t h = first; h < order.size(); ++h) {
+            int v = order[h];
+            for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
+                int w = q.adj[e];
+                if (island[w] == -1) {
+                    island[w] = id;
+                    order.push_back(w);
+                }
+            }
+        }
+    }
+
     // bound(q) > budget, decided without computing the bound exactly on one-island boards.
     bool prunes(const Quot &q, int budget) {
         const int m = q.m;
         island_.assign(m, -1);
         order_.clear();
         int islands = 0;
-        for (int s = 0; s < m && islands < 2; ++s) {
-            if (island_[s] != -1) continue;
-            island_[s] = islands;
-            order_.push_back(s);
-            for (size_t h = order_.size() - 1; h < order_.size(); ++h) {
-                int v = order_[h];
-                for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
-                    int w = q.adj[e];
-                    if (island_[w] == -1) {
-                        island_[w] = islands;
-                        order_.push_back(w);
-                    }
-                }
-            }
-            ++islands;
-        }
+        for (int s = 0; s < m && islands < 2; ++s)
+            if (island_[s] == -1) grow_island(q, s, islands++, island_, order_);
         single_island_ = islands == 1;
         if (islands > 1) return bound(q) > budget;
         // one island: bound = max(radius, min over d of the colour bound for d)
@@ -472,20 +475,8 @@ class Search {
         std::vector<std::vector<int>> counts, gathers;
         for (int s = 0; s < m; ++s) {
             if (island[s] != -1) continue;
-            int id = static_cast<int>(rad.size());
             size_t first = order.size();
-            island[s] = id;
-            order.push_back(s);
-            for (size_t h = first; h < order.size(); ++h) {
-                int v = order[h];
-                for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
-                    int w = q.adj[e];
-                    if (island[w] == -1) {
-                        island[w] = id;
-                        order.push_back(w);
-                    }
-                }
-            }
+            grow_island(q, s, static_cast<int>(rad.size()), island, order);
             std::vector<int> cnt(K_, 0), g(K_, 0);
             for (size_t h = first; h < order.size(); ++h) cnt[q.color[order[h]]]++;
             gather_costs(q, order.data() + first, static_cast<int>(order.size() - first), cnt.data(), g.data());
@@ -578,9 +569,9 @@ class Search {
         }
     }
 
-    void store(const unsigned char *key, int budget) {
+    void store(const unsigned char *key, uint64_t h, int budget) {
         if (static_cast<long long>(table_.size()) >= table_limit_) table_.clear();
-        table_.raise(key, FailTable::hash(key, width_), budget);
+        table_.raise(key, h, budget);
     }
 
     void tick() {
@@ -761,9 +752,11 @@ class Search {
         unsigned char *k = f.key.data();
         std::memset(k, 0, width_);
         for (int v = 0; v < n_; ++v) k[v / 2] = static_cast<unsigned char>(k[v / 2] | (cur_[v] << (4 * (v & 1))));
-        if (table_.find(k, FailTable::hash(k, width_)) >= budget) return false;
+        const uint64_t kh = FailTable::hash(k, width_);
+        if (table_.find(k, kh) >= budget) return false;
         bool restricted = false;  // the board plus the restriction (smallest region and closed neighbourhood of P)
         unsigned char *rk = f.rkey.data();
+        uint64_t rh = 0;
         if (por_store_ && prev_min >= 0) {
             restricted = true;
             std::memcpy(rk, k, kb_);
@@ -774,7 +767,8 @@ class Search {
             unsigned char *bits = rk + kb_ + 3;
             for (int v = 0; v < n_; ++v)
                 if (near_prev[v]) bits[v / 8] = static_cast<unsigned char>(bits[v / 8] | (1 << (v & 7)));
-            if (table_.find(rk, FailTable::hash(rk, width_)) >= budget) return false;
+            rh = FailTable::hash(rk, width_);
+            if (table_.find(rk, rh) >= budget) return false;
         }
 
         std::vector<Mv> &moves = f.moves;
@@ -841,9 +835,9 @@ class Search {
             }
         }
         if (!pruned) {
-            store(k, budget);
+            store(k, kh, budget);
         } else if (restricted) {
-            store(rk, budget);
+            store(rk, rh, budget);
         }
         return false;
     }
