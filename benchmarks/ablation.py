@@ -48,6 +48,7 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "search": ("search", {}),
     "search-no-por": ("search", {"search_por": False}),
     "search-no-gather": ("search", {"search_gather": False}),
+    "search-no-ring": ("search", {"search_ring": False}),
     "search-no-beam": ("search", {"beam": False}),
     "cpsat-no-beam": ("cpsat", {"beam": False}),
     "search-python": ("search", {"compiled_search": False, "search_por": False}),

@@ -3,11 +3,11 @@
 For measuring the search core itself (node counts are machine-independent; rates are not):
 
     .venv/bin/python benchmarks/horizons.py /work/shared/bench/tri-60b5c-mirror-s205.json --from 6 --to 8 \\
-        --time-limit 60 [--no-gather] [--no-por] [--python] [--core PATH]
+        --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--python] [--core PATH]
 
 `--core` loads another build of the compiled core (e.g. an older commit's, to compare node rates on the
-same tree in the same run; with `--core`, the gather flag is not passed, so pass `--no-gather` only for a
-core that predates the gathering refinement, and compare it with this core's `--no-gather`):
+same tree in the same run; with `--core`, no gather or ring flag is passed, so the older core prunes as it
+was built: compare round 1's core with this core's `--no-gather --no-ring`):
 
     git show e25f35b:kamicp/_fastsearch.cpp > /tmp/core-v1.cpp
     mkdir -p /tmp/core-v1 && g++ -O2 -std=c++17 -shared -fPIC $(python3-config --includes) \
@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--to", type=int, default=30)
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per horizon")
     ap.add_argument("--no-gather", action="store_true", help="prune without the gathering refinement")
+    ap.add_argument("--no-ring", action="store_true", help="prune without the ring rule of the radius bound")
     ap.add_argument("--no-por", action="store_true", help="without the commuting-move order")
     ap.add_argument("--python", action="store_true", help="the pure-Python reference search")
     ap.add_argument("--core", help="path of another build of kamicp._fastsearch to use")
@@ -60,10 +61,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.python:
         search = IDAStar(regions.adj, regions.colors, k)
     else:
-        # an older core (--core) may predate the gathering refinement and its flag: it then prunes as
-        # --no-gather does, and is built without the flag
-        gather = not args.no_gather or bool(args.core)
-        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=gather)
+        # an older core (--core) may predate the gathering refinement or the ring rule and their flags:
+        # none is passed to it (CompiledIDAStar passes a flag only when it is off)
+        older = bool(args.core)
+        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por,
+                                 gather=older or not args.no_gather, ring=older or not args.no_ring)
     bound = lower_bound(regions.adj, regions.colors, k)
     start = bound if args.start is None else args.start
     print(f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}")

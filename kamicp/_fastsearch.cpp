@@ -2,7 +2,7 @@
 // the pure-Python reference it is cross-checked against). Same semantics as search.IDAStar:
 // - every region may be painted every other colour (exhaustive move set);
 // - pruning only by the sound lower bound of bounds.py (islands: min over the final colour d of the
-//   sum over islands of max(radius, colour bound for d)) and a transposition table storing, per
+//   sum over islands of max(radius with the ring rule, colour bound for d)) and a transposition table storing, per
 //   board, the largest budget proven insufficient;
 // - optional partial-order reduction (models/strengthening.md, "commuting moves"): a move whose
 //   clicked set is disjoint from and not adjacent to the previous move's clicked set must have a
@@ -249,6 +249,7 @@ class Search {
   public:
     std::vector<int> sigma_;  // a colour-preserving involution of the initial regions, or empty
     bool gather_ = true;      // the gathering refinement of the colour bound (off only for ablations)
+    bool ring_ = true;        // the ring refinement of the radius bound (off only for ablations)
 
   private:
     long long nodes_ = 0;
@@ -349,7 +350,21 @@ class Search {
         return dist[far];
     }
 
-    // Is the eccentricity of src at most B within an island of `size` vertices? (BFS cut at depth B)
+    // Are the vertices of `verts` at distance exactly B (by dist) all of one colour (or none)? The ring rule
+    // (models/bounds.md): a centre of eccentricity B needs this to finish in B moves.
+    bool ring_mono(const Quot &q, const int *verts, int size, const int *dist, int B) const {
+        int e0 = -1;
+        for (int i = 0; i < size; ++i) {
+            int v = verts[i];
+            if (dist[v] != B) continue;
+            if (e0 < 0) e0 = q.color[v];
+            else if (q.color[v] != e0) return false;
+        }
+        return true;
+    }
+
+    // Is the eccentricity of src at most B within an island of `size` vertices, and (with the ring rule)
+    // its ring at distance B one colour? (BFS cut at depth B)
     bool ecc_at_most(const Quot &q, int src, int B, int size) {
         int st = next_stamp();
         stamp_[src] = st;
@@ -369,11 +384,19 @@ class Search {
                 }
             }
         }
-        return qt == size;
+        if (qt != size) return false;
+        if (!ring_) return true;
+        int e0 = -1;  // the ring at depth B is at the end of the queue
+        for (int i = qt - 1; i >= 0 && dist_[queue_[i]] == B; --i) {
+            if (e0 < 0) e0 = q.color[queue_[i]];
+            else if (q.color[queue_[i]] != e0) return false;
+        }
+        return true;
     }
 
     // radius(island) <= B, decided exactly: landmark BFSs give each vertex a lower bound on its eccentricity
     // (ecc(v) >= d(L, v) and ecc(v) >= ecc(L) - d(L, v)); only vertices whose lower bound is <= B are tried.
+    // With the ring rule: some v has ecc(v) <= B and its ring at distance B one colour.
     bool radius_at_most(const Quot &q, const int *verts, int size, int B) {
         if (size == 1) return B >= 0;
         if (B <= 0) return false;
@@ -383,13 +406,16 @@ class Search {
             if (deg > bestdeg) bestdeg = deg, v0 = v;
         }
         int far0, far1;
+        auto fits = [&](int ecc, const std::vector<int> &dist) {
+            return ecc < B || (ecc == B && (!ring_ || ring_mono(q, verts, size, dist.data(), B)));
+        };
         int ecc0 = bfs_full(q, v0, land0_, far0);
-        if (ecc0 <= B) return true;
+        if (fits(ecc0, land0_)) return true;
         int ecc1 = bfs_full(q, far0, land1_, far1);
-        if (ecc1 <= B) return true;
+        if (fits(ecc1, land1_)) return true;
         int far2;
         int ecc2 = bfs_full(q, far1, land2_, far2);
-        if (ecc2 <= B) return true;
+        if (fits(ecc2, land2_)) return true;
         cand_.clear();
         for (int i = 0; i < size; ++i) {
             int v = verts[i];
@@ -482,7 +508,8 @@ class Search {
             gather_costs(q, order.data() + first, static_cast<int>(order.size() - first), cnt.data(), g.data());
             counts.push_back(std::move(cnt));
             gathers.push_back(std::move(g));
-            // radius with cutoff: a BFS stops once its depth reaches the best eccentricity so far
+            // radius (with the ring rule: min over v of ecc(v) + [its outermost ring has two colours]) with
+            // cutoff: a BFS stops once its depth reaches the best value so far
             int size = static_cast<int>(order.size() - first);
             int best = size;  // larger than any eccentricity
             if (size == 1) best = 0;
@@ -521,7 +548,16 @@ class Search {
                         }
                     }
                 }
-                if (!aborted && ecc < best) best = ecc;
+                if (aborted) continue;
+                int val = ecc;
+                if (ring_) {  // the ring rule: + 1 unless the ring at distance ecc (the queue's tail) is one colour
+                    for (int i = qt - 1; i >= 0 && dist_[queue_[i]] == ecc; --i)
+                        if (q.color[queue_[i]] != q.color[queue_[qt - 1]]) {
+                            val = ecc + 1;
+                            break;
+                        }
+                }
+                if (val < best) best = val;
             }
             rad.push_back(best);
         }
@@ -545,7 +581,7 @@ class Search {
         std::vector<unsigned char> key, rkey;
         // one-island nodes: distances between regions, far sets, colour counts (for the children's bound)
         std::vector<int16_t> dist;
-        std::vector<uint64_t> far, tk;
+        std::vector<uint64_t> far, tk, ge, cls;  // ge: {y : d(x, y) >= b1}; cls: colour classes (ring rule)
         std::vector<int> cnt, ds;
         std::vector<int> nb, gatherers;  // nb[x*K+e]: x's neighbours of colour e; regions touching all of e
     };
@@ -597,6 +633,17 @@ class Search {
             uint64_t *fx = &f.far[static_cast<size_t>(x) * W];
             for (int y = 0; y < m; ++y)
                 if (row[y] > b1) fx[y >> 6] |= 1ULL << (y & 63);
+        }
+        if (ring_) {
+            f.ge.assign(static_cast<size_t>(m) * W, 0);
+            f.cls.assign(static_cast<size_t>(K_) * W, 0);
+            for (int x = 0; x < m; ++x) {
+                const int16_t *row = &f.dist[static_cast<size_t>(x) * m];
+                uint64_t *gx = &f.ge[static_cast<size_t>(x) * W];
+                for (int y = 0; y < m; ++y)
+                    if (row[y] >= b1) gx[y >> 6] |= 1ULL << (y & 63);
+                f.cls[static_cast<size_t>(q.color[x]) * W + (x >> 6)] |= 1ULL << (x & 63);
+            }
         }
         f.cnt.assign(K_, 0);
         for (int a = 0; a < m; ++a) f.cnt[q.color[a]]++;
@@ -716,7 +763,18 @@ class Search {
         }
         int eccS = 0;
         for (int y = 0; y < m; ++y) eccS = std::max(eccS, ds[y]);
-        if (eccS <= b1) return -1;
+        if (eccS < b1) return -1;
+        if (eccS == b1) {  // the contracted node's ring {y : dS(y) = b1} lies outside S (parent colours)
+            if (!ring_) return -1;
+            int e0 = -1;
+            bool mono = true;
+            for (int y = 0; y < m && mono; ++y)
+                if (ds[y] == b1) {
+                    if (e0 < 0) e0 = q.color[y];
+                    else mono = q.color[y] == e0;
+                }
+            if (mono) return -1;
+        }
         uint64_t *tk = f.tk.data();
         std::fill(tk, tk + static_cast<size_t>(b1 + 1) * W, 0);
         for (int y = 0; y < m; ++y)
@@ -733,7 +791,22 @@ class Search {
                     ok = false;
                     break;
                 }
-            if (ok) return -1;
+            if (!ok) continue;
+            if (!ring_) return -1;
+            // x's ring in the child, {y : d'(x, y) = b1}: the S node when dS(x) = b1 (colour c), and the y outside
+            // S with d(x, y) >= b1 and dS(x) + dS(y) >= b1 (tk[k] holds dS(y) <= k; tk[0] is S)
+            const int kx = std::max(b1 - ds[x] - 1, 0);
+            const uint64_t *gx = &f.ge[static_cast<size_t>(x) * W];
+            const uint64_t *ex = &tk[static_cast<size_t>(kx) * W];
+            int e0 = ds[x] == b1 ? c : -1;
+            bool mono = true;
+            for (int w = 0; w < W && mono; ++w) {
+                uint64_t bits = gx[w] & ~ex[w];
+                if (!bits) continue;
+                if (e0 < 0) e0 = q.color[(w << 6) + __builtin_ctzll(bits)];
+                mono = (bits & ~f.cls[static_cast<size_t>(e0) * W + w]) == 0;
+            }
+            if (mono) return -1;
         }
         return 0;
     }
@@ -866,9 +939,10 @@ bool to_int_list(PyObject *obj, std::vector<int> &out) {
 
 PyObject *py_create(PyObject *, PyObject *args) {
     PyObject *adj_obj, *start_obj;
-    int K, por, gather = 1;
+    int K, por, gather = 1, ring = 1;
     long long table_limit;
-    if (!PyArg_ParseTuple(args, "OOiLi|p", &adj_obj, &start_obj, &K, &table_limit, &por, &gather)) return nullptr;
+    if (!PyArg_ParseTuple(args, "OOiLi|pp", &adj_obj, &start_obj, &K, &table_limit, &por, &gather, &ring))
+        return nullptr;
     std::vector<int> start;
     if (!to_int_list(start_obj, start)) return nullptr;
     PyObject *seq = PySequence_Fast(adj_obj, "adj: expected a sequence");
@@ -904,6 +978,7 @@ PyObject *py_create(PyObject *, PyObject *args) {
         }
     auto *s = new Search(std::move(adj), std::move(start), K, table_limit, por);
     s->gather_ = gather != 0;
+    s->ring_ = ring != 0;
     return PyCapsule_New(s, "kamicp._fastsearch.Search", destroy);
 }
 

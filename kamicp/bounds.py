@@ -1,13 +1,15 @@
 """Sound lower bounds and a greedy upper bound on the number of moves.
 
 Only bounds with a proof enter here (see models/bounds.md):
-- radius: a move lowers the radius of a connected region graph by at most 1;
+- radius: a move lowers the radius of a connected region graph by at most 1; and a graph of radius r
+  solved in r moves has a centre whose outermost ring (the regions at distance r) is one colour, so
+  without such a centre it needs r + 1 (`ring_radius`);
 - colours: a move removes at most one colour (the tapped region's old colour, and only when that
   region was the colour's last), so ending in colour d needs at least one move per other colour
   present, plus the moves needed before the first of them can go: none if one is down to a single
   region, else 1, or 2 when no single move gathers any of them into one region (`gather_costs`).
 Islands (components of a disconnected board) are independent except that all must end in the same
-colour d: the bound is min over d of the sum over islands of max(radius, colour bound for d).
+colour d: the bound is min over d of the sum over islands of max(radius term, colour bound for d).
 """
 
 from __future__ import annotations
@@ -42,6 +44,32 @@ def eccentricities(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> dict[i
 
 def radius(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> int:
     return min(eccentricities(nodes, adj).values())
+
+
+def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> tuple[int, int]:
+    """(radius, min over x of ecc(x) + [x's outermost ring has two colours or more]) of one island.
+
+    The second is a lower bound on the moves (models/bounds.md, "ring"): a centre whose farthest
+    regions all share one colour is needed to finish in exactly `radius` moves."""
+    best_ecc = best = len(nodes)
+    for s in nodes:
+        dist = {s: 0}
+        frontier = [s]
+        ring = frontier
+        while frontier:
+            nxt = []
+            for v in frontier:
+                for w in adj[v]:
+                    if w not in dist:
+                        dist[w] = dist[v] + 1
+                        nxt.append(w)
+            if nxt:
+                ring = nxt
+            frontier = nxt
+        ecc = dist[ring[0]]
+        best_ecc = min(best_ecc, ecc)
+        best = min(best, ecc + (len({colors[w] for w in ring}) > 1))
+    return best_ecc, best
 
 
 def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> dict[int, int]:
@@ -81,6 +109,7 @@ class BoundReport:
     islands: int
     final_color: int  # a final colour that attains the bound
     colour_part: int = 0  # the colour bound (summed over islands) for that final colour
+    ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
 
 
 def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int) -> BoundReport:
@@ -88,10 +117,11 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
     n = len(colors)
     parts = islands(n, adj)
     per_island = []
+    radii = []
     for nodes in parts:
-        rad = radius(nodes, adj) if len(nodes) > 1 else 0
+        radii.append(ring_radius(nodes, adj, colors))
         counts = Counter(colors[v] for v in nodes)
-        per_island.append((rad, counts, gather_costs(nodes, adj, colors)))
+        per_island.append((radii[-1][1], counts, gather_costs(nodes, adj, colors)))
     best, best_d = None, 0
     for d in range(num_colors):
         total = sum(max(rad, colour_bound(counts, d, gather)) for rad, counts, gather in per_island)
@@ -101,11 +131,12 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
     assert best is not None
     return BoundReport(
         value=best,
-        radius=max(r for r, _, _ in per_island),
+        radius=max(r for r, _ in radii),
         colors=len(set(colors)),
         islands=len(parts),
         final_color=best_d,
         colour_part=colour_part,
+        ring=sum(refined > r for r, refined in radii),
     )
 
 

@@ -61,7 +61,7 @@ EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), 
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
                                                  "(repeatable): colour-count-bound, tight-colours, hints, beam, "
                                                  "symmetry, commuting-order, smallest-root, search-por, search-gather, "
-                                                 "compiled-search.")]
+                                                 "search-ring, compiled-search.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "
@@ -121,7 +121,8 @@ def _proof_table(result: Result) -> Table:
     for h in result.proof_by_horizon():
         if h.outcome == "bound":
             b = result.bound
-            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}, "
+            ring = " + 1 by the ring rule" if b.ring else ""
+            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}{ring}, "
                           f"{b.colors} colours needing {b.colour_part} moves, "
                           f"{b.islands} island{'s' if b.islands > 1 else ''})", "-", "bound")
         else:

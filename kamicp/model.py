@@ -35,6 +35,7 @@ class ModelOptions:
     beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
     search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
     search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
+    search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
     compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
     cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)
 

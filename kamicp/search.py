@@ -87,8 +87,9 @@ class CompiledIDAStar:
     """The same search as IDAStar in C++ (kamicp/_fastsearch.cpp), optionally with the commuting-move
     order (sound, see models/strengthening.md). `por`: 0/False off; 1 on, failures found under the
     order's restriction not stored; 2/True on, such failures stored keyed by board and restriction.
-    `gather=False` prunes with the colour bound without its gathering refinement (for ablations only;
-    IDAStar always uses the full bound). Cross-checked against IDAStar in the tests."""
+    `gather=False` prunes with the colour bound without its gathering refinement, `ring=False` with the
+    radius without its ring rule (for ablations only; IDAStar always uses the full bound). Cross-checked
+    against IDAStar in the tests."""
 
     def __init__(
         self,
@@ -100,12 +101,14 @@ class CompiledIDAStar:
         por: int | bool = True,
         symmetry: Sequence[int] | None = None,
         gather: bool = True,
+        ring: bool = True,
     ) -> None:
         if _fastsearch is None:
             raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
         mode = 2 if por is True else int(por)
-        extra = () if gather else (False,)  # (older builds of the core take no gather flag)
+        # (older builds of the core take no gather or ring flag)
+        extra = () if gather and ring else (gather,) if ring else (gather, False)
         self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, mode, *extra)
         if symmetry is not None:  # a colour-preserving involution: first move on r only if r <= sigma(r)
             _fastsearch.set_symmetry(self._handle, list(symmetry))
@@ -129,7 +132,8 @@ def beam_plan(
         return None
     # ranked by the bound without the gathering refinement: measured better plans (tri-56b5c-mirror-proper-s501:
     # 12 moves instead of 14)
-    handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, 0, False)
+    # (and without the ring rule, which came later: the same ranking as measured)
+    handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, 0, False, False)
     end = time.monotonic() + seconds
     best: Plan | None = None
     for width, fan in schedule:
@@ -144,7 +148,7 @@ def beam_plan(
 
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
-    por: bool = True, symmetry: bool = False, gather: bool = True,
+    por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar."""
     use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
@@ -154,5 +158,5 @@ def make_search(
             from kamicp.symmetry import involution
 
             sigma = involution(adj0, start)
-        return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather)
+        return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather, ring=ring)
     return IDAStar(adj0, start, num_colors)

@@ -139,7 +139,8 @@ class _SearchEngine(_Engine):
         opts = options or ModelOptions()
         self.ida = make_search(regions.adj, regions.colors, len(regions.palette),
                                compiled=opts.compiled_search, por=opts.search_por,
-                               symmetry=opts.search_symmetry, gather=opts.search_gather)
+                               symmetry=opts.search_symmetry, gather=opts.search_gather,
+                               ring=opts.search_ring)
 
     def horizon(self, steps, deadline):
         try:
@@ -160,6 +161,7 @@ TECHNIQUES = {
     "symmetry": "symmetry",
     "search-por": "search_por",
     "search-gather": "search_gather",
+    "search-ring": "search_ring",
     "compiled-search": "compiled_search",
 }
 

@@ -271,12 +271,13 @@ def test_search_without_compiled_core_or_por():
 
 
 def test_portfolio_reaches_the_race_and_proves_no_solution():
-    """tri-36b4c-mirror-proper-s500 (optimum 8) outlasts the first search slice, so both processes race."""
+    """Refuting horizon 7 of tri-70b4c-proper-s404 (optimum 8) outlasts the first search slice (1.6M nodes),
+    so both processes race."""
     from conftest import BENCH
     from kamicp.formats import load_level
     from kamicp.solver import NO_SOLUTION, UNKNOWN
 
-    path = BENCH / "tri-36b4c-mirror-proper-s500.json"
+    path = BENCH / "tri-70b4c-proper-s404.json"
     if not path.exists():
         pytest.skip("shared bench not available")
     level = load_level(path)
