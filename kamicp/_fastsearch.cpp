@@ -167,6 +167,7 @@ class Search {
                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                         std::chrono::duration<double>(has_deadline_ ? time_limit : 0.0));
         setup_frames(threshold);
+        threshold_ = threshold;
         cur_ = start_;
         try {
             bool ok = dfs(0, threshold, -1, nullptr, true);
@@ -250,9 +251,14 @@ class Search {
     std::vector<int> sigma_;  // a colour-preserving involution of the initial regions, or empty
     bool gather_ = true;      // the gathering refinement of the colour bound (off only for ablations)
     bool ring_ = true;        // the ring refinement of the radius bound (off only for ablations)
+    // Shared memory of the portfolio: stop_[h] != 0 once another process proved horizon h infeasible; a
+    // search within that horizon then stops as on a timeout (the caller reads the same memory to tell).
+    const volatile int *stop_ = nullptr;
+    int stop_len_ = 0;
 
   private:
     long long nodes_ = 0;
+    int threshold_ = 0;
     bool has_deadline_ = false;
     std::chrono::steady_clock::time_point deadline_;
     FailTable table_;
@@ -612,7 +618,9 @@ class Search {
 
     void tick() {
         ++nodes_;
-        if (has_deadline_ && (nodes_ & 255) == 0 && std::chrono::steady_clock::now() > deadline_) throw Timeout{};
+        if ((nodes_ & 255) != 0) return;
+        if (has_deadline_ && std::chrono::steady_clock::now() > deadline_) throw Timeout{};
+        if (stop_ && threshold_ < stop_len_ && stop_[threshold_]) throw Timeout{};
     }
 
     // A one-island node's region distances and, for children with budget b1, each region's far set
@@ -993,6 +1001,20 @@ PyObject *py_set_symmetry(PyObject *, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+// set_stop(handle, address, length): the int array at `address` (shared memory the caller keeps alive as
+// long as the handle) stops a search within horizon h once its entry h is non-zero; address 0 detaches.
+PyObject *py_set_stop(PyObject *, PyObject *args) {
+    PyObject *cap;
+    unsigned long long address;
+    int length;
+    if (!PyArg_ParseTuple(args, "OKi", &cap, &address, &length)) return nullptr;
+    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    if (!s) return nullptr;
+    s->stop_ = reinterpret_cast<const volatile int *>(static_cast<uintptr_t>(address));
+    s->stop_len_ = address ? length : 0;
+    Py_RETURN_NONE;
+}
+
 PyObject *py_within(PyObject *, PyObject *args) {
     PyObject *cap;
     int threshold;
@@ -1036,8 +1058,9 @@ PyObject *py_beam(PyObject *, PyObject *args) {
 
 PyMethodDef methods[] = {
     {"set_symmetry", py_set_symmetry, METH_VARARGS, "set_symmetry(handle, sigma or None)"},
+    {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"beam", py_beam, METH_VARARGS, "beam(handle, width, fan, time_limit) -> plan or None (an upper bound)"},
-    {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por, gather=True) -> handle"},
+    {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por, gather=True, ring=True) -> handle"},
     {"within", py_within, METH_VARARGS,
      "within(handle, threshold, time_limit or -1) -> (status, plan or None, nodes)"},
     {nullptr, nullptr, 0, nullptr}};

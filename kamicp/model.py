@@ -7,6 +7,8 @@ OR-Tools is imported here and nowhere else.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -36,6 +38,7 @@ class ModelOptions:
     search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
     search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
     search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
+    ledger: bool = True  # the portfolio's race shares proven horizons (and hands a lagging search's core to CP-SAT)
     compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
     cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)
 
@@ -291,8 +294,10 @@ class FloodModel:
         return True
 
     # --- solving ------------------------------------------------------------------------------
-    def solve(self, *, time_limit: float | None = None, workers: int | None = None, seed: int = 0
-              ) -> HorizonOutcome:
+    def solve(self, *, time_limit: float | None = None, workers: int | None = None, seed: int = 0,
+              stop: Callable[[], bool] | None = None) -> HorizonOutcome:
+        """`stop`: polled while solving; once it says True the solve ends as 'unknown' (the portfolio uses
+        it when the other process has answered this horizon)."""
         solver = cp_model.CpSolver()
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
@@ -301,7 +306,23 @@ class FloodModel:
         solver.parameters.random_seed = seed
         for name, value in self.options.cpsat_parameters:
             setattr(solver.parameters, name, value)
-        status = solver.solve(self.model)
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(0.05):
+                if stop():
+                    solver.stop_search()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True) if stop is not None else None
+        if watcher is not None:
+            watcher.start()
+        try:
+            status = solver.solve(self.model)
+        finally:
+            done.set()
+            if watcher is not None:
+                watcher.join()
         seconds = solver.wall_time
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return HorizonOutcome("feasible", self.extract(solver), seconds)

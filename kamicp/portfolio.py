@@ -5,6 +5,9 @@
 2. Otherwise both engines run the whole horizon loop of `solver.solve` in their own child processes
    (CP-SAT with one worker unless `workers` is given: one core each; measured as fast as two workers).
    The first to finish with a proof ('optimal' or 'no-solution') wins; the other is stopped.
+   During the race they share a `Ledger` of the horizons proven infeasible: each skips (or stops) a
+   horizon the other has proved, and when the search falls behind, its process runs CP-SAT with another
+   seed on the next horizons (the model proves deep horizons far faster, with a large spread by seed).
 3. If the time runs out, both proven lower bounds are sound, so the larger one is reported, with the
    shorter replayed solution, and the proof steps of both engines (each tagged with its engine).
 
@@ -24,6 +27,43 @@ from kamicp.model import ModelOptions
 from kamicp.rules import verify
 
 FIRST_SLICE = 0.4  # seconds of search before the processes are started
+ENGINE_NAMES = ("search", "cpsat", "bound")
+
+
+class Ledger:
+    """The horizons proven infeasible so far, in memory the race's processes share (made before they fork).
+
+    Only proofs are written (entry h says "horizon h is infeasible", by whom and in how many seconds), so
+    a reader can rely on any entry it sees; a stale read only means less help."""
+
+    SIZE = 256
+
+    def __init__(self, ctx) -> None:
+        self.by = ctx.Array("i", self.SIZE, lock=False)  # 0: not proven; else 1 + index in ENGINE_NAMES
+        self.secs = ctx.Array("d", self.SIZE, lock=False)
+
+    def publish(self, horizon) -> None:
+        if (0 <= horizon.steps < self.SIZE and horizon.outcome == "infeasible" and horizon.engine in ENGINE_NAMES
+                and not self.by[horizon.steps]):
+            self.secs[horizon.steps] = horizon.seconds
+            self.by[horizon.steps] = 1 + ENGINE_NAMES.index(horizon.engine)
+
+    def proven(self, steps: int):
+        """The other process's proof row for this horizon, or None."""
+        from kamicp.solver import Horizon
+
+        if not 0 <= steps < self.SIZE or not self.by[steps]:
+            return None
+        return Horizon(steps, "infeasible", self.secs[steps], ENGINE_NAMES[self.by[steps] - 1])
+
+    def stopper(self, steps: int):
+        """A poll for a running horizon: has it been proven meanwhile?"""
+        return lambda: 0 <= steps < self.SIZE and bool(self.by[steps])
+
+    def attach(self, search) -> None:
+        """Let the compiled search stop a horizon the other process proved (through the shared memory)."""
+        if hasattr(search, "stop_on"):
+            search.stop_on(self.by)
 
 
 def _run(conn, level: Level, engine: str, kwargs: dict) -> None:
@@ -63,6 +103,11 @@ def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: M
     refuted = tuple(h for h in quick.proof if h.outcome == "infeasible")
     common.update(progress=None, refuted=refuted)
     inherit = {"search": search} if ctx.get_start_method() == "fork" else {}
+    if (options or ModelOptions()).ledger:
+        ledger = Ledger(ctx)
+        for h in refuted:
+            ledger.publish(h)
+        common["ledger"] = ledger
     for name, extra in (("search", {"workers": None, **inherit}), ("cpsat", {"workers": workers or 1})):
         parent, child = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra, "time_limit": left}),

@@ -114,6 +114,18 @@ class CompiledIDAStar:
             _fastsearch.set_symmetry(self._handle, list(symmetry))
         self.nodes = 0
 
+    def stop_on(self, flags) -> bool:
+        """Stop a horizon h (as on a timeout) once `flags[h]` is non-zero: `flags` is a ctypes int array in
+        memory shared with another process (the portfolio's ledger), kept alive here. False when this build
+        of the core cannot."""
+        if not hasattr(_fastsearch, "set_stop"):
+            return False
+        import ctypes
+
+        self._stop_flags = flags
+        _fastsearch.set_stop(self._handle, ctypes.addressof(flags), len(flags))
+        return True
+
     def within(self, threshold: int, deadline: float | None = None) -> Plan | None:
         left = -1.0 if deadline is None else max(deadline - time.monotonic(), 0.0)
         status, plan, self.nodes = _fastsearch.within(self._handle, threshold, left)

@@ -111,7 +111,9 @@ class _Engine:
 
     name = ""
 
-    def horizon(self, steps: int, deadline: float | None) -> tuple[str, list[tuple[int, int]] | None]:
+    def horizon(self, steps: int, deadline: float | None, stop: Callable[[], bool] | None = None
+                ) -> tuple[str, list[tuple[int, int]] | None]:
+        """'feasible' with a plan, 'infeasible', or 'unknown' (the deadline passed, or `stop()` said so)."""
         raise NotImplementedError
 
 
@@ -123,12 +125,12 @@ class _CpSatEngine(_Engine):
         self.regions, self.workers, self.seed, self.options = regions, workers, seed, options
         self.known = known  # a solution to hint (an upper bound; it proves nothing)
 
-    def horizon(self, steps, deadline):
+    def horizon(self, steps, deadline, stop=None):
         model = FloodModel(self.regions, steps, self.options)
         if self.known is not None and (self.options or ModelOptions()).hints:
             model.add_plan_hint(self.known)
         left = None if deadline is None else deadline - time.monotonic()  # building the model counts too
-        out = model.solve(time_limit=left, workers=self.workers, seed=self.seed)
+        out = model.solve(time_limit=left, workers=self.workers, seed=self.seed, stop=stop)
         return out.status, out.plan
 
 
@@ -142,7 +144,8 @@ class _SearchEngine(_Engine):
                                symmetry=opts.search_symmetry, gather=opts.search_gather,
                                ring=opts.search_ring)
 
-    def horizon(self, steps, deadline):
+    def horizon(self, steps, deadline, stop=None):
+        # (`stop` is not polled: the portfolio's ledger stops the compiled search through shared memory)
         try:
             plan = self.ida.within(steps, deadline)
         except SearchTimeout:
@@ -162,6 +165,7 @@ TECHNIQUES = {
     "search-por": "search_por",
     "search-gather": "search_gather",
     "search-ring": "search_ring",
+    "ledger": "ledger",
     "compiled-search": "compiled_search",
 }
 
@@ -201,10 +205,13 @@ def solve(
 
 
 def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, options, progress,
-           refuted: tuple[Horizon, ...] = (), search: _SearchEngine | None = None) -> Result:
+           refuted: tuple[Horizon, ...] = (), search: _SearchEngine | None = None, ledger=None) -> Result:
     """The horizon loop. `refuted`: horizons this process's engines already proved infeasible (internal,
     used by the portfolio); the loop starts above them and the proof includes them. `search` (also for
-    the portfolio): a search engine for this level to continue with, transposition table and all."""
+    the portfolio): a search engine for this level to continue with, transposition table and all.
+    `ledger` (the portfolio's race, `portfolio.Ledger`): horizons the other process proved infeasible are
+    taken from it (a horizon in progress is stopped), and this process's proofs are published to it; a
+    search that falls behind the other process hands its core to CP-SAT with another seed."""
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     note = progress or (lambda _msg: None)
@@ -246,18 +253,33 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
             proof.append(h)
             lb = h.steps + 1
     top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
+    known = plan
     runner: _Engine = (
-        _CpSatEngine(regions, workers, seed, options, plan) if engine == "cpsat"
+        _CpSatEngine(regions, workers, seed, options, known) if engine == "cpsat"
         else search if search is not None else _SearchEngine(regions, options)
     )
+    if ledger is not None and isinstance(runner, _SearchEngine):
+        ledger.attach(runner.ida)
     for steps in range(lb, top + 1):
         if deadline is not None and time.monotonic() >= deadline:
             return result(UNKNOWN, best, steps)
+        if ledger is not None and (other := ledger.proven(steps)) is not None:
+            proof.append(other)  # the other process's proof of this horizon
+            lb = steps + 1
+            continue
         note(f"horizon {steps}: solving with {runner.name}")
         t0 = time.monotonic()
-        outcome, plan = runner.horizon(steps, deadline)
+        outcome, plan = runner.horizon(steps, deadline, None if ledger is None else ledger.stopper(steps))
+        if outcome == "unknown" and ledger is not None and (other := ledger.proven(steps)) is not None:
+            proof.append(other)  # stopped because the other process proved it
+            lb = steps + 1
+            if isinstance(runner, _SearchEngine):  # deeper horizons are the model's: a second seed helps most
+                runner = _CpSatEngine(regions, 1, seed + 1, options, known)
+            continue
         proof.append(Horizon(steps, outcome, time.monotonic() - t0, runner.name))
         note(f"horizon {steps}: {outcome}")
+        if outcome == "infeasible" and ledger is not None:
+            ledger.publish(proof[-1])
         if outcome == "unknown":
             return result(UNKNOWN, best, steps)
         if outcome == "feasible":

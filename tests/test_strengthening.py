@@ -306,3 +306,83 @@ def test_portfolio_timeout_shows_each_answered_horizon_once():
     assert not any(h.outcome == "unknown" and h.steps in answered for h in res.proof)
     infeasible = sorted({h.steps for h in res.proof if h.outcome == "infeasible"})
     assert infeasible == list(range(res.bound.value, res.lower_bound))  # contiguous from the bound
+
+
+def _bench(name: str):
+    from conftest import BENCH
+    from kamicp.formats import load_level
+
+    path = BENCH / f"{name}.json"
+    if not path.exists():
+        pytest.skip("shared bench not available")
+    return load_level(path)
+
+
+def test_ledger_keeps_only_proofs():
+    import multiprocessing as mp
+
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import Horizon
+
+    ledger = Ledger(mp.get_context())
+    ledger.publish(Horizon(5, "unknown", 1.0, "cpsat"))
+    ledger.publish(Horizon(6, "feasible", 1.0, "search"))
+    ledger.publish(Horizon(7, "infeasible", 2.5, "cpsat"))
+    ledger.publish(Horizon(7, "infeasible", 9.0, "search"))  # the first proof stays
+    assert [ledger.proven(h) for h in (5, 6, 8, -1, 10_000)] == [None] * 5
+    assert ledger.proven(7) == Horizon(7, "infeasible", 2.5, "cpsat")
+    assert ledger.stopper(7)() and not ledger.stopper(8)()
+
+
+@pytest.mark.skipif(not HAVE_COMPILED, reason="compiled core not built")
+def test_compiled_search_stops_a_horizon_another_process_proved():
+    """Refuting horizon 9 of tri-60b5c-mirror-s205 takes minutes; with its flag set the search stops at once
+    (as on a timeout), and other horizons are not affected."""
+    import ctypes
+    import time
+
+    from kamicp.search import SearchTimeout
+
+    regions = regions_of(_bench("tri-60b5c-mirror-s205"))
+    search = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette))
+    flags = (ctypes.c_int * 32)()
+    assert search.stop_on(flags)
+    flags[9] = 1
+    t0 = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        search.within(9, time.monotonic() + 60)
+    assert time.monotonic() - t0 < 5
+    assert search.within(7) is None  # still refuted: flag 7 is not set
+
+
+def test_cpsat_stops_when_told():
+    import time
+
+    regions = regions_of(_bench("tri-60b5c-mirror-s205"))
+    t0 = time.monotonic()
+    out = FloodModel(regions, 9).solve(time_limit=60, workers=1, stop=lambda: time.monotonic() - t0 > 0.5)
+    assert out.status == "unknown" and time.monotonic() - t0 < 10
+
+
+def test_solve_takes_horizons_from_the_ledger():
+    """A horizon in the ledger is not searched again; one proved while being searched stops the search, and
+    the proof cites the engine that proved it."""
+    import multiprocessing as mp
+    import threading
+
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import NO_SOLUTION, Horizon, _solve
+
+    level = _bench("tri-60b5c-mirror-s205")
+    ledger = Ledger(mp.get_context())
+    ledger.publish(Horizon(8, "infeasible", 4.0, "cpsat"))
+    # horizon 9 "proved by the other process" one second in (the search alone needs minutes)
+    timer = threading.Timer(1.0, ledger.publish, args=(Horizon(9, "infeasible", 12.0, "cpsat"),))
+    timer.start()
+    res = _solve(level, engine="search", max_steps=9, time_limit=60, workers=None, seed=0,
+                 options=None, progress=None, ledger=ledger)
+    timer.join()
+    assert res.status == NO_SOLUTION and res.lower_bound == 10
+    rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
+    assert rows == [(7, "infeasible", "search"), (8, "infeasible", "cpsat"), (9, "infeasible", "cpsat")]
+    assert res.seconds < 30
