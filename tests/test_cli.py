@@ -24,6 +24,7 @@ def test_solve_prints_taps_and_proof(blog_path):
     assert res.exit_code == 0, res.output
     assert "optimal: 5 moves" in res.output
     assert "impossible: lower bound 5" in res.output  # the bound alone proves it here
+    assert "radius 3 + 1 by the ring" in res.output  # no centre of blog-18 has a one-colour outermost ring
     for tap in ("10", "8", "5"):
         assert tap in res.output
     searched = run("solve", PUZZLES / "tri-harbour.json")  # lower bound 4, optimum 6: horizons searched
@@ -189,3 +190,17 @@ def test_show_without_colours_prints_the_colour_keys():
     assert res.exit_code == 0
     for row in rows:
         assert " ".join(row) in res.output
+
+
+def test_every_technique_can_be_switched_off():
+    """`--no NAME` for each switchable technique (the ablation's switches) keeps the proven optimum; an
+    unknown name is a usage error (exit 2) that names the valid ones."""
+    from kamicp.solver import TECHNIQUES
+
+    for name in TECHNIQUES:
+        res = run("solve", PUZZLES / "tri-harbour.json", "--no", name, "--json")
+        assert res.exit_code == 0, (name, res.output)
+        assert json.loads(res.stdout)["optimum"] == 6, name
+    bad = run("solve", PUZZLES / "tri-harbour.json", "--no", "search-rings")
+    assert bad.exit_code == 2 and "unknown technique 'search-rings'" in bad.output and "search-ring" in bad.output
+    assert "Traceback" not in bad.output
