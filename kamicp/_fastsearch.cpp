@@ -12,6 +12,8 @@
 // child's bound is decided from the node's region distances (contracting the move's star gives the
 // child's distances exactly), so pruned children are counted but never built; other radius checks use
 // landmark lower bounds; the table is open addressing over exact keys (a hash never decides a prune).
+// In the portfolio's race, `set_stop` hands the core the ledger's shared flags: a horizon another process
+// proved is abandoned like a timeout (kamicp/portfolio.py).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
