@@ -392,13 +392,14 @@ class Search {
                 }
             }
         }
-        if (qt != size) return false;
-        if (!ring_) return true;
-        int e0 = -1;  // the ring at depth B is at the end of the queue
-        for (int i = qt - 1; i >= 0 && dist_[queue_[i]] == B; --i) {
-            if (e0 < 0) e0 = q.color[queue_[i]];
-            else if (q.color[queue_[i]] != e0) return false;
-        }
+        return qt == size && (!ring_ || tail_mono(q, qt, B));
+    }
+
+    // After a BFS (queue_[0..qt), distances dist_) that reached depth B: are the vertices at depth B, the
+    // queue's tail, all of one colour?
+    bool tail_mono(const Quot &q, int qt, int B) const {
+        for (int i = qt - 1; i >= 0 && dist_[queue_[i]] == B; --i)
+            if (q.color[queue_[i]] != q.color[queue_[qt - 1]]) return false;
         return true;
     }
 
@@ -557,14 +558,8 @@ class Search {
                     }
                 }
                 if (aborted) continue;
-                int val = ecc;
-                if (ring_) {  // the ring rule: + 1 unless the ring at distance ecc (the queue's tail) is one colour
-                    for (int i = qt - 1; i >= 0 && dist_[queue_[i]] == ecc; --i)
-                        if (q.color[queue_[i]] != q.color[queue_[qt - 1]]) {
-                            val = ecc + 1;
-                            break;
-                        }
-                }
+                // the ring rule: + 1 unless the ring at distance ecc (the queue's tail) is one colour
+                int val = ecc + (ring_ && !tail_mono(q, qt, ecc) ? 1 : 0);
                 if (val < best) best = val;
             }
             rad.push_back(best);

@@ -21,29 +21,28 @@ from dataclasses import dataclass
 from kamicp.regions import Quotient, islands, quotient, recolor
 
 
+def _outermost_ring(s: int, adj: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
+    """Breadth-first search from s: its eccentricity and the nodes at that distance (its outermost ring)."""
+    seen = {s}
+    ring = frontier = [s]
+    depth = 0
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in adj[v]:
+                if w not in seen:
+                    seen.add(w)
+                    nxt.append(w)
+        if nxt:
+            ring = nxt
+            depth += 1
+        frontier = nxt
+    return depth, ring
+
+
 def eccentricities(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> dict[int, int]:
     """Eccentricity of each node of one connected component (breadth-first search from each)."""
-    ecc: dict[int, int] = {}
-    for s in nodes:
-        dist = {s: 0}
-        frontier = [s]
-        d = 0
-        while frontier:
-            nxt = []
-            for v in frontier:
-                for w in adj[v]:
-                    if w not in dist:
-                        dist[w] = d + 1
-                        nxt.append(w)
-            if nxt:
-                d += 1
-            frontier = nxt
-        ecc[s] = d
-    return ecc
-
-
-def radius(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> int:
-    return min(eccentricities(nodes, adj).values())
+    return {s: _outermost_ring(s, adj)[0] for s in nodes}
 
 
 def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> tuple[int, int]:
@@ -53,20 +52,7 @@ def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequ
     regions all share one colour is needed to finish in exactly `radius` moves."""
     best_ecc = best = len(nodes)
     for s in nodes:
-        dist = {s: 0}
-        frontier = [s]
-        ring = frontier
-        while frontier:
-            nxt = []
-            for v in frontier:
-                for w in adj[v]:
-                    if w not in dist:
-                        dist[w] = dist[v] + 1
-                        nxt.append(w)
-            if nxt:
-                ring = nxt
-            frontier = nxt
-        ecc = dist[ring[0]]
+        ecc, ring = _outermost_ring(s, adj)
         best_ecc = min(best_ecc, ecc)
         best = min(best, ecc + (len({colors[w] for w in ring}) > 1))
     return best_ecc, best

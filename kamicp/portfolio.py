@@ -27,7 +27,7 @@ from kamicp.model import ModelOptions
 from kamicp.rules import verify
 
 FIRST_SLICE = 0.4  # seconds of search before the processes are started
-ENGINE_NAMES = ("search", "cpsat", "bound")
+ENGINE_NAMES = ("search", "cpsat")  # the engines whose proofs of infeasibility the ledger carries
 
 
 class Ledger:
