@@ -47,6 +47,7 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "cpsat-sym": ("cpsat", {"cpsat_parameters": (("symmetry_level", 4),)}),
     "search": ("search", {}),
     "search-no-por": ("search", {"search_por": False}),
+    "search-no-por-adjacent": ("search", {"search_por_adjacent": False}),
     "search-no-gather": ("search", {"search_gather": False}),
     "search-no-ring": ("search", {"search_ring": False}),
     "search-no-beam": ("search", {"beam": False}),

@@ -3,7 +3,7 @@
 For measuring the search core itself (node counts are machine-independent; rates are not):
 
     .venv/bin/python benchmarks/horizons.py /work/shared/bench/tri-60b5c-mirror-s205.json --from 6 --to 8 \\
-        --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--python] [--core PATH]
+        --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--no-por-adjacent] [--python] [--core PATH]
 
 `--core` loads another build of the compiled core (e.g. an older commit's, to compare node rates on the
 same tree in the same run; with `--core`, no gather or ring flag is passed, so the older core prunes as it
@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-gather", action="store_true", help="prune without the gathering refinement")
     ap.add_argument("--no-ring", action="store_true", help="prune without the ring rule of the radius bound")
     ap.add_argument("--no-por", action="store_true", help="without the commuting-move order")
+    ap.add_argument("--no-por-adjacent", action="store_true", help="the commuting-move order between "
+                    "non-adjacent moves only")
     ap.add_argument("--python", action="store_true", help="the pure-Python reference search")
     ap.add_argument("--core", help="path of another build of kamicp._fastsearch to use")
     args = ap.parse_args(argv)
@@ -65,7 +67,8 @@ def main(argv: list[str] | None = None) -> None:
         # none is passed to it (CompiledIDAStar passes a flag only when it is off)
         older = bool(args.core)
         search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por,
-                                 gather=older or not args.no_gather, ring=older or not args.no_ring)
+                                 gather=older or not args.no_gather, ring=older or not args.no_ring,
+                                 por_adjacent=older or not args.no_por_adjacent)
     bound = lower_bound(regions.adj, regions.colors, k)
     start = bound if args.start is None else args.start
     print(f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}")

@@ -4,10 +4,11 @@
 // - pruning only by the sound lower bound of bounds.py (islands: min over the final colour d of the
 //   sum over islands of max(radius with the ring rule, colour bound for d)) and a transposition table storing, per
 //   board, the largest budget proven insufficient;
-// - optional partial-order reduction (models/strengthening.md, "commuting moves"): a move whose
-//   clicked set is disjoint from and not adjacent to the previous move's clicked set must have a
-//   larger smallest initial region. Nodes where it pruned a move are stored only under a key that
-//   includes the restriction.
+// - optional partial-order reduction (models/strengthening.md, "commuting moves"): a move that commutes
+//   with the previous one (its clicked set disjoint from and not adjacent to the previous move's; or,
+//   with `adjacent_`, adjacent to it but painting another colour than the previous clicked set had)
+//   must have a larger smallest initial region. Nodes where it pruned a move are stored only under a
+//   key that includes the restriction.
 // How it is fast without changing the tree (models/strengthening.md §3): at a one-island node, every
 // child's bound is decided from the node's region distances (contracting the move's star gives the
 // child's distances exactly), so pruned children are counted but never built; other radius checks use
@@ -172,7 +173,7 @@ class Search {
         threshold_ = threshold;
         cur_ = start_;
         try {
-            bool ok = dfs(0, threshold, -1, nullptr, true);
+            bool ok = dfs(0, threshold, -1, nullptr, -1, true);
             if (ok) std::reverse(plan_.begin(), plan_.end());
             return ok ? 1 : 0;
         } catch (Timeout &) {
@@ -181,12 +182,13 @@ class Search {
     }
 
     // Beam search for an upper bound (no proof): keep the `width` best boards per depth by (sound lower
-    // bound, regions left); expand each by its `fan` moves that merge the most regions. Fills plan_.
-    bool beam(int width, int fan, double time_limit) {
+    // bound, [closeness,] regions left); expand each by its `fan` moves that merge the most regions.
+    // Fills plan_.
+    bool beam(int width, int fan, double time_limit, bool closeness) {
         struct Node {
             std::vector<int> state;
             std::vector<std::pair<int, int>> plan;
-            int bound, regions;
+            int bound, regions, spread;
         };
         plan_.clear();
         auto until = std::chrono::steady_clock::now() +
@@ -223,14 +225,15 @@ class Search {
                     if (seen.count(k)) continue;
                     seen.emplace(k, 0);
                     quotient(child, cq);
-                    Node nn{std::move(child), node.plan, bound(cq), cq.m};
+                    Node nn{std::move(child), node.plan, bound(cq), cq.m, closeness ? spread(cq) : 0};
                     nn.plan.emplace_back(q.rep[mv[1]], mv[2]);
                     next.push_back(std::move(nn));
                 }
                 if (std::chrono::steady_clock::now() > until) return false;
             }
             std::stable_sort(next.begin(), next.end(), [](const Node &x, const Node &y) {
-                return x.bound != y.bound ? x.bound < y.bound : x.regions < y.regions;
+                if (x.bound != y.bound) return x.bound < y.bound;
+                return x.spread != y.spread ? x.spread < y.spread : x.regions < y.regions;
             });
             if (static_cast<int>(next.size()) > width) next.resize(width);
             layer = std::move(next);
@@ -253,6 +256,7 @@ class Search {
     std::vector<int> sigma_;  // a colour-preserving involution of the initial regions, or empty
     bool gather_ = true;      // the gathering refinement of the colour bound (off only for ablations)
     bool ring_ = true;        // the ring refinement of the radius bound (off only for ablations)
+    bool adjacent_ = true;    // the commuting order also between adjacent moves (off only for ablations)
     // Shared memory of the portfolio: stop_[h] != 0 once another process proved horizon h infeasible; a
     // search within that horizon then stops as on a timeout (the caller reads the same memory to tell).
     const volatile int *stop_ = nullptr;
@@ -397,6 +401,48 @@ class Search {
 
     // After a BFS (queue_[0..qt), distances dist_) that reached depth B: are the vertices at depth B, the
     // queue's tail, all of one colour?
+    // The beam's tie-break among boards of equal bound (a heuristic, never a proof): the sum of distances
+    // from a centre that attains the radius term (with the ring rule when on), the least such sum; 0 on a
+    // board of several islands. Smaller means the board is gathered closer around its centre (measured:
+    // shorter plans on 14 of 43 levels, none longer; benchmarks/RESULTS.md, fourth round).
+    int spread(const Quot &q) {
+        const int m = q.m;
+        int best_val = m + 2, best_sum = 0;
+        std::vector<std::pair<int, int>> order;  // by degree, largest first: good centres early, so
+        for (int v = 0; v < m; ++v) order.emplace_back(q.astart[v] - q.astart[v + 1], v);  // the cutoff bites
+        std::sort(order.begin(), order.end());
+        for (auto &dv_src : order) {
+            int src = dv_src.second;
+            int st = next_stamp();
+            stamp_[src] = st;
+            dist_[src] = 0;
+            int qh = 0, qt = 0, ecc = 0, sum = 0;
+            bool beyond = false;  // some region is farther than best_val: this centre cannot attain it
+            queue_[qt++] = src;
+            while (qh < qt) {
+                int v = queue_[qh++], dv = dist_[v];
+                sum += dv;
+                if (dv + 1 > best_val && qt < m) {
+                    beyond = true;
+                    break;
+                }
+                for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
+                    int w = q.adj[e];
+                    if (stamp_[w] != st) {
+                        stamp_[w] = st;
+                        dist_[w] = ecc = dv + 1;
+                        queue_[qt++] = w;
+                    }
+                }
+            }
+            if (beyond) continue;
+            if (qt < m) return 0;
+            int val = ecc + (ring_ && !tail_mono(q, qt, ecc) ? 1 : 0);
+            if (val < best_val || (val == best_val && sum < best_sum)) best_val = val, best_sum = sum;
+        }
+        return best_sum;
+    }
+
     bool tail_mono(const Quot &q, int qt, int B) const {
         for (int i = qt - 1; i >= 0 && dist_[queue_[i]] == B; --i)
             if (q.color[queue_[i]] != q.color[queue_[qt - 1]]) return false;
@@ -595,7 +641,7 @@ class Search {
     void setup_frames(int threshold) {
         kb_ = (n_ + 1) / 2;
         nb_ = (n_ + 7) / 8;
-        int w = kb_ + 3 + nb_;
+        int w = kb_ + 4 + nb_;
         if (w != width_) {
             width_ = w;
             table_.set_width(w);
@@ -816,7 +862,10 @@ class Search {
         return 0;
     }
 
-    bool dfs(int depth, int budget, int prev_min, const char *near_prev, bool root = false, bool checked = false) {
+    // prev_min: the smallest initial region of the previous move's clicked set P (-1: no order imposed);
+    // near_prev: N[P] over initial regions; prev_color: the colour P had before it was clicked.
+    bool dfs(int depth, int budget, int prev_min, const char *near_prev, int prev_color, bool root = false,
+             bool checked = false) {
         tick();
         Frame &f = frames_[depth];
         Quot &q = f.q;
@@ -832,7 +881,7 @@ class Search {
         for (int v = 0; v < n_; ++v) k[v / 2] = static_cast<unsigned char>(k[v / 2] | (cur_[v] << (4 * (v & 1))));
         const uint64_t kh = FailTable::hash(k, width_);
         if (table_.find(k, kh) >= budget) return false;
-        bool restricted = false;  // the board plus the restriction (smallest region and closed neighbourhood of P)
+        bool restricted = false;  // the board plus the restriction (min P, P's old colour and N[P])
         unsigned char *rk = f.rkey.data();
         uint64_t rh = 0;
         if (por_store_ && prev_min >= 0) {
@@ -842,7 +891,8 @@ class Search {
             rk[kb_] = 0xff;
             rk[kb_ + 1] = static_cast<unsigned char>(prev_min & 0xff);
             rk[kb_ + 2] = static_cast<unsigned char>((prev_min >> 8) & 0xff);
-            unsigned char *bits = rk + kb_ + 3;
+            rk[kb_ + 3] = static_cast<unsigned char>(adjacent_ ? prev_color : 0xff);
+            unsigned char *bits = rk + kb_ + 4;
             for (int v = 0; v < n_; ++v)
                 if (near_prev[v]) bits[v / 8] = static_cast<unsigned char>(bits[v / 8] | (1 << (v & 7)));
             rh = FailTable::hash(rk, width_);
@@ -858,6 +908,7 @@ class Search {
                 pruned = true;  // the mirrored solution starts with sigma(r) < r
                 continue;
             }
+            int only = -1;  // >= 0: only this colour commutes with neither order skipped
             if (por_ && prev_min >= 0 && q.rep[a] < prev_min) {
                 bool indep = true;
                 for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i)
@@ -869,11 +920,20 @@ class Search {
                     pruned = true;
                     continue;
                 }
+                // adjacent to P but not containing it (P's smallest region lies in the merged region): the
+                // move commutes with P's unless it paints P's old colour (lemma in strengthening.md §2)
+                if (adjacent_ && q.comp[prev_min] != a) only = prev_color;
             }
             std::fill(merged_.begin(), merged_.end(), 0);
             for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) merged_[q.color[q.adj[e]]]++;
-            for (int c = 0; c < K_; ++c)
-                if (c != q.color[a]) moves.push_back({merged_[c], a, c});
+            for (int c = 0; c < K_; ++c) {
+                if (c == q.color[a]) continue;
+                if (only >= 0 && c != only) {
+                    pruned = true;
+                    continue;
+                }
+                moves.push_back({merged_[c], a, c});
+            }
         }
         std::stable_sort(moves.begin(), moves.end(), [](const Mv &x, const Mv &y) { return x.merged > y.merged; });
         char *near = por_ ? f.near.data() : nullptr;
@@ -905,7 +965,7 @@ class Search {
                 }
             }
             // after a symmetry-restricted first move the second move is not ordered against it
-            bool ok = dfs(depth + 1, budget - 1, sym ? -1 : q.rep[a], near, false, fast);
+            bool ok = dfs(depth + 1, budget - 1, sym ? -1 : q.rep[a], near, q.color[a], false, fast);
             for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) cur_[q.members[i]] = q.color[a];
             if (ok) {
                 plan_.emplace_back(q.rep[a], mv.c);
@@ -944,9 +1004,10 @@ bool to_int_list(PyObject *obj, std::vector<int> &out) {
 
 PyObject *py_create(PyObject *, PyObject *args) {
     PyObject *adj_obj, *start_obj;
-    int K, por, gather = 1, ring = 1;
+    int K, por, gather = 1, ring = 1, adjacent = 1;
     long long table_limit;
-    if (!PyArg_ParseTuple(args, "OOiLi|pp", &adj_obj, &start_obj, &K, &table_limit, &por, &gather, &ring))
+    if (!PyArg_ParseTuple(args, "OOiLi|ppp", &adj_obj, &start_obj, &K, &table_limit, &por, &gather, &ring,
+                          &adjacent))
         return nullptr;
     std::vector<int> start;
     if (!to_int_list(start_obj, start)) return nullptr;
@@ -984,6 +1045,7 @@ PyObject *py_create(PyObject *, PyObject *args) {
     auto *s = new Search(std::move(adj), std::move(start), K, table_limit, por);
     s->gather_ = gather != 0;
     s->ring_ = ring != 0;
+    s->adjacent_ = adjacent != 0;
     return PyCapsule_New(s, "kamicp._fastsearch.Search", destroy);
 }
 
@@ -1036,13 +1098,13 @@ PyObject *py_within(PyObject *, PyObject *args) {
 
 PyObject *py_beam(PyObject *, PyObject *args) {
     PyObject *cap;
-    int width, fan;
+    int width, fan, closeness = 1;
     double time_limit;
-    if (!PyArg_ParseTuple(args, "Oiid", &cap, &width, &fan, &time_limit)) return nullptr;
+    if (!PyArg_ParseTuple(args, "Oiid|p", &cap, &width, &fan, &time_limit, &closeness)) return nullptr;
     auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
     if (!s) return nullptr;
     bool ok;
-    Py_BEGIN_ALLOW_THREADS ok = s->beam(width, fan, time_limit);
+    Py_BEGIN_ALLOW_THREADS ok = s->beam(width, fan, time_limit, closeness);
     Py_END_ALLOW_THREADS if (!ok) Py_RETURN_NONE;
     PyObject *plan = PyList_New(0);
     for (auto &mv : s->plan()) {
@@ -1056,8 +1118,8 @@ PyObject *py_beam(PyObject *, PyObject *args) {
 PyMethodDef methods[] = {
     {"set_symmetry", py_set_symmetry, METH_VARARGS, "set_symmetry(handle, sigma or None)"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
-    {"beam", py_beam, METH_VARARGS, "beam(handle, width, fan, time_limit) -> plan or None (an upper bound)"},
-    {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por, gather=True, ring=True) -> handle"},
+    {"beam", py_beam, METH_VARARGS, "beam(handle, width, fan, time_limit, closeness=True) -> plan or None (an upper bound)"},
+    {"create", py_create, METH_VARARGS, "create(adj, start, num_colors, table_limit, por, gather=True, ring=True, adjacent=True) -> handle"},
     {"within", py_within, METH_VARARGS,
      "within(handle, threshold, time_limit or -1) -> (status, plan or None, nodes)"},
     {nullptr, nullptr, 0, nullptr}};

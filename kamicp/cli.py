@@ -60,8 +60,9 @@ EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), 
                                            "first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
                                                  "(repeatable): colour-count-bound, tight-colours, hints, beam, "
-                                                 "symmetry, commuting-order, smallest-root, search-por, search-gather, "
-                                                 "search-ring, ledger, compiled-search.")]
+                                                 "symmetry, commuting-order, smallest-root, search-por, "
+                                                 "search-por-adjacent, search-gather, search-ring, ledger, "
+                                                 "compiled-search.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "

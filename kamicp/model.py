@@ -36,6 +36,7 @@ class ModelOptions:
     hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
     beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
     search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
+    search_por_adjacent: bool = True  # ... also between adjacent moves that commute (models/strengthening.md §2)
     search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
     search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
     ledger: bool = True  # the portfolio's race shares proven horizons (and hands a lagging search's core to CP-SAT)

@@ -87,6 +87,7 @@ class CompiledIDAStar:
     """The same search as IDAStar in C++ (kamicp/_fastsearch.cpp), optionally with the commuting-move
     order (sound, see models/strengthening.md). `por`: 0/False off; 1 on, failures found under the
     order's restriction not stored; 2/True on, such failures stored keyed by board and restriction.
+    `por_adjacent=False` orders only moves on non-adjacent clicked sets (the first version of the rule).
     `gather=False` prunes with the colour bound without its gathering refinement, `ring=False` with the
     radius without its ring rule (for ablations only; IDAStar always uses the full bound). Cross-checked
     against IDAStar in the tests."""
@@ -102,13 +103,14 @@ class CompiledIDAStar:
         symmetry: Sequence[int] | None = None,
         gather: bool = True,
         ring: bool = True,
+        por_adjacent: bool = True,
     ) -> None:
         if _fastsearch is None:
             raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
         mode = 2 if por is True else int(por)
-        # (older builds of the core take no gather or ring flag)
-        extra = () if gather and ring else (gather,) if ring else (gather, False)
+        # (older builds of the core take no gather, ring or adjacent flag)
+        extra = (gather, ring, False) if not por_adjacent else () if gather and ring else (gather, ring)
         self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, mode, *extra)
         if symmetry is not None:  # a colour-preserving involution: first move on r only if r <= sigma(r)
             _fastsearch.set_symmetry(self._handle, list(symmetry))
@@ -134,17 +136,21 @@ class CompiledIDAStar:
         return None if plan is None else [tuple(m) for m in plan]
 
 
+BEAM_SCHEDULE: tuple[tuple[int, int, bool], ...] = ((8, 40, False), (32, 60, True), (8, 40, True))
+
+
 def beam_plan(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, seconds: float = 1.0,
-    schedule: Sequence[tuple[int, int, bool]] = ((8, 40, False), (8, 40, True), (32, 60, False)),
+    schedule: Sequence[tuple[int, int, bool]] = BEAM_SCHEDULE, closeness: bool = True,
 ) -> Plan | None:
     """The shortest plan found by the compiled beam search (an upper bound, never a proof), trying each
     (width, fan, ring) of `schedule` while time is left; None when the compiled core is not built.
 
     Boards are ranked by the bound without the gathering refinement (measured better plans:
-    tri-56b5c-mirror-proper-s501 12 moves instead of 14), and with or without the ring rule: neither
-    ranking is better everywhere (gen-tri-135b5c-proper-s707: 15 moves with it, 17 without;
-    gen-tri-100b5c-proper-s704: 13 without, 14 with), so the narrow beam runs with both."""
+    tri-56b5c-mirror-proper-s501 12 moves instead of 14), with or without the ring rule (neither ranking
+    is better everywhere, so the narrow beam runs without, the wider one with), then, with `closeness`,
+    by the least sum of distances from a centre (shorter plans on 6 of 43 levels, none longer:
+    `benchmarks/beam.py`), then by regions left."""
     if _fastsearch is None or num_colors > 15:
         return None
     handles: dict[bool, object] = {}
@@ -156,7 +162,7 @@ def beam_plan(
             break
         if ring not in handles:
             handles[ring] = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, 0, False, ring)
-        plan = _fastsearch.beam(handles[ring], width, fan, left)
+        plan = _fastsearch.beam(handles[ring], width, fan, left, closeness)
         if plan is not None and (best is None or len(plan) < len(best)):
             best = [tuple(m) for m in plan]
     return best
@@ -164,7 +170,7 @@ def beam_plan(
 
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
-    por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True,
+    por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar."""
     use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
@@ -174,5 +180,6 @@ def make_search(
             from kamicp.symmetry import involution
 
             sigma = involution(adj0, start)
-        return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather, ring=ring)
+        return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather, ring=ring,
+                               por_adjacent=por_adjacent)
     return IDAStar(adj0, start, num_colors)

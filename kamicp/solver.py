@@ -20,6 +20,7 @@ from kamicp.rules import verify
 from kamicp.search import SearchTimeout, beam_plan, make_search
 
 ENGINES = ("cpsat", "search", "auto")
+BEAM_SECONDS = 2.0  # the beam's budget (5 % of a time limit, at most this): its wide pass needs ~1 s at 100 regions
 
 OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
 NO_SOLUTION = "no-solution"  # no solution within max_steps moves (proven)
@@ -142,7 +143,7 @@ class _SearchEngine(_Engine):
         self.ida = make_search(regions.adj, regions.colors, len(regions.palette),
                                compiled=opts.compiled_search, por=opts.search_por,
                                symmetry=opts.search_symmetry, gather=opts.search_gather,
-                               ring=opts.search_ring)
+                               ring=opts.search_ring, por_adjacent=opts.search_por_adjacent)
 
     def horizon(self, steps, deadline, stop=None):
         # (`stop` is not polled: the portfolio's ledger stops the compiled search through shared memory)
@@ -163,6 +164,7 @@ TECHNIQUES = {
     "beam": "beam",
     "symmetry": "symmetry",
     "search-por": "search_por",
+    "search-por-adjacent": "search_por_adjacent",
     "search-gather": "search_gather",
     "search-ring": "search_ring",
     "ledger": "ledger",
@@ -239,7 +241,7 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
     plan = greedy(regions.adj, regions.colors, len(regions.palette))
     source = "greedy"
     if (options or ModelOptions()).beam and lb < len(plan):
-        budget = 1.0 if time_limit is None else min(1.0, 0.05 * time_limit)
+        budget = BEAM_SECONDS if time_limit is None else min(BEAM_SECONDS, 0.05 * time_limit)
         found = beam_plan(regions.adj, regions.colors, len(regions.palette), seconds=budget)
         if found is not None and len(found) < len(plan):
             plan, source = found, "beam"
