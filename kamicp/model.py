@@ -40,6 +40,7 @@ class ModelOptions:
     search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
     search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
     ledger: bool = True  # the portfolio's race shares proven horizons (and hands a lagging search's core to CP-SAT)
+    cubes: int = 4  # a CP-SAT horizon not solved whole within CUBE_AFTER s is solved as this many first-move cubes
     compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
     cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)
 
@@ -296,9 +297,17 @@ class FloodModel:
 
     # --- solving ------------------------------------------------------------------------------
     def solve(self, *, time_limit: float | None = None, workers: int | None = None, seed: int = 0,
-              stop: Callable[[], bool] | None = None) -> HorizonOutcome:
+              stop: Callable[[], bool] | None = None, cube: tuple[int, int] | None = None) -> HorizonOutcome:
         """`stop`: polled while solving; once it says True the solve ends as 'unknown' (the portfolio uses
-        it when the other process has answered this horizon)."""
+        it when the other process has answered this horizon). `cube=(p, parts)`: solve only the part of the
+        model where the first move's root (its smallest region) is in the p-th of `parts` equal ranges of
+        region indices; the parts cover the model, so all of them infeasible is the horizon infeasible
+        (models/strengthening.md §8)."""
+        model = self.model
+        if cube is not None and self.T >= 1:
+            part, parts = cube
+            model = self.model.clone()
+            model.add_exactly_one(self.root[1][i] for i in self.cube_regions(part, parts))
         solver = cp_model.CpSolver()
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
@@ -319,7 +328,7 @@ class FloodModel:
         if watcher is not None:
             watcher.start()
         try:
-            status = solver.solve(self.model)
+            status = solver.solve(model)
         finally:
             done.set()
             if watcher is not None:
@@ -332,6 +341,10 @@ class FloodModel:
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {self.model.validate()}")
         return HorizonOutcome("unknown", None, seconds)
+
+    def cube_regions(self, part: int, parts: int) -> range:
+        """The regions whose first-move cube is `part` of `parts` (contiguous index ranges)."""
+        return range(part * self.n // parts, (part + 1) * self.n // parts)
 
     def extract(self, solver: cp_model.CpSolver) -> Plan:
         """The moves as (smallest clicked initial region, new colour index), step by step."""

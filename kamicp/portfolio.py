@@ -8,6 +8,9 @@
    During the race they share a `Ledger` of the horizons proven infeasible: each skips (or stops) a
    horizon the other has proved, and when the search falls behind, its process runs CP-SAT with another
    seed on the next horizons (the model proves deep horizons far faster, with a large spread by seed).
+   A horizon CP-SAT does not solve whole within a few seconds is split into first-move cubes; the
+   ledger hands them out, and once the search has spent SEARCH_GRACE s on that horizon too, its process
+   leaves the horizon to the cubes and takes cubes itself, so both cores work on the model's parts.
 3. If the time runs out, both proven lower bounds are sound, so the larger one is reported, with the
    shorter replayed solution, and the proof steps of both engines (each tagged with its engine).
 
@@ -27,6 +30,7 @@ from kamicp.model import ModelOptions
 from kamicp.rules import verify
 
 FIRST_SLICE = 0.4  # seconds of search before the processes are started
+SEARCH_GRACE = 3.0  # seconds the search keeps a horizon that CP-SAT is solving in cubes before it helps
 ENGINE_NAMES = ("search", "cpsat")  # the engines whose proofs of infeasibility the ledger carries
 
 
@@ -37,16 +41,69 @@ class Ledger:
     a reader can rely on any entry it sees; a stale read only means less help."""
 
     SIZE = 256
+    PARTS = 16  # at most this many cubes per horizon
+    OPEN, TAKEN, REFUTED, SOLVED = 0, 1, 2, 3
 
     def __init__(self, ctx) -> None:
         self.by = ctx.Array("i", self.SIZE, lock=False)  # 0: not proven; else 1 + index in ENGINE_NAMES
         self.secs = ctx.Array("d", self.SIZE, lock=False)
+        # the compiled search stops horizon h once halt[h] != 0: h proven, or CP-SAT wants help with it
+        self.halt = ctx.Array("i", self.SIZE, lock=False)
+        self.search_since = ctx.Array("d", self.SIZE, lock=False)  # when the search started horizon h
+        self.cubes = ctx.Array("i", self.SIZE * self.PARTS, lock=False)  # OPEN / TAKEN / REFUTED / SOLVED
+        self.lock = ctx.Lock()
 
     def publish(self, horizon) -> None:
         if (0 <= horizon.steps < self.SIZE and horizon.outcome == "infeasible" and horizon.engine in ENGINE_NAMES
                 and not self.by[horizon.steps]):
             self.secs[horizon.steps] = horizon.seconds
             self.by[horizon.steps] = 1 + ENGINE_NAMES.index(horizon.engine)
+            self.halt[horizon.steps] = 1
+
+    # --- cubes: CP-SAT's parts of one horizon, shared by the processes that solve it with CP-SAT ---
+    def search_started(self, steps: int) -> None:
+        if 0 <= steps < self.SIZE:
+            self.search_since[steps] = time.monotonic()
+
+    def halted(self, steps: int) -> bool:
+        """Was the search asked to leave this horizon to CP-SAT's cubes (and it is not proven)?"""
+        return 0 <= steps < self.SIZE and bool(self.halt[steps]) and not self.by[steps]
+
+    def claim(self, steps: int, parts: int) -> int | None:
+        """An open cube of this horizon, now taken by the caller; None when none is open. Once the search
+        has spent SEARCH_GRACE s on the same horizon, it is asked to help."""
+        if not 0 <= steps < self.SIZE:
+            return None
+        self.nudge(steps)
+        with self.lock:
+            for p in range(min(parts, self.PARTS)):
+                if self.cubes[steps * self.PARTS + p] == self.OPEN:
+                    self.cubes[steps * self.PARTS + p] = self.TAKEN
+                    return p
+        return None
+
+    def nudge(self, steps: int) -> None:
+        """Called while CP-SAT solves cubes of this horizon: ask the search to help once its grace is over."""
+        since = self.search_since[steps] if 0 <= steps < self.SIZE else 0.0
+        if since and time.monotonic() - since >= SEARCH_GRACE:
+            self.halt[steps] = 1
+
+    def cubing(self, steps: int) -> bool:
+        """Are this horizon's cubes being solved already?"""
+        return 0 <= steps < self.SIZE and any(self.cubes[steps * self.PARTS + p] for p in range(self.PARTS))
+
+    def refuted(self, steps: int, part: int) -> None:
+        self.cubes[steps * self.PARTS + part] = self.REFUTED
+
+    def solved(self, steps: int, part: int) -> None:
+        """A cube has a solution: its solver reports it (and wins the race); the others stop waiting."""
+        self.cubes[steps * self.PARTS + part] = self.SOLVED
+
+    def any_solved(self, steps: int, parts: int) -> bool:
+        return any(self.cubes[steps * self.PARTS + p] == self.SOLVED for p in range(min(parts, self.PARTS)))
+
+    def all_refuted(self, steps: int, parts: int) -> bool:
+        return all(self.cubes[steps * self.PARTS + p] == self.REFUTED for p in range(min(parts, self.PARTS)))
 
     def proven(self, steps: int):
         """The other process's proof row for this horizon, or None."""
@@ -61,9 +118,10 @@ class Ledger:
         return lambda: 0 <= steps < self.SIZE and bool(self.by[steps])
 
     def attach(self, search) -> None:
-        """Let the compiled search stop a horizon the other process proved (through the shared memory)."""
+        """Let the compiled search stop a horizon the other process proved, or that CP-SAT wants help with
+        (through the shared memory)."""
         if hasattr(search, "stop_on"):
-            search.stop_on(self.by)
+            search.stop_on(self.halt)
 
 
 def _run(conn, level: Level, engine: str, kwargs: dict) -> None:

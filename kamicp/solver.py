@@ -20,6 +20,7 @@ from kamicp.rules import verify
 from kamicp.search import SearchTimeout, beam_plan, make_search
 
 ENGINES = ("cpsat", "search", "auto")
+CUBE_AFTER = 2.0  # seconds CP-SAT tries a horizon whole before it solves it in first-move cubes
 BEAM_SECONDS = 2.0  # the beam's budget (5 % of a time limit, at most this): its wide pass needs ~1 s at 100 regions
 
 OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
@@ -122,17 +123,54 @@ class _CpSatEngine(_Engine):
     name = "cpsat"
 
     def __init__(self, regions: Regions, workers: int | None, seed: int, options: ModelOptions | None,
-                 known: list[tuple[int, int]] | None = None):
+                 known: list[tuple[int, int]] | None = None, ledger=None):
         self.regions, self.workers, self.seed, self.options = regions, workers, seed, options
         self.known = known  # a solution to hint (an upper bound; it proves nothing)
+        self.ledger = ledger  # the race's shared cubes (portfolio.Ledger), or None: cubes taken in turn
 
     def horizon(self, steps, deadline, stop=None):
         model = FloodModel(self.regions, steps, self.options)
         if self.known is not None and (self.options or ModelOptions()).hints:
             model.add_plan_hint(self.known)
+        parts = int((self.options or ModelOptions()).cubes)
         left = None if deadline is None else deadline - time.monotonic()  # building the model counts too
-        out = model.solve(time_limit=left, workers=self.workers, seed=self.seed, stop=stop)
-        return out.status, out.plan
+        whole = left if parts <= 1 or steps < 1 else CUBE_AFTER if left is None else min(left, CUBE_AFTER)
+        if self.ledger is not None and self.ledger.cubing(steps) and parts > 1:
+            return self._cubes(model, steps, parts, deadline, stop)  # the other process is already at it
+        out = model.solve(time_limit=whole, workers=self.workers, seed=self.seed, stop=stop)
+        if out.status != "unknown" or whole == left or (stop is not None and stop()):
+            return out.status, out.plan
+        return self._cubes(model, steps, parts, deadline, stop)
+
+    def _cubes(self, model: FloodModel, steps: int, parts: int, deadline, stop):
+        """The horizon as `parts` first-move cubes (sound: they cover the model, strengthening.md §8):
+        feasible as soon as one cube is, infeasible once every cube is refuted, by this process or, in the
+        race, by the other one."""
+        ledger = self.ledger
+        local = iter(range(parts))
+
+        def poll() -> bool:
+            if ledger is not None:
+                ledger.nudge(steps)
+            return stop is not None and stop()
+
+        while True:
+            part = ledger.claim(steps, parts) if ledger is not None else next(local, None)
+            if part is None:
+                break
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return "unknown", None
+            out = model.solve(time_limit=left, workers=self.workers, seed=self.seed, stop=poll, cube=(part, parts))
+            if ledger is not None and out.status != "unknown":
+                (ledger.refuted if out.status == "infeasible" else ledger.solved)(steps, part)
+            if out.status != "infeasible":
+                return out.status, out.plan
+        while ledger is not None and not ledger.all_refuted(steps, parts):  # cubes the other process took
+            if poll() or ledger.any_solved(steps, parts) or (deadline is not None and time.monotonic() >= deadline):
+                return "unknown", None  # (a solved cube: the other process reports the solution)
+            time.sleep(0.05)
+        return "infeasible", None
 
 
 class _SearchEngine(_Engine):
@@ -257,7 +295,7 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
     top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
     known = plan
     runner: _Engine = (
-        _CpSatEngine(regions, workers, seed, options, known) if engine == "cpsat"
+        _CpSatEngine(regions, workers, seed, options, known, ledger) if engine == "cpsat"
         else search if search is not None else _SearchEngine(regions, options)
     )
     if ledger is not None and isinstance(runner, _SearchEngine):
@@ -271,12 +309,20 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
             continue
         note(f"horizon {steps}: solving with {runner.name}")
         t0 = time.monotonic()
+        if ledger is not None and isinstance(runner, _SearchEngine):
+            ledger.search_started(steps)
         outcome, plan = runner.horizon(steps, deadline, None if ledger is None else ledger.stopper(steps))
+        if outcome == "unknown" and ledger is not None and isinstance(runner, _SearchEngine) and (
+                ledger.halted(steps)):
+            # CP-SAT asked for help with this horizon's cubes: this process solves cubes from now on
+            runner = _CpSatEngine(regions, 1, seed + 1, options, known, ledger)
+            note(f"horizon {steps}: joining CP-SAT's cubes")
+            outcome, plan = runner.horizon(steps, deadline, ledger.stopper(steps))
         if outcome == "unknown" and ledger is not None and (other := ledger.proven(steps)) is not None:
             proof.append(other)  # stopped because the other process proved it
             lb = steps + 1
             if isinstance(runner, _SearchEngine):  # deeper horizons are the model's: a second seed helps most
-                runner = _CpSatEngine(regions, 1, seed + 1, options, known)
+                runner = _CpSatEngine(regions, 1, seed + 1, options, known, ledger)
             continue
         proof.append(Horizon(steps, outcome, time.monotonic() - t0, runner.name))
         note(f"horizon {steps}: {outcome}")

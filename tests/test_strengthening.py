@@ -428,3 +428,134 @@ def test_solve_takes_horizons_from_the_ledger():
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
     assert rows == [(7, "infeasible", "search"), (8, "infeasible", "cpsat"), (9, "infeasible", "cpsat")]
     assert res.seconds < 30
+
+
+def test_first_move_cubes_cover_the_model():
+    """Solving a horizon as first-move cubes gives the whole model's answer: a cube is feasible only
+    where the horizon is, and every horizon that is feasible has a feasible cube (strengthening.md §8)."""
+    checked = 0
+    for seed, level, regions, opt in BOARDS[:30]:
+        for horizon in (opt - 1, opt):
+            if horizon < 1:
+                continue
+            model = FloodModel(regions, horizon)
+            outs = [model.solve(workers=1, cube=(p, 3)) for p in range(3)]
+            feasible = [o for o in outs if o.status == "feasible"]
+            assert all(o.status in ("feasible", "infeasible") for o in outs)
+            assert bool(feasible) == (horizon == opt), (seed, horizon)
+            for o in feasible:
+                verify(level, _to_moves(regions, o.plan), max_moves=horizon)
+            checked += 1
+    assert checked >= 40
+
+
+def test_cpsat_engine_in_cubes_matches_the_oracle(monkeypatch):
+    """With no time for the whole model, every horizon is solved in cubes (taken in turn, or through a
+    ledger as in the race): the optima stay the oracle's."""
+    import multiprocessing as mp
+
+    import kamicp.solver as solver_module
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import _solve
+
+    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    for i, (seed, level, _regions, opt) in enumerate(BOARDS[:16]):
+        ledger = Ledger(mp.get_context()) if i % 2 else None
+        res = _solve(level, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=0,
+                     options=ModelOptions(beam=False), progress=None, ledger=ledger)
+        assert res.status == OPTIMAL and len(res.moves) == opt, seed
+
+
+def test_ledger_hands_out_each_cube_once_and_calls_the_search_after_its_grace(monkeypatch):
+    import multiprocessing as mp
+
+    import kamicp.portfolio as portfolio
+    from kamicp.portfolio import Ledger
+
+    ledger = Ledger(mp.get_context())
+    assert not ledger.cubing(9)
+    got = [ledger.claim(9, 4) for _ in range(5)]
+    assert got == [0, 1, 2, 3, None] and ledger.cubing(9) and not ledger.cubing(8)
+    for p in (0, 1, 3):
+        ledger.refuted(9, p)
+    assert not ledger.all_refuted(9, 4)
+    ledger.refuted(9, 2)
+    assert ledger.all_refuted(9, 4)
+    # the search is asked to help only once it has spent its grace on the horizon, and never on a proven one
+    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 3600.0)
+    ledger.search_started(10)
+    ledger.nudge(10)
+    assert not ledger.halted(10)
+    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
+    ledger.nudge(10)
+    assert ledger.halted(10) and not ledger.halted(11)
+    from kamicp.solver import Horizon
+
+    ledger.publish(Horizon(10, "infeasible", 1.0, "cpsat"))
+    assert not ledger.halted(10) and ledger.halt[10]
+
+
+def test_two_cpsat_workers_share_the_cubes(monkeypatch):
+    """Two CP-SAT runs with one ledger (as the race's processes, here threads) split each horizon's cubes
+    and both report the oracle's optimum."""
+    import multiprocessing as mp
+    import threading
+
+    import kamicp.solver as solver_module
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import _solve
+
+    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    for seed, level, _regions, opt in MEDIUM[:4]:
+        ledger = Ledger(mp.get_context())
+        results = []
+
+        def run(s, lvl=level, led=ledger, out=results):
+            out.append(_solve(lvl, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=s,
+                                  options=ModelOptions(beam=False, hints=False), progress=None, ledger=led))
+
+        threads = [threading.Thread(target=run, args=(s,)) for s in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        # one finds the optimum; the other too, or it stops as 'unknown' once the other's cube is solved
+        assert (OPTIMAL, opt) in [(r.status, len(r.moves)) for r in results], seed
+        assert all(r.status == OPTIMAL and len(r.moves) == opt or r.status == "unknown" and r.lower_bound <= opt
+                   for r in results), seed
+
+
+def test_search_joins_the_cubes_when_asked(monkeypatch):
+    """The race's search, asked to help after its grace, leaves its horizon to CP-SAT's cubes: it solves
+    the cube still open and the horizon counts as refuted once every cube is (tri-60b5c-mirror-s205,
+    horizon 9: minutes for the search alone)."""
+    import multiprocessing as mp
+    import threading
+    import time
+
+    import kamicp.portfolio as portfolio
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import NO_SOLUTION, Horizon, _solve
+
+    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.5)
+    level = _bench("tri-60b5c-mirror-s205")
+    ledger = Ledger(mp.get_context())
+    for h in (7, 8):
+        ledger.publish(Horizon(h, "infeasible", 1.0, "cpsat"))
+
+    def other():  # the CP-SAT process: refutes three cubes of horizon 9, asking for help meanwhile
+        for _ in range(3):
+            ledger.refuted(9, ledger.claim(9, 4))
+        end = time.monotonic() + 30
+        while not ledger.halted(9) and time.monotonic() < end:
+            ledger.nudge(9)
+            time.sleep(0.05)
+
+    helper = threading.Thread(target=other)
+    helper.start()
+    res = _solve(level, engine="search", max_steps=9, time_limit=120, workers=None, seed=0,
+                 options=None, progress=None, ledger=ledger)
+    helper.join()
+    assert res.status == NO_SOLUTION and res.lower_bound == 10
+    assert [(h.steps, h.engine) for h in res.proof if h.outcome == "infeasible"][-1] == (9, "cpsat")
+    assert ledger.all_refuted(9, 4)
