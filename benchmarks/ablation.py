@@ -58,8 +58,10 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "auto-no-sym": ("auto", {"symmetry": False}),
     "cpsat-sym-break": ("cpsat", {"symmetry": True}),
     "search-sym": ("search", {"search_symmetry": True}),
-    "auto-w2": ("auto", {"_workers": 2}),
-    "auto-no-ledger": ("auto", {"ledger": False}),  # the portfolio's CP-SAT process with two workers
+    "auto-w2": ("auto", {"_workers": 2}),  # the portfolio's CP-SAT process with two workers
+    "auto-no-ledger": ("auto", {"ledger": False}),
+    "auto-no-cubes": ("auto", {"cubes": 1}),
+    "cpsat-no-cubes": ("cpsat", {"cubes": 1}),
 }
 SETS = {
     "cpsat": ["cpsat", "cpsat-no-tight", "cpsat-no-commute", "cpsat-no-hints", "cpsat-plain"],

@@ -62,7 +62,7 @@ NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", he
                                                  "(repeatable): colour-count-bound, tight-colours, hints, beam, "
                                                  "symmetry, commuting-order, smallest-root, search-por, "
                                                  "search-por-adjacent, search-gather, search-ring, ledger, "
-                                                 "compiled-search.")]
+                                                 "cubes, compiled-search.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "

@@ -206,6 +206,7 @@ TECHNIQUES = {
     "search-gather": "search_gather",
     "search-ring": "search_ring",
     "ledger": "ledger",
+    "cubes": "cubes",
     "compiled-search": "compiled_search",
 }
 
