@@ -39,7 +39,7 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "cpsat-radius3": ("cpsat", {"radius_bound": True, "radius_window": 3}),
     "cpsat-no-count": ("cpsat", {"colour_count_bound": False, "tight_colours": False}),
     "cpsat-plain": ("cpsat", {"colour_count_bound": False, "tight_colours": False, "commuting_order": False,
-                              "hints": False}),
+                              "hints": False, "cubes": 1}),
     "cpsat-w1": ("cpsat", {"cpsat_parameters": (("num_workers", 1),)}),
     "cpsat-w4": ("cpsat", {"cpsat_parameters": (("num_workers", 4),)}),
     "cpsat-w8": ("cpsat", {"cpsat_parameters": (("num_workers", 8),)}),
