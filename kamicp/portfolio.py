@@ -70,11 +70,9 @@ class Ledger:
         return 0 <= steps < self.SIZE and bool(self.halt[steps]) and not self.by[steps]
 
     def claim(self, steps: int, parts: int) -> int | None:
-        """An open cube of this horizon, now taken by the caller; None when none is open. Once the search
-        has spent SEARCH_GRACE s on the same horizon, it is asked to help."""
+        """An open cube of this horizon, now taken by the caller; None when none is open."""
         if not 0 <= steps < self.SIZE:
             return None
-        self.nudge(steps)
         with self.lock:
             for p in range(min(parts, self.PARTS)):
                 if self.cubes[steps * self.PARTS + p] == self.OPEN:

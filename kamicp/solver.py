@@ -21,6 +21,7 @@ from kamicp.search import SearchTimeout, beam_plan, make_search
 
 ENGINES = ("cpsat", "search", "auto")
 CUBE_AFTER = 2.0  # seconds CP-SAT tries a horizon whole before it solves it in first-move cubes
+SEARCH_HELPS_UP_TO = 110  # regions: on boards this small the race's search joins CP-SAT's cubes (measured)
 BEAM_SECONDS = 2.0  # the beam's budget (5 % of a time limit, at most this): its wide pass needs ~1 s at 100 regions
 
 OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
@@ -148,13 +149,17 @@ class _CpSatEngine(_Engine):
         race, by the other one."""
         ledger = self.ledger
         local = iter(range(parts))
+        # on larger boards the search keeps its horizon: there the cubes were slower than the search
+        # (gen-tri-135b5c-proper-s707, horizon 11: the search 28 s; cubes with its help: not in 60 s)
+        helped = ledger is not None and self.regions.size <= SEARCH_HELPS_UP_TO
 
         def poll() -> bool:
-            if ledger is not None:
+            if helped:
                 ledger.nudge(steps)
             return stop is not None and stop()
 
         while True:
+            poll()
             part = ledger.claim(steps, parts) if ledger is not None else next(local, None)
             if part is None:
                 break

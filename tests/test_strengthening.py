@@ -559,3 +559,24 @@ def test_search_joins_the_cubes_when_asked(monkeypatch):
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     assert [(h.steps, h.engine) for h in res.proof if h.outcome == "infeasible"][-1] == (9, "cpsat")
     assert ledger.all_refuted(9, 4)
+
+
+def test_cpsat_cubes_ask_the_search_for_help_only_on_boards_up_to_the_size_limit(monkeypatch):
+    import multiprocessing as mp
+
+    import kamicp.portfolio as portfolio
+    import kamicp.solver as solver_module
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import _CpSatEngine
+
+    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
+    _seed, _level, regions, opt = MEDIUM[0]
+    for limit, asked in ((regions.size, True), (regions.size - 1, False)):
+        monkeypatch.setattr(solver_module, "SEARCH_HELPS_UP_TO", limit)
+        ledger = Ledger(mp.get_context())
+        ledger.search_started(opt - 1)
+        engine = _CpSatEngine(regions, 1, 0, ModelOptions(hints=False), None, ledger)
+        assert engine.horizon(opt - 1, None) == ("infeasible", None)
+        assert ledger.halted(opt - 1) == asked and ledger.all_refuted(opt - 1, 4)
+
