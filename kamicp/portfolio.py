@@ -93,6 +93,18 @@ class Ledger:
     def refuted(self, steps: int, part: int) -> None:
         self.cubes[steps * self.PARTS + part] = self.REFUTED
 
+    def unfinished(self, steps: int, parts: int, after: int = -1) -> int | None:
+        """A part someone has taken and not finished (the first after `after`, cyclically), or None."""
+        n = min(parts, self.PARTS)
+        for k in range(n):
+            p = (after + 1 + k) % n
+            if self.cubes[steps * self.PARTS + p] == self.TAKEN:
+                return p
+        return None
+
+    def finished(self, steps: int, part: int) -> bool:
+        return self.cubes[steps * self.PARTS + part] in (self.REFUTED, self.SOLVED)
+
     def solved(self, steps: int, part: int) -> None:
         """A cube has a solution: its solver reports it (and wins the race); the others stop waiting."""
         self.cubes[steps * self.PARTS + part] = self.SOLVED

@@ -10,6 +10,7 @@ horizon loop's proofs rest on refuting every horizon from the lower bound up, ne
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 
 import pytest
@@ -579,4 +580,23 @@ def test_cpsat_cubes_ask_the_search_for_help_only_on_boards_up_to_the_size_limit
         engine = _CpSatEngine(regions, 1, 0, ModelOptions(hints=False), None, ledger)
         assert engine.horizon(opt - 1, None) == ("infeasible", None)
         assert ledger.halted(opt - 1) == asked and ledger.all_refuted(opt - 1, 4)
+
+
+def test_cpsat_engine_solves_a_part_the_other_process_holds_instead_of_waiting(monkeypatch):
+    """A part taken by the other process and never finished (here: by nobody) is solved again, with
+    another seed, instead of waiting for it; the horizon is then refuted by this engine's own solves."""
+    import multiprocessing as mp
+
+    import kamicp.solver as solver_module
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import _CpSatEngine
+
+    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    _seed, _level, regions, opt = MEDIUM[1]
+    ledger = Ledger(mp.get_context())
+    assert ledger.claim(opt - 1, 4) == 0  # "the other process" holds part 0
+    assert ledger.unfinished(opt - 1, 4) == 0 and not ledger.finished(opt - 1, 0)
+    engine = _CpSatEngine(regions, 1, 0, ModelOptions(hints=False), None, ledger)
+    assert engine.horizon(opt - 1, time.monotonic() + 60) == ("infeasible", None)
+    assert ledger.all_refuted(opt - 1, 4) and ledger.finished(opt - 1, 0) and ledger.unfinished(opt - 1, 4) is None
 
