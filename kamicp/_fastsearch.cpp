@@ -401,6 +401,34 @@ class Search {
 
     // After a BFS (queue_[0..qt), distances dist_) that reached depth B: are the vertices at depth B, the
     // queue's tail, all of one colour?
+    // Breadth-first search from src over the current regions, into queue_ (in order) and dist_; it gives up
+    // (returns -1) once a vertex at depth > `within` is due while fewer than `size` vertices are reached
+    // (every unreached one is farther than `within`). Otherwise returns the eccentricity of src in its
+    // island (`qt` = vertices reached, `sum` = their total distance).
+    int bfs_ecc(const Quot &q, int src, int within, int size, int &qt, int &sum) {
+        int st = next_stamp();
+        stamp_[src] = st;
+        dist_[src] = 0;
+        int qh = 0, ecc = 0;
+        qt = 0;
+        sum = 0;
+        queue_[qt++] = src;
+        while (qh < qt) {
+            int v = queue_[qh++], dv = dist_[v];
+            sum += dv;
+            if (dv + 1 > within && qt < size) return -1;
+            for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
+                int w = q.adj[e];
+                if (stamp_[w] != st) {
+                    stamp_[w] = st;
+                    dist_[w] = ecc = dv + 1;
+                    queue_[qt++] = w;
+                }
+            }
+        }
+        return ecc;
+    }
+
     // The beam's tie-break among boards of equal bound (a heuristic, never a proof): the sum of distances
     // from a centre that attains the radius term (with the ring rule when on), the least such sum; 0 on a
     // board of several islands. Smaller means the board is gathered closer around its centre (measured:
@@ -412,30 +440,9 @@ class Search {
         for (int v = 0; v < m; ++v) order.emplace_back(q.astart[v] - q.astart[v + 1], v);  // the cutoff bites
         std::sort(order.begin(), order.end());
         for (auto &dv_src : order) {
-            int src = dv_src.second;
-            int st = next_stamp();
-            stamp_[src] = st;
-            dist_[src] = 0;
-            int qh = 0, qt = 0, ecc = 0, sum = 0;
-            bool beyond = false;  // some region is farther than best_val: this centre cannot attain it
-            queue_[qt++] = src;
-            while (qh < qt) {
-                int v = queue_[qh++], dv = dist_[v];
-                sum += dv;
-                if (dv + 1 > best_val && qt < m) {
-                    beyond = true;
-                    break;
-                }
-                for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
-                    int w = q.adj[e];
-                    if (stamp_[w] != st) {
-                        stamp_[w] = st;
-                        dist_[w] = ecc = dv + 1;
-                        queue_[qt++] = w;
-                    }
-                }
-            }
-            if (beyond) continue;
+            int qt, sum;
+            int ecc = bfs_ecc(q, dv_src.second, best_val, m, qt, sum);
+            if (ecc < 0) continue;  // some region is farther than best_val: this centre cannot attain it
             if (qt < m) return 0;
             int val = ecc + (ring_ && !tail_mono(q, qt, ecc) ? 1 : 0);
             if (val < best_val || (val == best_val && sum < best_sum)) best_val = val, best_sum = sum;
@@ -576,34 +583,9 @@ class Search {
             std::sort(cand.begin(), cand.end());
             for (auto &cv : cand) {
                 if (best == 0) break;
-                int src = cv.second;
-                int st = next_stamp();
-                stamp_[src] = st;
-                dist_[src] = 0;
-                int qh = 0, qt = 0;
-                queue_[qt++] = src;
-                int reached = 1, ecc = 0;
-                bool aborted = false;
-                while (qh < qt) {
-                    int v = queue_[qh++];
-                    int dv = dist_[v];
-                    if (dv + 1 >= best && reached < size) {
-                        // every unreached node is at distance >= dv + 1 >= best
-                        aborted = true;
-                        break;
-                    }
-                    for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
-                        int w = q.adj[e];
-                        if (stamp_[w] != st) {
-                            stamp_[w] = st;
-                            dist_[w] = dv + 1;
-                            ecc = dv + 1;
-                            queue_[qt++] = w;
-                            ++reached;
-                        }
-                    }
-                }
-                if (aborted) continue;
+                int qt, sum;
+                int ecc = bfs_ecc(q, cv.second, best - 1, size, qt, sum);  // -1: every unreached node is
+                if (ecc < 0) continue;                                    // at distance >= best
                 // the ring rule: + 1 unless the ring at distance ecc (the queue's tail) is one colour
                 int val = ecc + (ring_ && !tail_mono(q, qt, ecc) ? 1 : 0);
                 if (val < best) best = val;
