@@ -399,8 +399,6 @@ class Search {
         return qt == size && (!ring_ || tail_mono(q, qt, B));
     }
 
-    // After a BFS (queue_[0..qt), distances dist_) that reached depth B: are the vertices at depth B, the
-    // queue's tail, all of one colour?
     // Breadth-first search from src over the current regions, into queue_ (in order) and dist_; it gives up
     // (returns -1) once a vertex at depth > `within` is due while fewer than `size` vertices are reached
     // (every unreached one is farther than `within`). Otherwise returns the eccentricity of src in its
@@ -432,7 +430,7 @@ class Search {
     // The beam's tie-break among boards of equal bound (a heuristic, never a proof): the sum of distances
     // from a centre that attains the radius term (with the ring rule when on), the least such sum; 0 on a
     // board of several islands. Smaller means the board is gathered closer around its centre (measured:
-    // shorter plans on 14 of 43 levels, none longer; benchmarks/RESULTS.md, fourth round).
+    // shorter plans on 7 of 43 levels, none longer; benchmarks/RESULTS.md, fourth round).
     int spread(const Quot &q) {
         const int m = q.m;
         int best_val = m + 2, best_sum = 0;
@@ -450,6 +448,8 @@ class Search {
         return best_sum;
     }
 
+    // After a BFS (queue_[0..qt), distances dist_) that reached depth B: are the vertices at depth B, the
+    // queue's tail, all of one colour?
     bool tail_mono(const Quot &q, int qt, int B) const {
         for (int i = qt - 1; i >= 0 && dist_[queue_[i]] == B; --i)
             if (q.color[queue_[i]] != q.color[queue_[qt - 1]]) return false;

@@ -339,7 +339,7 @@ class FloodModel:
         if status == cp_model.INFEASIBLE:
             return HorizonOutcome("infeasible", None, seconds)
         if status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {self.model.validate()}")
+            raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
         return HorizonOutcome("unknown", None, seconds)
 
     def cube_regions(self, part: int, parts: int) -> range:

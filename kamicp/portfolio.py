@@ -35,10 +35,12 @@ ENGINE_NAMES = ("search", "cpsat")  # the engines whose proofs of infeasibility 
 
 
 class Ledger:
-    """The horizons proven infeasible so far, in memory the race's processes share (made before they fork).
+    """What the race's processes share, in memory made before they fork: the horizons proven infeasible,
+    the search's halt flags, and the state of each horizon's CP-SAT parts (cubes).
 
-    Only proofs are written (entry h says "horizon h is infeasible", by whom and in how many seconds), so
-    a reader can rely on any entry it sees; a stale read only means less help."""
+    Only proofs are written as proofs (entry h says "horizon h is infeasible", by whom and in how many
+    seconds), and a part is marked refuted only by a complete solve, so a reader can rely on any entry it
+    sees; a stale read only means less help."""
 
     SIZE = 256
     PARTS = 16  # at most this many cubes per horizon
@@ -69,14 +71,18 @@ class Ledger:
         """Was the search asked to leave this horizon to CP-SAT's cubes (and it is not proven)?"""
         return 0 <= steps < self.SIZE and bool(self.halt[steps]) and not self.by[steps]
 
+    def _at(self, steps: int, part: int) -> int:
+        """Index of a part's state in `cubes`."""
+        return steps * self.PARTS + part
+
     def claim(self, steps: int, parts: int) -> int | None:
         """An open cube of this horizon, now taken by the caller; None when none is open."""
         if not 0 <= steps < self.SIZE:
             return None
         with self.lock:
             for p in range(min(parts, self.PARTS)):
-                if self.cubes[steps * self.PARTS + p] == self.OPEN:
-                    self.cubes[steps * self.PARTS + p] = self.TAKEN
+                if self.cubes[self._at(steps, p)] == self.OPEN:
+                    self.cubes[self._at(steps, p)] = self.TAKEN
                     return p
         return None
 
@@ -88,32 +94,32 @@ class Ledger:
 
     def cubing(self, steps: int) -> bool:
         """Are this horizon's cubes being solved already?"""
-        return 0 <= steps < self.SIZE and any(self.cubes[steps * self.PARTS + p] for p in range(self.PARTS))
+        return 0 <= steps < self.SIZE and any(self.cubes[self._at(steps, p)] for p in range(self.PARTS))
 
     def refuted(self, steps: int, part: int) -> None:
-        self.cubes[steps * self.PARTS + part] = self.REFUTED
+        self.cubes[self._at(steps, part)] = self.REFUTED
 
     def unfinished(self, steps: int, parts: int, after: int = -1) -> int | None:
         """A part someone has taken and not finished (the first after `after`, cyclically), or None."""
         n = min(parts, self.PARTS)
         for k in range(n):
             p = (after + 1 + k) % n
-            if self.cubes[steps * self.PARTS + p] == self.TAKEN:
+            if self.cubes[self._at(steps, p)] == self.TAKEN:
                 return p
         return None
 
     def finished(self, steps: int, part: int) -> bool:
-        return self.cubes[steps * self.PARTS + part] in (self.REFUTED, self.SOLVED)
+        return self.cubes[self._at(steps, part)] in (self.REFUTED, self.SOLVED)
 
     def solved(self, steps: int, part: int) -> None:
         """A cube has a solution: its solver reports it (and wins the race); the others stop waiting."""
-        self.cubes[steps * self.PARTS + part] = self.SOLVED
+        self.cubes[self._at(steps, part)] = self.SOLVED
 
     def any_solved(self, steps: int, parts: int) -> bool:
-        return any(self.cubes[steps * self.PARTS + p] == self.SOLVED for p in range(min(parts, self.PARTS)))
+        return any(self.cubes[self._at(steps, p)] == self.SOLVED for p in range(min(parts, self.PARTS)))
 
     def all_refuted(self, steps: int, parts: int) -> bool:
-        return all(self.cubes[steps * self.PARTS + p] == self.REFUTED for p in range(min(parts, self.PARTS)))
+        return all(self.cubes[self._at(steps, p)] == self.REFUTED for p in range(min(parts, self.PARTS)))
 
     def proven(self, steps: int):
         """The other process's proof row for this horizon, or None."""

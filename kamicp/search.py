@@ -149,7 +149,7 @@ def beam_plan(
     Boards are ranked by the bound without the gathering refinement (measured better plans:
     tri-56b5c-mirror-proper-s501 12 moves instead of 14), with or without the ring rule (neither ranking
     is better everywhere, so the narrow beam runs without, the wider one with), then, with `closeness`,
-    by the least sum of distances from a centre (shorter plans on 6 of 43 levels, none longer:
+    by the least sum of distances from a centre (shorter plans on 7 of 43 levels, none longer:
     `benchmarks/beam.py`), then by regions left."""
     if _fastsearch is None or num_colors > 15:
         return None

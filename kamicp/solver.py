@@ -158,17 +158,22 @@ class _CpSatEngine(_Engine):
                 ledger.nudge(steps)
             return stop is not None and stop()
 
+        def attempt(part: int, seed: int, halt: Callable[[], bool]):
+            """Solve one part and, in the race, mark it refuted or solved (an unknown part stays taken)."""
+            left = None if deadline is None else deadline - time.monotonic()
+            out = model.solve(time_limit=left, workers=self.workers, seed=seed, stop=halt, cube=(part, parts))
+            if ledger is not None and out.status != "unknown":
+                (ledger.refuted if out.status == "infeasible" else ledger.solved)(steps, part)
+            return out
+
         while True:
-            poll()
+            poll()  # (for its nudge: a stop is seen by the solve)
             part = ledger.claim(steps, parts) if ledger is not None else next(local, None)
             if part is None:
                 break
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
+            if deadline is not None and time.monotonic() >= deadline:
                 return "unknown", None
-            out = model.solve(time_limit=left, workers=self.workers, seed=self.seed, stop=poll, cube=(part, parts))
-            if ledger is not None and out.status != "unknown":
-                (ledger.refuted if out.status == "infeasible" else ledger.solved)(steps, part)
+            out = attempt(part, self.seed, poll)
             if out.status != "infeasible":
                 return out.status, out.plan
         # The other process's parts: rather than wait idle, solve an unfinished one too, with another seed
@@ -182,13 +187,8 @@ class _CpSatEngine(_Engine):
                 time.sleep(0.05)
                 continue
             last = part
-            left = None if deadline is None else deadline - time.monotonic()
-            out = model.solve(time_limit=left, workers=self.workers, seed=self.seed + 7 + part,
-                              stop=lambda p=part: poll() or ledger.finished(steps, p), cube=(part, parts))
-            if out.status == "infeasible":
-                ledger.refuted(steps, part)
-            elif out.status == "feasible":
-                ledger.solved(steps, part)
+            out = attempt(part, self.seed + 7 + part, lambda p=part: poll() or ledger.finished(steps, p))
+            if out.status == "feasible":
                 return out.status, out.plan
         return "infeasible", None
 
@@ -321,6 +321,10 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
     )
     if ledger is not None and isinstance(runner, _SearchEngine):
         ledger.attach(runner.ida)
+
+    def handover() -> _CpSatEngine:
+        """The race's search process switches to CP-SAT (one worker, another seed than the other process)."""
+        return _CpSatEngine(regions, 1, seed + 1, options, known, ledger)
     for steps in range(lb, top + 1):
         if deadline is not None and time.monotonic() >= deadline:
             return result(UNKNOWN, best, steps)
@@ -336,14 +340,14 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
         if outcome == "unknown" and ledger is not None and isinstance(runner, _SearchEngine) and (
                 ledger.halted(steps)):
             # CP-SAT asked for help with this horizon's cubes: this process solves cubes from now on
-            runner = _CpSatEngine(regions, 1, seed + 1, options, known, ledger)
+            runner = handover()
             note(f"horizon {steps}: joining CP-SAT's cubes")
             outcome, plan = runner.horizon(steps, deadline, ledger.stopper(steps))
         if outcome == "unknown" and ledger is not None and (other := ledger.proven(steps)) is not None:
             proof.append(other)  # stopped because the other process proved it
             lb = steps + 1
             if isinstance(runner, _SearchEngine):  # deeper horizons are the model's: a second seed helps most
-                runner = _CpSatEngine(regions, 1, seed + 1, options, known, ledger)
+                runner = handover()
             continue
         proof.append(Horizon(steps, outcome, time.monotonic() - t0, runner.name))
         note(f"horizon {steps}: {outcome}")
