@@ -241,6 +241,153 @@ class Search {
         return false;
     }
 
+    // One move, then a pivot rollout: the shortest such plan of at most `limit` moves, trying every move of
+    // the start board while time is left (an upper bound, never a proof). Returns its length or -1.
+    int rollout_ply(int limit, double time_limit, std::vector<std::pair<int, int>> &plan) {
+        auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(time_limit));
+        Quot q, cq;
+        quotient(start_, q);
+        std::vector<std::pair<int, int>> tail;
+        int best = -1;
+        plan.clear();
+        int r = pivot_rollout(q, limit, tail);
+        if (r >= 0) best = r, plan = tail, limit = r - 1;
+        std::vector<int> child;
+        for (int a = 0; a < q.m; ++a)
+            for (int c = 0; c < K_; ++c) {
+                if (c == q.color[a] || limit < 1) continue;
+                if (std::chrono::steady_clock::now() > until) return best;
+                child = start_;
+                for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) child[q.members[i]] = c;
+                quotient(child, cq);
+                r = pivot_rollout(cq, limit - 1, tail);
+                if (r < 0) continue;
+                best = r + 1;
+                limit = best - 1;
+                plan.assign(1, {q.rep[a], c});
+                plan.insert(plan.end(), tail.begin(), tail.end());
+            }
+        return best;
+    }
+
+    // Pivot rollout (an upper bound, never a proof): finish the board by painting only the growing blob of
+    // one region (the pivot), choosing each colour greedily with one step of look-ahead by the pivot
+    // bound max(distance from the blob to the farthest region, colours outside the blob). Tries the
+    // pivots of eccentricity at most min(limit, radius + 2); returns the fewest steps (<= limit) and fills
+    // `moves` (taps on the pivot's smallest initial region), or -1.
+    int pivot_rollout(const Quot &q, int limit, std::vector<std::pair<int, int>> &moves) {
+        const int m = q.m;
+        moves.clear();
+        if (m == 1) return 0;
+        if (limit < 1) return -1;
+        std::vector<std::pair<int, int>> pivots;
+        for (int x = 0; x < m; ++x) {
+            int far;
+            int e = bfs_full(q, x, dist_, far);
+            pivots.emplace_back(e, x);
+        }
+        for (int x = 0; x < m; ++x)
+            if (stamp_[x] != stamp_val_) return -1;  // several islands: no single pivot floods them all
+        std::sort(pivots.begin(), pivots.end());
+        const int cap = std::min(limit, pivots[0].first + 2);  // + 1 misses tri-90b5c-proper-s405's 11
+        int best = -1;
+        std::vector<char> blob(m), b1(m), b2(m);
+        std::vector<int> cur, colours;
+        std::vector<std::pair<int, int>> seq;
+        for (auto &px : pivots) {
+            int lim = best >= 0 ? best - 1 : limit;
+            if (px.first > std::min(cap, lim)) break;
+            int x = px.second;
+            std::fill(blob.begin(), blob.end(), 0);
+            blob[x] = 1;
+            int size = 1, steps = 0;
+            seq.clear();
+            while (size < m) {
+                if (steps + pivot_bound(q, blob) > lim) break;
+                int bestc = -1, bsize = 0;
+                std::pair<int, int> bkey{1 << 30, 0};
+                for (int c : blob_colours(q, blob, colours)) {
+                    b1 = blob;
+                    int s1 = size + grow_blob(q, b1, c);
+                    std::pair<int, int> key{0, -s1};
+                    if (s1 < m) {
+                        key = {1 << 30, 0};
+                        std::vector<int> cs2 = blob_colours(q, b1, cur);
+                        for (int c2 : cs2) {
+                            b2 = b1;
+                            int s2 = s1 + grow_blob(q, b2, c2);
+                            std::pair<int, int> k2{s2 < m ? pivot_bound(q, b2) : 0, -s2};
+                            key = std::min(key, k2);
+                        }
+                    }
+                    if (key < bkey) bkey = key, bestc = c, bsize = s1;
+                }
+                grow_blob(q, blob, bestc);
+                size = bsize;
+                seq.emplace_back(q.rep[x], bestc);
+                ++steps;
+            }
+            if (size == m && steps <= lim) {
+                best = steps;
+                moves = seq;
+            }
+        }
+        return best;
+    }
+
+    // The colours of the regions next to the blob (`out`, returned).
+    const std::vector<int> &blob_colours(const Quot &q, const std::vector<char> &blob, std::vector<int> &out) {
+        std::fill(merged_.begin(), merged_.end(), 0);
+        for (int a = 0; a < q.m; ++a)
+            if (blob[a])
+                for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
+                    if (!blob[q.adj[e]]) merged_[q.color[q.adj[e]]] = 1;
+        out.clear();
+        for (int c = 0; c < K_; ++c)
+            if (merged_[c]) out.push_back(c);
+        return out;
+    }
+
+    // Paint the blob c: it absorbs its neighbours of colour c (regions of one colour are never adjacent,
+    // so one layer is all). Returns the number absorbed.
+    int grow_blob(const Quot &q, std::vector<char> &blob, int c) {
+        int st = next_stamp(), added = 0;
+        for (int a = 0; a < q.m; ++a)
+            if (blob[a])
+                for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) {
+                    int w = q.adj[e];
+                    if (!blob[w] && q.color[w] == c && stamp_[w] != st) stamp_[w] = st, queue_[added++] = w;
+                }
+        for (int i = 0; i < added; ++i) blob[queue_[i]] = 1;
+        return added;
+    }
+
+    // A lower bound on the steps a pivot-only finish needs from `blob`: each step brings every region at
+    // most one step closer and removes at most one colour from outside.
+    int pivot_bound(const Quot &q, const std::vector<char> &blob) {
+        int st = next_stamp(), qh = 0, qt = 0, ecc = 0;
+        for (int a = 0; a < q.m; ++a)
+            if (blob[a]) stamp_[a] = st, dist_[a] = 0, queue_[qt++] = a;
+        std::fill(cnt_.begin(), cnt_.end(), 0);
+        while (qh < qt) {
+            int v = queue_[qh++];
+            for (int e = q.astart[v]; e < q.astart[v + 1]; ++e) {
+                int w = q.adj[e];
+                if (stamp_[w] != st) {
+                    stamp_[w] = st;
+                    dist_[w] = ecc = dist_[v] + 1;
+                    cnt_[q.color[w]] = 1;
+                    queue_[qt++] = w;
+                }
+            }
+        }
+        int outside = 0;
+        for (int c = 0; c < K_; ++c) outside += cnt_[c];
+        return std::max(ecc, outside);
+    }
+
     const std::vector<std::pair<int, int>> &plan() const { return plan_; }
     long long nodes() const { return nodes_; }
     size_t table_size() const { return table_.size(); }
@@ -1097,7 +1244,28 @@ PyObject *py_beam(PyObject *, PyObject *args) {
     return plan;
 }
 
+PyObject *py_rollout(PyObject *, PyObject *args) {
+    PyObject *cap;
+    int limit;
+    double time_limit;
+    if (!PyArg_ParseTuple(args, "Oid", &cap, &limit, &time_limit)) return nullptr;
+    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    if (!s) return nullptr;
+    std::vector<std::pair<int, int>> moves;
+    int steps;
+    Py_BEGIN_ALLOW_THREADS steps = s->rollout_ply(limit, time_limit, moves);
+    Py_END_ALLOW_THREADS if (steps < 0) Py_RETURN_NONE;
+    PyObject *plan = PyList_New(0);
+    for (auto &mv : moves) {
+        PyObject *item = Py_BuildValue("(ii)", mv.first, mv.second);
+        PyList_Append(plan, item);
+        Py_DECREF(item);
+    }
+    return plan;
+}
+
 PyMethodDef methods[] = {
+    {"rollout", py_rollout, METH_VARARGS, "rollout(handle, limit, time_limit) -> a plan of at most limit moves (one move, then a pivot rollout) or None"},
     {"set_symmetry", py_set_symmetry, METH_VARARGS, "set_symmetry(handle, sigma or None)"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"beam", py_beam, METH_VARARGS, "beam(handle, width, fan, time_limit, closeness=True) -> plan or None (an upper bound)"},

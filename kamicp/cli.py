@@ -119,8 +119,18 @@ def _proof_table(result: Result) -> Table:
     table.add_column("seconds", justify="right")
     table.add_column("by")
     words = {"infeasible": "impossible (proven)", "feasible": "solved", "unknown": "unknown (time limit)"}
-    for h in result.proof_by_horizon():
-        if h.outcome == "bound":
+    rows = result.proof_by_horizon()
+    for i, h in enumerate(rows):
+        if h.outcome == "implied":
+            if i + 1 < len(rows) and rows[i + 1].outcome == "implied":
+                continue  # one row for a run of implied horizons, at its top
+            low = i
+            while low > 0 and rows[low - 1].outcome == "implied":
+                low -= 1
+            span = str(h.steps) if low == i else f"{rows[low].steps}-{h.steps}"
+            table.add_row(span, f"impossible: implied by {h.steps + 1} (a solved board stays solved by one "
+                          "more move)", "-", h.engine)
+        elif h.outcome == "bound":
             b = result.bound
             ring = " + 1 by the ring rule" if b.ring else ""
             table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}{ring}, "

@@ -35,11 +35,13 @@ class ModelOptions:
     # Solver-side switches (not constraints), kept here so one object configures an ablation run.
     hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
     beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
+    rollout: bool = True  # then one move and a pivot rollout, every move tried (an upper bound; no proof)
     search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
     search_por_adjacent: bool = True  # ... also between adjacent moves that commute (models/strengthening.md §2)
     search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
     search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
     ledger: bool = True  # the portfolio's race shares proven horizons (and hands a lagging search's core to CP-SAT)
+    top_down: bool = True  # the race's CP-SAT goes from the best solution down (connected boards; models/flood.md)
     cubes: int = 4  # a CP-SAT horizon not solved whole within CUBE_AFTER s is solved as this many first-move cubes
     compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
     cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)

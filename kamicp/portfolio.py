@@ -52,6 +52,7 @@ class Ledger:
         # the compiled search stops horizon h once halt[h] != 0: h proven, or CP-SAT wants help with it
         self.halt = ctx.Array("i", self.SIZE, lock=False)
         self.search_since = ctx.Array("d", self.SIZE, lock=False)  # when the search started horizon h
+        self.search_at = ctx.Value("i", -1, lock=False)  # the horizon the search is on
         self.cubes = ctx.Array("i", self.SIZE * self.PARTS, lock=False)  # OPEN / TAKEN / REFUTED / SOLVED
         self.lock = ctx.Lock()
 
@@ -66,6 +67,7 @@ class Ledger:
     def search_started(self, steps: int) -> None:
         if 0 <= steps < self.SIZE:
             self.search_since[steps] = time.monotonic()
+            self.search_at.value = steps
 
     def halted(self, steps: int) -> bool:
         """Was the search asked to leave this horizon to CP-SAT's cubes (and it is not proven)?"""
@@ -86,15 +88,27 @@ class Ledger:
                     return p
         return None
 
-    def nudge(self, steps: int) -> None:
-        """Called while CP-SAT solves cubes of this horizon: ask the search to help once its grace is over."""
-        since = self.search_since[steps] if 0 <= steps < self.SIZE else 0.0
+    def nudge(self, steps: int, below: bool = False) -> None:
+        """Called while CP-SAT solves cubes of this horizon: ask the search to help once its grace is over.
+        With `below` (a connected board, where this horizon's proof implies the shorter ones) also when
+        the search is on a lower horizon."""
+        at = self.search_at.value
+        if not (at == steps or (below and 0 <= at < steps)) or not 0 <= steps < self.SIZE:
+            return
+        since = self.search_since[at]
         if since and time.monotonic() - since >= SEARCH_GRACE:
-            self.halt[steps] = 1
+            self.halt[at] = 1
 
     def cubing(self, steps: int) -> bool:
         """Are this horizon's cubes being solved already?"""
         return 0 <= steps < self.SIZE and any(self.cubes[self._at(steps, p)] for p in range(self.PARTS))
+
+    def cubing_above(self, steps: int) -> int | None:
+        """The highest horizon above `steps` whose cubes are being solved and not proven, or None."""
+        for h in range(self.SIZE - 1, steps, -1):
+            if self.cubing(h) and not self.by[h]:
+                return h
+        return None
 
     def refuted(self, steps: int, part: int) -> None:
         self.cubes[self._at(steps, part)] = self.REFUTED
@@ -128,6 +142,14 @@ class Ledger:
         if not 0 <= steps < self.SIZE or not self.by[steps]:
             return None
         return Horizon(steps, "infeasible", self.secs[steps], ENGINE_NAMES[self.by[steps] - 1])
+
+    def proven_from(self, steps: int):
+        """The proof row of the lowest horizon at or above `steps` proven infeasible, or None. (On a
+        connected board that proof implies this horizon: models/flood.md.)"""
+        for h in range(max(steps, 0), self.SIZE):
+            if self.by[h]:
+                return self.proven(h)
+        return None
 
     def stopper(self, steps: int):
         """A poll for a running horizon: has it been proven meanwhile?"""

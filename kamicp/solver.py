@@ -3,6 +3,10 @@
 The first horizon an engine solves is optimal, because every shorter one was refuted (or is below the
 sound lower bound). Every solution is replayed by the rules engine before it is returned. A time limit
 ends in status 'unknown' with the proven lower bound and the best solution found so far.
+
+In the portfolio's race, on a connected board, the CP-SAT process goes top-down instead: it tries one
+move fewer than the best known solution first. Horizons are monotone there (a solved board stays solved
+by one more move), so that horizon refuted proves every shorter one impossible too (models/flood.md).
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from kamicp.level import Level, Move
 from kamicp.model import FloodModel, ModelOptions
 from kamicp.regions import Regions, regions_of
 from kamicp.rules import verify
-from kamicp.search import SearchTimeout, beam_plan, make_search
+from kamicp.search import SearchTimeout, beam_plan, make_search, rollout_plan
 
 ENGINES = ("cpsat", "search", "auto")
 CUBE_AFTER = 2.0  # seconds CP-SAT tries a horizon whole before it solves it in first-move cubes
 SEARCH_HELPS_UP_TO = 110  # regions: on boards this small the race's search joins CP-SAT's cubes (measured)
 BEAM_SECONDS = 2.0  # the beam's budget (5 % of a time limit, at most this): its wide pass needs ~1 s at 100 regions
+ROLLOUT_SECONDS = 4.0  # the rollouts' budget (6 % of a time limit, at most this): 2.7 s at 89 regions
 
 OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
 NO_SOLUTION = "no-solution"  # no solution within max_steps moves (proven)
@@ -34,8 +39,10 @@ Progress = Callable[[str], None]
 @dataclass(frozen=True)
 class Horizon:
     """One step of a proof: can the level be solved in `steps` moves? `outcome` is 'infeasible'
-    (proven impossible), 'feasible', 'unknown' (time ran out) or 'bound' (ruled out by the lower
-    bound, no search needed)."""
+    (proven impossible), 'feasible', 'unknown' (time ran out), 'bound' (ruled out by the lower
+    bound, no search needed) or 'implied' (ruled out by the next higher horizon's proof, on a
+    connected board, where a solution could be extended by repainting the solved board; `engine` is
+    the engine of that proof)."""
 
     steps: int
     outcome: str
@@ -124,10 +131,11 @@ class _CpSatEngine(_Engine):
     name = "cpsat"
 
     def __init__(self, regions: Regions, workers: int | None, seed: int, options: ModelOptions | None,
-                 known: list[tuple[int, int]] | None = None, ledger=None):
+                 known: list[tuple[int, int]] | None = None, ledger=None, monotone: bool = False):
         self.regions, self.workers, self.seed, self.options = regions, workers, seed, options
         self.known = known  # a solution to hint (an upper bound; it proves nothing)
         self.ledger = ledger  # the race's shared cubes (portfolio.Ledger), or None: cubes taken in turn
+        self.monotone = monotone  # a connected board: the search may leave a lower horizon for these cubes
 
     def horizon(self, steps, deadline, stop=None):
         model = FloodModel(self.regions, steps, self.options)
@@ -155,7 +163,7 @@ class _CpSatEngine(_Engine):
 
         def poll() -> bool:
             if helped:
-                ledger.nudge(steps)
+                ledger.nudge(steps, below=self.monotone)
             return stop is not None and stop()
 
         def attempt(part: int, seed: int, halt: Callable[[], bool]):
@@ -226,6 +234,8 @@ TECHNIQUES = {
     "search-gather": "search_gather",
     "search-ring": "search_ring",
     "ledger": "ledger",
+    "top-down": "top_down",
+    "rollout": "rollout",
     "cubes": "cubes",
     "compiled-search": "compiled_search",
 }
@@ -297,13 +307,20 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
             bound=report,
         )
 
+    opts = options or ModelOptions()
     plan = greedy(regions.adj, regions.colors, len(regions.palette))
     source = "greedy"
-    if (options or ModelOptions()).beam and lb < len(plan):
+    if opts.beam and lb < len(plan):
         budget = BEAM_SECONDS if time_limit is None else min(BEAM_SECONDS, 0.05 * time_limit)
         found = beam_plan(regions.adj, regions.colors, len(regions.palette), seconds=budget)
         if found is not None and len(found) < len(plan):
             plan, source = found, "beam"
+    # (the race's search process leaves the rollouts to the CP-SAT process, which needs them most)
+    if opts.rollout and lb < len(plan) and not (ledger is not None and engine == "search"):
+        budget = ROLLOUT_SECONDS if time_limit is None else min(ROLLOUT_SECONDS, 0.06 * time_limit)
+        found = rollout_plan(regions.adj, regions.colors, len(regions.palette), len(plan) - 1, seconds=budget)
+        if found is not None and len(found) < len(plan):
+            plan, source = found, "rollout"
     best = _to_moves(regions, plan)
     verify(level, best)
     found_at = time.monotonic() - start  # when the upper-bound solution was known
@@ -315,8 +332,10 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
             lb = h.steps + 1
     top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
     known = plan
+    # horizons are monotone on a connected board (models/flood.md): a refuted horizon implies the shorter
+    monotone = opts.top_down and report.islands == 1
     runner: _Engine = (
-        _CpSatEngine(regions, workers, seed, options, known, ledger) if engine == "cpsat"
+        _CpSatEngine(regions, workers, seed, options, known, ledger, monotone) if engine == "cpsat"
         else search if search is not None else _SearchEngine(regions, options)
     )
     if ledger is not None and isinstance(runner, _SearchEngine):
@@ -324,13 +343,71 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
 
     def handover() -> _CpSatEngine:
         """The race's search process switches to CP-SAT (one worker, another seed than the other process)."""
-        return _CpSatEngine(regions, 1, seed + 1, options, known, ledger)
+        return _CpSatEngine(regions, 1, seed + 1, options, known, ledger, monotone)
+
+    def refuted_with_shorter(row: Horizon) -> None:
+        """The proof row of a refuted horizon, after rows for lb..row.steps-1, which it implies (monotone)."""
+        proof.extend(Horizon(h, "implied", 0.0, row.engine) for h in range(lb, row.steps))
+        proof.append(row)
+
+    def finish(lower: int) -> Result:
+        """Every horizon below `lower` is ruled out: optimal if the best solution is that short."""
+        if max_steps is not None and lower > max_steps:
+            return result(NO_SOLUTION, best, lower)
+        if len(best) != lower:
+            return result(UNKNOWN, best, lower)  # (in the race: the other process found that solution)
+        if not any(h.steps == lower and h.outcome == "feasible" for h in proof):
+            proof.append(Horizon(lower, "feasible", found_at, source))  # the replayed upper-bound solution
+        return result(OPTIMAL, best, lower)
+
+    def top_down(steps: int, runner: _Engine) -> Result:
+        """The race on a connected board: horizons from `steps` down, each solved one shortening the best
+        solution, until one is refuted (by this process or the other) or the bound is reached."""
+        nonlocal best
+        parts = int(opts.cubes)
+        while steps >= lb:
+            if deadline is not None and time.monotonic() >= deadline:
+                return result(UNKNOWN, best, lb)
+            if (other := ledger.proven_from(steps)) is not None:
+                refuted_with_shorter(other)
+                return finish(other.steps + 1)
+            note(f"horizon {steps}: solving with {runner.name} (top-down)")
+            t0 = time.monotonic()
+            outcome, plan = runner.horizon(steps, deadline, ledger.stopper(steps))
+            if outcome == "unknown":
+                if ledger.proven_from(steps) is not None:
+                    continue  # the other process proved it (taken from the ledger above)
+                if ledger.any_solved(steps, parts):
+                    steps -= 1  # the other process solved it and reports that solution
+                    continue
+                return result(UNKNOWN, best, lb)
+            row = Horizon(steps, outcome, time.monotonic() - t0, runner.name)
+            note(f"horizon {steps}: {outcome}")
+            if outcome == "infeasible":
+                refuted_with_shorter(row)
+                ledger.publish(row)
+                return finish(steps + 1)
+            proof.append(row)
+            assert plan is not None
+            best = _to_moves(regions, plan)
+            verify(level, best, max_moves=steps)
+            if isinstance(runner, _CpSatEngine):
+                runner.known = plan
+            steps = len(best) - 1
+        return finish(lb)
+
+    if ledger is not None and monotone and engine == "cpsat" and top >= lb:
+        return top_down(top, runner)
     for steps in range(lb, top + 1):
+        if steps < lb:
+            continue  # implied by a proof of a higher horizon
         if deadline is not None and time.monotonic() >= deadline:
             return result(UNKNOWN, best, steps)
-        if ledger is not None and (other := ledger.proven(steps)) is not None:
-            proof.append(other)  # the other process's proof of this horizon
-            lb = steps + 1
+        if ledger is not None and (other := ledger.proven_from(steps) if monotone else ledger.proven(steps)):
+            refuted_with_shorter(other)  # the other process's proof of this horizon (monotone: or a higher one)
+            lb = other.steps + 1
+            if lb > top:
+                break
             continue
         note(f"horizon {steps}: solving with {runner.name}")
         t0 = time.monotonic()
@@ -339,8 +416,12 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
         outcome, plan = runner.horizon(steps, deadline, None if ledger is None else ledger.stopper(steps))
         if outcome == "unknown" and ledger is not None and isinstance(runner, _SearchEngine) and (
                 ledger.halted(steps)):
-            # CP-SAT asked for help with this horizon's cubes: this process solves cubes from now on
+            # CP-SAT asked for help with its cubes: this process solves cubes from now on
             runner = handover()
+            higher = ledger.cubing_above(steps) if monotone else None
+            if higher is not None:  # cubes of a higher horizon, whose proof implies this one
+                note(f"horizon {higher}: joining CP-SAT's cubes (top-down)")
+                return top_down(higher, runner)
             note(f"horizon {steps}: joining CP-SAT's cubes")
             outcome, plan = runner.horizon(steps, deadline, ledger.stopper(steps))
         if outcome == "unknown" and ledger is not None and (other := ledger.proven(steps)) is not None:

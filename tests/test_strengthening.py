@@ -133,7 +133,7 @@ def test_model_variant_keeps_every_optimum(name):
     options = VARIANTS[name]
     for seed, level, regions, opt in BOARDS + MEDIUM + SYMMETRIC:
         connected = len(islands(regions.size, regions.adj)) == 1
-        for horizon in (opt - 1, opt, opt + 1):
+        for horizon in (opt - 1, opt, opt + 1, opt + 2):  # above opt: the monotonicity top-down relies on
             if horizon < 1 or (horizon > opt and not connected):
                 continue
             out = FloodModel(regions, horizon, options).solve(workers=1)
@@ -407,9 +407,11 @@ def test_cpsat_stops_when_told():
     assert out.status == "unknown" and time.monotonic() - t0 < 10
 
 
-def test_solve_takes_horizons_from_the_ledger():
+@pytest.mark.parametrize("top_down", [False, True])
+def test_solve_takes_horizons_from_the_ledger(top_down):
     """A horizon in the ledger is not searched again; one proved while being searched stops the search, and
-    the proof cites the engine that proved it."""
+    the proof cites the engine that proved it. With top-down (a connected board), the proof of 8 also
+    implies 7, which is then not searched either."""
     import multiprocessing as mp
     import threading
 
@@ -423,11 +425,12 @@ def test_solve_takes_horizons_from_the_ledger():
     timer = threading.Timer(1.0, ledger.publish, args=(Horizon(9, "infeasible", 12.0, "cpsat"),))
     timer.start()
     res = _solve(level, engine="search", max_steps=9, time_limit=60, workers=None, seed=0,
-                 options=None, progress=None, ledger=ledger)
+                 options=ModelOptions(top_down=top_down), progress=None, ledger=ledger)
     timer.join()
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
-    assert rows == [(7, "infeasible", "search"), (8, "infeasible", "cpsat"), (9, "infeasible", "cpsat")]
+    seven = (7, "implied", "cpsat") if top_down else (7, "infeasible", "search")
+    assert rows == [seven, (8, "infeasible", "cpsat"), (9, "infeasible", "cpsat")]
     assert res.seconds < 30
 
 
@@ -600,3 +603,229 @@ def test_cpsat_engine_solves_a_part_the_other_process_holds_instead_of_waiting(m
     assert engine.horizon(opt - 1, time.monotonic() + 60) == ("infeasible", None)
     assert ledger.all_refuted(opt - 1, 4) and ledger.finished(opt - 1, 0) and ledger.unfinished(opt - 1, 4) is None
 
+
+
+# --- top-down (the race's CP-SAT on connected boards) and rollouts -------------------------------------
+
+
+def _connected(entries):
+    return [e for e in entries if len(islands(e[2].size, e[2].adj)) == 1]
+
+
+def _greedy_above(count: int):
+    """Connected boards (10-16 regions) where the greedy solution is longer than the optimum, so a top-down
+    run solves horizons on its way down; the optimum comes from the reference search."""
+    rng = random.Random(7)
+    out = []
+    while len(out) < count:
+        level = random_grid(rng, rng.choice(["triangle", "square"]), 4, 5, 4, hole_rate=0.0)
+        regions = regions_of(level)
+        if not 10 <= regions.size <= 16:
+            continue
+        opt = _search_optimum(IDAStar(regions.adj, regions.colors, len(regions.palette)))[0]
+        if len(greedy(regions.adj, regions.colors, len(regions.palette))) > opt:
+            out.append((len(out), level, regions, opt))
+    return out
+
+
+def _proof_covers(res, opt: int) -> None:
+    """Every horizon below the optimum is ruled out by a row (bound, proven or implied by the next)."""
+    rows = {h.steps: h for h in res.proof_by_horizon()}
+    bound = [h.steps for h in res.proof if h.outcome == "bound"]
+    for t in range(bound[0] + 1 if bound else 0, opt):
+        assert rows[t].outcome in ("infeasible", "implied"), (t, rows)
+        if rows[t].outcome == "implied":
+            assert rows[t + 1].outcome in ("infeasible", "implied")
+    assert rows[opt].outcome == "feasible"
+
+
+@pytest.mark.parametrize("cubes", [False, True])
+def test_top_down_matches_the_oracle(monkeypatch, cubes):
+    """The race's CP-SAT process, top-down from the greedy solution (no beam, no rollouts: often above
+    the optimum, so it also solves horizons on the way down), reports the oracle's optimum with a proof
+    that covers every shorter horizon: one refuted horizon and the ones it implies."""
+    import multiprocessing as mp
+
+    import kamicp.solver as solver_module
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import _solve
+
+    if cubes:
+        monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    descended = 0
+    for seed, level, _regions, opt in _connected(BOARDS)[:12] + _greedy_above(6):
+        res = _solve(level, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=0,
+                     options=ModelOptions(beam=False, rollout=False), progress=None,
+                     ledger=Ledger(mp.get_context()))
+        assert res.status == OPTIMAL and len(res.moves) == opt == res.lower_bound, seed
+        verify(level, res.moves, max_moves=opt)
+        _proof_covers(res, opt)
+        refuted = [h.steps for h in res.proof if h.outcome == "infeasible"]
+        assert refuted in ([], [opt - 1]), (seed, res.proof)  # top-down: one proof, the rest implied
+        descended += any(h.outcome == "feasible" and h.engine == "cpsat" for h in res.proof)
+    assert descended >= 2  # some greedy solutions were above the optimum: CP-SAT solved the way down
+
+
+def test_top_down_with_max_steps_proves_no_solution():
+    """Top-down from --max-steps: that horizon refuted means no solution within it."""
+    import multiprocessing as mp
+
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import NO_SOLUTION, _solve
+
+    checked = 0
+    for _seed, level, _regions, opt in _connected(BOARDS):
+        if opt < 3:
+            continue
+        res = _solve(level, engine="cpsat", max_steps=opt - 1, time_limit=60, workers=1, seed=0,
+                     options=ModelOptions(beam=False, rollout=False), progress=None,
+                     ledger=Ledger(mp.get_context()))
+        assert res.status == NO_SOLUTION and res.lower_bound == opt
+        checked += 1
+    assert checked >= 5
+
+
+def test_top_down_is_used_only_on_connected_boards():
+    """On a board with islands horizons are not monotone, so the race's CP-SAT goes up as before."""
+    import multiprocessing as mp
+
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import _solve
+
+    split = [e for e in BOARDS if len(islands(e[2].size, e[2].adj)) > 1 and e[3] >= 3][:6]
+    assert split
+    for seed, level, _regions, opt in split:
+        res = _solve(level, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=0,
+                     options=ModelOptions(beam=False, rollout=False), progress=None,
+                     ledger=Ledger(mp.get_context()))
+        assert res.status == OPTIMAL and len(res.moves) == opt, seed
+        assert not any(h.outcome == "implied" for h in res.proof), seed
+
+
+def test_race_with_top_down_end_to_end(monkeypatch):
+    """The real race (processes; the CP-SAT one top-down), with no first slice so it always runs: the
+    reference search's optima, with proofs that cover every shorter horizon, whoever wins."""
+    import kamicp.portfolio as portfolio
+
+    monkeypatch.setattr(portfolio, "FIRST_SLICE", -1.0)  # (a slice that ends before it starts)
+    raced = 0
+    for seed, level, _regions, opt in _connected(MEDIUM)[:3] + _greedy_above(3):
+        messages: list[str] = []
+        res = solve(level, engine="auto", time_limit=120, progress=messages.append)
+        raced += "portfolio: search and cpsat racing" in messages  # (not when the upper bound meets the bound)
+        assert res.status == OPTIMAL and len(res.moves) == opt, seed
+        verify(level, res.moves, max_moves=opt)
+        _proof_covers(res, opt)
+    assert raced >= 4
+
+
+def test_ledger_lets_the_search_leave_a_lower_horizon_only_when_monotone(monkeypatch):
+    import multiprocessing as mp
+
+    import kamicp.portfolio as portfolio
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import Horizon
+
+    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
+    ledger = Ledger(mp.get_context())
+    ledger.search_started(8)
+    assert ledger.claim(10, 4) == 0 and ledger.cubing_above(8) == 10 and ledger.cubing_above(10) is None
+    ledger.nudge(10)
+    assert not ledger.halted(8)  # not monotone: the search keeps its horizon
+    ledger.nudge(10, below=True)
+    assert ledger.halted(8)
+    assert ledger.proven_from(8) is None
+    ledger.publish(Horizon(10, "infeasible", 2.0, "cpsat"))
+    assert ledger.proven_from(8) == Horizon(10, "infeasible", 2.0, "cpsat") and ledger.proven_from(11) is None
+    assert ledger.proven(8) is None and ledger.cubing_above(8) is None
+
+
+def test_search_leaves_its_horizon_for_a_higher_horizons_cubes(monkeypatch):
+    """Asked for help while on horizon 8, the race's search joins CP-SAT's cubes of horizon 9 (top-down):
+    it solves the open cube, and horizon 9 refuted implies 8 (tri-60b5c-mirror-s205, a connected board)."""
+    import multiprocessing as mp
+    import threading
+    import time
+
+    import kamicp.portfolio as portfolio
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import NO_SOLUTION, Horizon, _solve
+
+    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
+    level = _bench("tri-60b5c-mirror-s205")
+    ledger = Ledger(mp.get_context())
+    ledger.publish(Horizon(7, "infeasible", 1.0, "cpsat"))
+    for _ in range(3):  # the CP-SAT process has refuted three cubes of horizon 9
+        ledger.refuted(9, ledger.claim(9, 4))
+
+    def other():  # ... and asks for help
+        end = time.monotonic() + 30
+        while not ledger.halted(8) and time.monotonic() < end:
+            ledger.nudge(9, below=True)
+            time.sleep(0.01)
+
+    helper = threading.Thread(target=other)
+    helper.start()
+    res = _solve(level, engine="search", max_steps=9, time_limit=120, workers=None, seed=0,
+                 options=None, progress=None, ledger=ledger)
+    helper.join()
+    assert res.status == NO_SOLUTION and res.lower_bound == 10
+    rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
+    assert rows == [(7, "infeasible", "cpsat"), (8, "implied", "cpsat"), (9, "infeasible", "cpsat")]
+    assert ledger.all_refuted(9, 4)
+
+
+@needs_compiled
+def test_rollout_plans_are_solutions_within_the_limit():
+    """Rollout plans replay, never beat the oracle's optimum and respect the limit."""
+    from kamicp.search import rollout_plan
+
+    found = 0
+    for seed, level, regions, opt in BOARDS + MEDIUM:
+        k = len(regions.palette)
+        plan = rollout_plan(regions.adj, regions.colors, k, 2 * regions.size, seconds=5)
+        if len(islands(regions.size, regions.adj)) > 1:
+            assert plan is None or regions.size == 1, seed  # one pivot cannot flood several islands
+            continue
+        assert plan is not None, seed
+        verify(level, _to_moves(regions, plan))
+        assert len(plan) >= opt, seed
+        found += len(plan) == opt
+        assert rollout_plan(regions.adj, regions.colors, k, opt - 1, seconds=5) is None, seed
+        short = rollout_plan(regions.adj, regions.colors, k, len(plan), seconds=5)
+        assert short is not None and len(short) <= len(plan)
+    assert found >= 20
+
+
+@needs_compiled
+def test_rollouts_find_the_optimum_the_beam_misses():
+    """tri-90b5c-proper-s405: the beam gives 12 moves, one move and a pivot rollout 11 (the optimum)."""
+    from kamicp.search import beam_plan, rollout_plan
+
+    regions = regions_of(_bench("tri-90b5c-proper-s405"))
+    k = len(regions.palette)
+    assert len(beam_plan(regions.adj, regions.colors, k, seconds=2)) == 12
+    plan = rollout_plan(regions.adj, regions.colors, k, 11, seconds=60)
+    assert plan is not None and len(plan) == 11
+    verify(_bench("tri-90b5c-proper-s405"), _to_moves(regions, plan))
+
+
+def test_proof_table_shows_implied_horizons_as_one_row():
+    import multiprocessing as mp
+
+    from rich.console import Console
+
+    from kamicp.cli import _proof_table
+    from kamicp.portfolio import Ledger
+    from kamicp.solver import Horizon, _solve
+
+    level = _bench("tri-60b5c-mirror-s205")
+    ledger = Ledger(mp.get_context())
+    ledger.publish(Horizon(9, "infeasible", 12.0, "cpsat"))  # implies 7 and 8 (the bound is 7)
+    res = _solve(level, engine="search", max_steps=9, time_limit=60, workers=None, seed=0,
+                 options=None, progress=None, ledger=ledger)
+    assert [h.outcome for h in res.proof_by_horizon()] == ["bound", "implied", "implied", "infeasible"]
+    console = Console(width=120, record=True)
+    console.print(_proof_table(res))
+    text = console.export_text()
+    assert "7-8" in text and "implied by 9" in text and text.count("implied by") == 1
