@@ -62,6 +62,9 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "auto-no-ledger": ("auto", {"ledger": False}),
     "auto-no-cubes": ("auto", {"cubes": 1}),
     "cpsat-no-cubes": ("cpsat", {"cubes": 1}),
+    "auto-no-top-down": ("auto", {"top_down": False}),
+    "auto-no-rollout": ("auto", {"rollout": False}),
+    "auto-no-top-down-no-rollout": ("auto", {"top_down": False, "rollout": False}),
 }
 SETS = {
     "cpsat": ["cpsat", "cpsat-no-tight", "cpsat-no-commute", "cpsat-no-hints", "cpsat-plain"],
