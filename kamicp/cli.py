@@ -24,7 +24,7 @@ from kamicp.official import LevelSummary, summarize
 from kamicp.render.files import check_steps_dir, check_writable, write_picture, write_steps
 from kamicp.render.terminal import board_view, legend, swatch
 from kamicp.rules import replay
-from kamicp.solver import NO_SOLUTION, OPTIMAL, Result, options_without, prove_under, solve, validate
+from kamicp.solver import NO_SOLUTION, OPTIMAL, TECHNIQUES, Result, options_without, prove_under, solve, validate
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -59,10 +59,7 @@ Workers = Annotated[int | None, typer.Option("--workers", min=1, help="CP-SAT wo
 EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both race, "
                                            "first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
-                                                 "(repeatable): colour-count-bound, tight-colours, hints, beam, "
-                                                 "symmetry, commuting-order, smallest-root, search-por, "
-                                                 "search-por-adjacent, search-gather, search-ring, ledger, "
-                                                 "cubes, compiled-search.")]
+                                                 f"(repeatable): {', '.join(TECHNIQUES)}.")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "

@@ -58,7 +58,8 @@ class HorizonOutcome:
 
 class FloodModel:
     """Is there a solution of exactly T moves? Not monotone in T on boards with islands, so the solver
-    refutes every horizon from the lower bound up (models/flood.md)."""
+    refutes every horizon from the lower bound up (models/flood.md); only the race, on connected boards,
+    goes top-down (models/strengthening.md §9)."""
 
     def __init__(self, regions: Regions, horizon: int, options: ModelOptions | None = None) -> None:
         self.regions = regions
