@@ -1203,6 +1203,17 @@ PyObject *py_set_stop(PyObject *, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+// A plan as a Python list of (initial region, colour) tuples.
+PyObject *plan_list(const std::vector<std::pair<int, int>> &moves) {
+    PyObject *plan = PyList_New(0);
+    for (auto &mv : moves) {
+        PyObject *item = Py_BuildValue("(ii)", mv.first, mv.second);
+        PyList_Append(plan, item);
+        Py_DECREF(item);
+    }
+    return plan;
+}
+
 PyObject *py_within(PyObject *, PyObject *args) {
     PyObject *cap;
     int threshold;
@@ -1214,12 +1225,7 @@ PyObject *py_within(PyObject *, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS status = s->within(threshold, time_limit);
     Py_END_ALLOW_THREADS if (status == 2) return Py_BuildValue("(sOL)", "unknown", Py_None, s->nodes());
     if (status == 0) return Py_BuildValue("(sOL)", "infeasible", Py_None, s->nodes());
-    PyObject *plan = PyList_New(0);
-    for (auto &mv : s->plan()) {
-        PyObject *item = Py_BuildValue("(ii)", mv.first, mv.second);
-        PyList_Append(plan, item);
-        Py_DECREF(item);
-    }
+    PyObject *plan = plan_list(s->plan());
     PyObject *out = Py_BuildValue("(sOL)", "feasible", plan, s->nodes());
     Py_DECREF(plan);
     return out;
@@ -1235,13 +1241,7 @@ PyObject *py_beam(PyObject *, PyObject *args) {
     bool ok;
     Py_BEGIN_ALLOW_THREADS ok = s->beam(width, fan, time_limit, closeness);
     Py_END_ALLOW_THREADS if (!ok) Py_RETURN_NONE;
-    PyObject *plan = PyList_New(0);
-    for (auto &mv : s->plan()) {
-        PyObject *item = Py_BuildValue("(ii)", mv.first, mv.second);
-        PyList_Append(plan, item);
-        Py_DECREF(item);
-    }
-    return plan;
+    return plan_list(s->plan());
 }
 
 PyObject *py_rollout(PyObject *, PyObject *args) {
@@ -1255,13 +1255,7 @@ PyObject *py_rollout(PyObject *, PyObject *args) {
     int steps;
     Py_BEGIN_ALLOW_THREADS steps = s->rollout_ply(limit, time_limit, moves);
     Py_END_ALLOW_THREADS if (steps < 0) Py_RETURN_NONE;
-    PyObject *plan = PyList_New(0);
-    for (auto &mv : moves) {
-        PyObject *item = Py_BuildValue("(ii)", mv.first, mv.second);
-        PyList_Append(plan, item);
-        Py_DECREF(item);
-    }
-    return plan;
+    return plan_list(moves);
 }
 
 PyMethodDef methods[] = {

@@ -529,17 +529,39 @@ def test_two_cpsat_workers_share_the_cubes(monkeypatch):
                    for r in results), seed
 
 
+def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: int):
+    """The race's search process (up to horizon 9) while "the CP-SAT process" (a thread) has refuted three
+    of the four cubes of horizon `cubes_at` and asks for help until the search stops on `search_at`."""
+    import threading
+
+    from kamicp.solver import _solve
+
+    for _ in range(3):
+        ledger.refuted(cubes_at, ledger.claim(cubes_at, 4))
+
+    def other():
+        end = time.monotonic() + 30
+        while not ledger.halted(search_at) and time.monotonic() < end:
+            ledger.nudge(cubes_at, below=search_at < cubes_at)
+            time.sleep(0.01)
+
+    helper = threading.Thread(target=other)
+    helper.start()
+    res = _solve(level, engine="search", max_steps=9, time_limit=120, workers=None, seed=0,
+                 options=None, progress=None, ledger=ledger)
+    helper.join()
+    return res
+
+
 def test_search_joins_the_cubes_when_asked(monkeypatch):
     """The race's search, asked to help after its grace, leaves its horizon to CP-SAT's cubes: it solves
     the cube still open and the horizon counts as refuted once every cube is (tri-60b5c-mirror-s205,
     horizon 9: minutes for the search alone)."""
     import multiprocessing as mp
-    import threading
-    import time
 
     import kamicp.portfolio as portfolio
     from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION, Horizon, _solve
+    from kamicp.solver import NO_SOLUTION, Horizon
 
     monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.5)
     level = _bench("tri-60b5c-mirror-s205")
@@ -547,19 +569,7 @@ def test_search_joins_the_cubes_when_asked(monkeypatch):
     for h in (7, 8):
         ledger.publish(Horizon(h, "infeasible", 1.0, "cpsat"))
 
-    def other():  # the CP-SAT process: refutes three cubes of horizon 9, asking for help meanwhile
-        for _ in range(3):
-            ledger.refuted(9, ledger.claim(9, 4))
-        end = time.monotonic() + 30
-        while not ledger.halted(9) and time.monotonic() < end:
-            ledger.nudge(9)
-            time.sleep(0.05)
-
-    helper = threading.Thread(target=other)
-    helper.start()
-    res = _solve(level, engine="search", max_steps=9, time_limit=120, workers=None, seed=0,
-                 options=None, progress=None, ledger=ledger)
-    helper.join()
+    res = _search_while_cubes_ask_for_help(level, ledger, cubes_at=9, search_at=9)
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     assert [(h.steps, h.engine) for h in res.proof if h.outcome == "infeasible"][-1] == (9, "cpsat")
     assert ledger.all_refuted(9, 4)
@@ -744,31 +754,16 @@ def test_search_leaves_its_horizon_for_a_higher_horizons_cubes(monkeypatch):
     """Asked for help while on horizon 8, the race's search joins CP-SAT's cubes of horizon 9 (top-down):
     it solves the open cube, and horizon 9 refuted implies 8 (tri-60b5c-mirror-s205, a connected board)."""
     import multiprocessing as mp
-    import threading
-    import time
 
     import kamicp.portfolio as portfolio
     from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION, Horizon, _solve
+    from kamicp.solver import NO_SOLUTION, Horizon
 
     monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
     level = _bench("tri-60b5c-mirror-s205")
     ledger = Ledger(mp.get_context())
     ledger.publish(Horizon(7, "infeasible", 1.0, "cpsat"))
-    for _ in range(3):  # the CP-SAT process has refuted three cubes of horizon 9
-        ledger.refuted(9, ledger.claim(9, 4))
-
-    def other():  # ... and asks for help
-        end = time.monotonic() + 30
-        while not ledger.halted(8) and time.monotonic() < end:
-            ledger.nudge(9, below=True)
-            time.sleep(0.01)
-
-    helper = threading.Thread(target=other)
-    helper.start()
-    res = _solve(level, engine="search", max_steps=9, time_limit=120, workers=None, seed=0,
-                 options=None, progress=None, ledger=ledger)
-    helper.join()
+    res = _search_while_cubes_ask_for_help(level, ledger, cubes_at=9, search_at=8)
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
     assert rows == [(7, "infeasible", "cpsat"), (8, "implied", "cpsat"), (9, "infeasible", "cpsat")]
