@@ -89,7 +89,7 @@ def run_one(path: str, variant: str, time_limit: float, workers: int | None) -> 
     # when a solution of the final length was first known: the upper-bound heuristic's row (its seconds
     # are the time it took) when it already had that length, else the end of the solve
     first = wall
-    if res.status == "optimal" and res.proof and res.proof[-1].engine in ("greedy", "beam"):
+    if res.status == "optimal" and res.proof and res.proof[-1].engine in ("greedy", "beam", "rollout"):
         first = res.proof[-1].seconds
     rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
