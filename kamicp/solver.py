@@ -4,9 +4,10 @@ The first horizon an engine solves is optimal, because every shorter one was ref
 sound lower bound). Every solution is replayed by the rules engine before it is returned. A time limit
 ends in status 'unknown' with the proven lower bound and the best solution found so far.
 
-In the portfolio's race, on a connected board, the CP-SAT process goes top-down instead: it tries one
-move fewer than the best known solution first. Horizons are monotone there (a solved board stays solved
-by one more move), so that horizon refuted proves every shorter one impossible too (models/flood.md).
+In the portfolio's race, on a connected board, the CP-SAT process goes top-down once at most
+TOP_DOWN_SPAN horizons are left: it tries one move fewer than the best known solution next. Horizons are
+monotone there (a solved board stays solved by one more move), so that horizon refuted proves every
+shorter one impossible too (models/strengthening.md §9).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ ENGINES = ("cpsat", "search", "auto")
 CUBE_AFTER = 2.0  # seconds CP-SAT tries a horizon whole before it solves it in first-move cubes
 SEARCH_HELPS_UP_TO = 110  # regions: on boards this small the race's search joins CP-SAT's cubes (measured)
 BEAM_SECONDS = 2.0  # the beam's budget (5 % of a time limit, at most this): its wide pass needs ~1 s at 100 regions
+TOP_DOWN_SPAN = 2  # the race's CP-SAT goes top-down once at most this many horizons are left (measured)
 ROLLOUT_SECONDS = 4.0  # the rollouts' budget (6 % of a time limit, at most this): 2.7 s at 89 regions
 
 OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
@@ -396,8 +398,6 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
             steps = len(best) - 1
         return finish(lb)
 
-    if ledger is not None and monotone and engine == "cpsat" and top >= lb:
-        return top_down(top, runner)
     for steps in range(lb, top + 1):
         if steps < lb:
             continue  # implied by a proof of a higher horizon
@@ -409,6 +409,8 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
             if lb > top:
                 break
             continue
+        if ledger is not None and monotone and isinstance(runner, _CpSatEngine) and steps < top < steps + TOP_DOWN_SPAN:
+            return top_down(top, runner)  # skip to the last horizon: its proof implies this one
         note(f"horizon {steps}: solving with {runner.name}")
         t0 = time.monotonic()
         if ledger is not None and isinstance(runner, _SearchEngine):
