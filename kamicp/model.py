@@ -41,7 +41,7 @@ class ModelOptions:
     search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
     search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
     ledger: bool = True  # the portfolio's race shares proven horizons (and hands a lagging search's core to CP-SAT)
-    top_down: bool = True  # the race's CP-SAT goes from the best solution down (connected boards; models/flood.md)
+    top_down: bool = True  # race: CP-SAT skips to best - 1 when two horizons are left (strengthening.md §9)
     cubes: int = 4  # a CP-SAT horizon not solved whole within CUBE_AFTER s is solved as this many first-move cubes
     compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
     cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)
