@@ -294,7 +294,7 @@ class Search {
         const int cap = std::min(limit, pivots[0].first + 2);  // + 1 misses tri-90b5c-proper-s405's 11
         int best = -1;
         std::vector<char> blob(m), b1(m), b2(m);
-        std::vector<int> cur, colours;
+        std::vector<int> colours, next_colours;
         std::vector<std::pair<int, int>> seq;
         for (auto &px : pivots) {
             int lim = best >= 0 ? best - 1 : limit;
@@ -314,8 +314,7 @@ class Search {
                     std::pair<int, int> key{0, -s1};
                     if (s1 < m) {
                         key = {1 << 30, 0};
-                        std::vector<int> cs2 = blob_colours(q, b1, cur);
-                        for (int c2 : cs2) {
+                        for (int c2 : blob_colours(q, b1, next_colours)) {
                             b2 = b1;
                             int s2 = s1 + grow_blob(q, b2, c2);
                             std::pair<int, int> k2{s2 < m ? pivot_bound(q, b2) : 0, -s2};
@@ -1110,9 +1109,12 @@ class Search {
     }
 };
 
-void destroy(PyObject *capsule) {
-    delete static_cast<Search *>(PyCapsule_GetPointer(capsule, "kamicp._fastsearch.Search"));
-}
+const char *const CAPSULE = "kamicp._fastsearch.Search";
+
+void destroy(PyObject *capsule) { delete static_cast<Search *>(PyCapsule_GetPointer(capsule, CAPSULE)); }
+
+// The search behind a handle from create() (nullptr with a Python error set when it is not one).
+Search *as_search(PyObject *cap) { return static_cast<Search *>(PyCapsule_GetPointer(cap, CAPSULE)); }
 
 bool to_int_list(PyObject *obj, std::vector<int> &out) {
     PyObject *seq = PySequence_Fast(obj, "expected a sequence of ints");
@@ -1175,13 +1177,13 @@ PyObject *py_create(PyObject *, PyObject *args) {
     s->gather_ = gather != 0;
     s->ring_ = ring != 0;
     s->adjacent_ = adjacent != 0;
-    return PyCapsule_New(s, "kamicp._fastsearch.Search", destroy);
+    return PyCapsule_New(s, CAPSULE, destroy);
 }
 
 PyObject *py_set_symmetry(PyObject *, PyObject *args) {
     PyObject *cap, *sigma_obj;
     if (!PyArg_ParseTuple(args, "OO", &cap, &sigma_obj)) return nullptr;
-    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    Search *s = as_search(cap);
     if (!s) return nullptr;
     std::vector<int> sigma;
     if (sigma_obj != Py_None && !to_int_list(sigma_obj, sigma)) return nullptr;
@@ -1196,7 +1198,7 @@ PyObject *py_set_stop(PyObject *, PyObject *args) {
     unsigned long long address;
     int length;
     if (!PyArg_ParseTuple(args, "OKi", &cap, &address, &length)) return nullptr;
-    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    Search *s = as_search(cap);
     if (!s) return nullptr;
     s->stop_ = reinterpret_cast<const volatile int *>(static_cast<uintptr_t>(address));
     s->stop_len_ = address ? length : 0;
@@ -1219,7 +1221,7 @@ PyObject *py_within(PyObject *, PyObject *args) {
     int threshold;
     double time_limit;
     if (!PyArg_ParseTuple(args, "Oid", &cap, &threshold, &time_limit)) return nullptr;
-    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    Search *s = as_search(cap);
     if (!s) return nullptr;
     int status;
     Py_BEGIN_ALLOW_THREADS status = s->within(threshold, time_limit);
@@ -1236,7 +1238,7 @@ PyObject *py_beam(PyObject *, PyObject *args) {
     int width, fan, closeness = 1;
     double time_limit;
     if (!PyArg_ParseTuple(args, "Oiid|p", &cap, &width, &fan, &time_limit, &closeness)) return nullptr;
-    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    Search *s = as_search(cap);
     if (!s) return nullptr;
     bool ok;
     Py_BEGIN_ALLOW_THREADS ok = s->beam(width, fan, time_limit, closeness);
@@ -1249,7 +1251,7 @@ PyObject *py_rollout(PyObject *, PyObject *args) {
     int limit;
     double time_limit;
     if (!PyArg_ParseTuple(args, "Oid", &cap, &limit, &time_limit)) return nullptr;
-    auto *s = static_cast<Search *>(PyCapsule_GetPointer(cap, "kamicp._fastsearch.Search"));
+    Search *s = as_search(cap);
     if (!s) return nullptr;
     std::vector<std::pair<int, int>> moves;
     int steps;
