@@ -447,12 +447,9 @@ def _solve(level: Level, *, max_steps, time_limit, workers, engine, seed, option
                                   "below a proven bound: refusing to report it")
             return result(OPTIMAL, moves, steps)
         lb = steps + 1
-    if max_steps is None or len(best) <= max_steps:
-        if len(best) != lb:
-            raise SolverError(f"horizons below the {source} solution were not all refuted")
-        proof.append(Horizon(lb, "feasible", found_at, source))  # the replayed upper-bound solution
-        return result(OPTIMAL, best, lb)
-    return result(NO_SOLUTION, best, lb)
+    if (max_steps is None or len(best) <= max_steps) and len(best) != lb:
+        raise SolverError(f"horizons below the {source} solution were not all refuted")
+    return finish(lb)
 
 
 @dataclass(frozen=True)
