@@ -815,7 +815,7 @@ def test_proof_table_shows_implied_horizons_as_one_row():
 
     from rich.console import Console
 
-    from kamicp.cli import _proof_table
+    from kamicp.cli.report import proof_table as _proof_table
     from kamicp.portfolio import Ledger
     from kamicp.solver import Horizon, _solve
 

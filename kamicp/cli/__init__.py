@@ -1,0 +1,15 @@
+"""The kamicp command line: a thin layer over the library that prints and picks exit codes.
+
+Each module registers its commands on the one typer `app` (kamicp.cli.common); importing them here
+builds the whole command line. A new command goes in its own module, added to the list below.
+"""
+
+from kamicp.cli import solving  # noqa: F401, I001 - registers the commands, in the order of --help
+from kamicp.cli import levels  # noqa: F401, I001
+from kamicp.cli.common import app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:  # pragma: no cover - entry point
+    app()

@@ -1,0 +1,95 @@
+"""What every command shares: the typer app, the consoles, option types, exit codes and error handling.
+
+Exit codes: 0 success (solved, proven, par correct); 1 the answer is negative (no solution within N,
+a shorter solution exists, par wrong); 2 bad input; 3 time limit reached without an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from kamicp.errors import KamiError
+from kamicp.formats import load_level
+from kamicp.level import Level
+from kamicp.solver import TECHNIQUES
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Solve Kami-style flood puzzles provably optimally. "
+    "Exit codes: 0 success, 1 negative answer, 2 bad input, 3 time limit without an answer.",
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+class Engine(StrEnum):
+    cpsat = "cpsat"
+    search = "search"
+    auto = "auto"
+
+
+class Geometry(StrEnum):
+    triangle = "triangle"
+    square = "square"
+
+
+LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, or a text grid "
+                                          "with --geometry).",
+                                          show_default=False)]
+MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look for solutions of at most N moves.")]
+TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
+                                                 help="Seconds for the whole command; then 'unknown'.")]
+Workers = Annotated[int | None, typer.Option("--workers", min=1, help="CP-SAT worker threads.")]
+EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both race, "
+                                           "first proof wins).")]
+NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
+                                                 f"(repeatable): {', '.join(TECHNIQUES)}.")]
+Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "
+                                                "default: by extension.")]
+GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
+StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", help="Write one SVG and PNG per move "
+                                                  "(step-01.svg, ...) and strip.svg/.png into DIR.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def bad_input() -> Iterator[None]:
+    """Turn every KamiError into a one-line message and exit code 2."""
+    try:
+        yield
+    except KamiError as e:
+        raise fail(str(e)) from None
+
+
+def load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:
+    with bad_input():
+        return load_level(path, fmt, geometry.value if geometry else None)
+
+
+@contextmanager
+def spinner(enabled: bool) -> Iterator[Callable[[str], None] | None]:
+    """A spinner on stderr naming the horizon being solved (only on a terminal)."""
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    with err.status("solving") as status:
+        yield lambda msg: status.update(msg)
+
+

@@ -1,0 +1,230 @@
+"""The level commands: show, info, convert, import."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from kamicp.cli.common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    Engine,
+    EngineOpt,
+    ForceOpt,
+    FormatOpt,
+    Geometry,
+    GeometryOpt,
+    JsonOpt,
+    LevelArg,
+    TimeLimit,
+    app,
+    bad_input,
+    err,
+    fail,
+    load,
+    out,
+    spinner,
+)
+from kamicp.cli.report import exit_for, summary
+from kamicp.formats import write_json
+from kamicp.level import Level
+from kamicp.official import LevelSummary, summarize
+from kamicp.render.files import check_writable, write_picture
+from kamicp.render.terminal import board_view, legend, swatch
+from kamicp.rules import replay
+from kamicp.solver import OPTIMAL, solve
+
+
+@app.command("show")
+def show_cmd(
+    level_path: LevelArg,
+    solution: Annotated[bool, typer.Option("--solution", help="Solve, then show the board after each move.")] = False,
+    time_limit: TimeLimit = None,
+    engine: EngineOpt = Engine.auto,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+    svg_path: Annotated[Path | None, typer.Option("--svg", help="Also write the picture (with --solution: "
+                                                  "the strip of all steps) as SVG.")] = None,
+    png_path: Annotated[Path | None, typer.Option("--png", help="Also write the picture as PNG.")] = None,
+    force: ForceOpt = False,
+) -> None:
+    """Draw the board in the terminal in its colours (and, with --solution, every step)."""
+    level = load(level_path, fmt, geometry)
+    pictures = [(p, kind) for p, kind in ((svg_path, "svg"), (png_path, "png")) if p is not None]
+    with bad_input():
+        check_writable([p for p, _ in pictures], force=force)
+    title = f"{level.name or 'level'} ({level.geometry}, {level.size} cells"
+    title += f", par {level.par})" if level.par is not None else ")"
+    out.print(f"[bold]{title}[/]")
+    out.print(legend(level))
+    boards = replay(level, [])
+    if not solution:
+        out.print(board_view(boards[0], plain=out.color_system is None))
+        for path, kind in pictures:
+            with bad_input():
+                out.print(f"wrote {write_picture(path, level, kind=kind, force=force)}", markup=False)
+        raise typer.Exit(EXIT_OK)
+    with bad_input(), spinner(True) as progress:
+        result = solve(level, time_limit=time_limit, engine=engine.value, progress=progress)
+    boards = replay(level, result.moves)
+    out.print("start")
+    out.print(board_view(boards[0], plain=out.color_system is None))
+    for k, (move, board) in enumerate(zip(result.moves, boards[1:], strict=True), start=1):
+        line = Text(f"move {k}: tap {level.format_label(move.cell)} → ")
+        line.append_text(swatch(level, move.color))
+        out.print(line)
+        out.print(board_view(board, mark=move.cell, plain=out.color_system is None))
+    out.print(f"[bold]{summary(result)}[/]")
+    for path, kind in pictures:
+        if not result.moves and result.status != OPTIMAL:
+            err.print(f"no solution found: {path} not written", markup=False)
+            continue
+        with bad_input():
+            out.print(f"wrote {write_picture(path, level, result.moves, kind=kind, force=force)}", markup=False)
+    raise typer.Exit(exit_for(result))
+
+
+def _level_facts(level: Level, facts: LevelSummary) -> list[tuple[str, Text]]:
+    """(label, value) rows describing a level: what `info` and `convert` print."""
+    shape = ""
+    if facts.shape:
+        shape = f", {facts.shape[0]} rows x {facts.shape[1]} columns"
+    colours = Text(f"{len(facts.colors)}: ")
+    for k, key in enumerate(facts.colors):
+        colours.append_text(Text("  ") if k else Text()).append_text(swatch(level, key))
+    medals = ", ".join(f"{name} {n}" for name, n in facts.medals) or "none"
+    rows = [
+        ("geometry", Text(facts.geometry + shape)),
+        ("cells", Text(str(facts.cells))),
+        ("regions", Text(str(facts.regions))),
+        ("colours", colours),
+        ("par", Text("none" if facts.par is None else str(facts.par))),
+        ("medals", Text(medals)),
+    ]
+    report = facts.official
+    if report is None:
+        rows.append(("official", Text("none")))
+    else:
+        style = "green" if report.valid and report.equals_par is not False else "red"
+        rows.append(("official", Text(report.describe(), style=style)))
+        taps = Text()
+        for k, move in enumerate(report.moves, start=1):
+            where = level.format_label(move.cell) if 0 <= move.cell < level.size else f"cell {move.cell}"
+            taps.append(f"{k}. tap {where} → ")
+            taps.append_text(swatch(level, move.color))
+            taps.append("\n" if k < report.length else "")
+        if report.moves:
+            rows.append(("", taps))
+    return rows
+
+
+def _facts_table(level: Level, facts: LevelSummary) -> Table:
+    table = Table(show_header=False, show_edge=False, box=None, padding=(0, 2, 0, 0))
+    table.add_column(style="bold")
+    table.add_column()
+    for label, value in _level_facts(level, facts):
+        table.add_row(label, value)
+    return table
+
+
+@app.command("info")
+def info_cmd(
+    level_path: LevelArg,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Describe a level: geometry, cells, regions, colours, par, medals, and the official solution replayed
+    (exit code 1 when it does not replay)."""
+    level = load(level_path, fmt, geometry)
+    facts = summarize(level)
+    # an official solution that does not replay is a negative answer about the file (exit 1), not bad input
+    code = EXIT_NEGATIVE if facts.official is not None and not facts.official.valid else EXIT_OK
+    if as_json:
+        out.print_json(json.dumps(facts.to_dict(level)))
+        raise typer.Exit(code)
+    out.print(f"[bold]{level.name or level_path.stem}[/] ({level_path})", soft_wrap=True)
+    out.print(_facts_table(level, facts))
+    raise typer.Exit(code)
+
+
+@app.command("convert")
+def convert_cmd(
+    level_path: Annotated[Path, typer.Argument(metavar="IN", show_default=False,
+                                               help="Level file to convert (.puz, .xml, .json, or a text grid "
+                                               "with --geometry).")],
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT.json", show_default=False,
+                                         help="Where to write the kamicp JSON level.")],
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite OUT if it exists.")] = False,
+) -> None:
+    """Convert a level (e.g. a game's .puz or .xml file) to kamicp JSON, keeping par, medals and the
+    official solution, and print what was converted."""
+    if output.suffix.lower() != ".json":
+        raise fail(f"{output}: the output is kamicp JSON: name it *.json")
+    level = load(level_path, fmt, geometry)
+    with bad_input():
+        write_json(level, output, overwrite=force)
+    out.print(f"converted {level_path} → {output}", markup=False, soft_wrap=True)
+    out.print(_facts_table(level, summarize(level)))
+    raise typer.Exit(EXIT_OK)
+
+
+@app.command("import")
+def import_cmd(
+    shot_path: Annotated[Path, typer.Argument(metavar="SHOT", show_default=False,
+                                              help="Screenshot of a board (PNG, JPEG, ...).")],
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT.json", show_default=False,
+                                         help="Where to write the kamicp JSON level.")],
+    geometry: Annotated[Geometry, typer.Option("--geometry", help="triangle (Kami 2) or square (Kami 1).")
+                        ] = Geometry.triangle,
+    rows: Annotated[int | None, typer.Option("--rows", min=1, help="Rows (default: 29 triangles, 10 squares).")
+                    ] = None,
+    cols: Annotated[int | None, typer.Option("--cols", min=1, help="Columns (default: 10 triangles, 16 squares).")
+                    ] = None,
+    box: Annotated[str | None, typer.Option("--box", metavar="L,T,R,B", help="The board's pixel box, when it "
+                                            "does not sit on a uniform margin (e.g. a game's buttons below).")
+                   ] = None,
+    force: ForceOpt = False,
+) -> None:
+    """Read a level from a screenshot: find the board, sample every cell, cluster the colours, write
+    the level, and print what was seen (check the uncertain cells)."""
+    if output.suffix.lower() != ".json":
+        raise fail(f"{output}: the output is kamicp JSON: name it *.json")
+    try:
+        from kamicp.formats.screenshot import parse_box, read_screenshot
+    except ImportError:  # pragma: no cover - Pillow missing
+        raise fail("screenshot import needs Pillow (pip install pillow)") from None
+    with bad_input():
+        shot = read_screenshot(shot_path, geometry.value, rows, cols, box=parse_box(box) if box else None)
+        write_json(shot.level, output, overwrite=force)
+    rep = shot.report
+    (left, top, right, bottom), (w, h) = rep.box, rep.image_size
+    out.print(f"{shot_path}: board at ({left}, {top})-({right}, {bottom}) of {w} x {h} pixels", markup=False,
+              soft_wrap=True)
+    cells = rep.shape[0] * rep.shape[1] - rep.holes
+    out.print(f"{rep.geometry}, {rep.shape[0]} x {rep.shape[1]}: {cells} cells, {rep.holes} holes", markup=False)
+    counts = dict(rep.counts)
+    colours = Text(f"{rep.colors} colours: ")
+    for k, (key, hexcode) in enumerate(rep.palette):
+        colours.append_text(Text("   " if k else "")).append_text(swatch(shot.level, key))
+        colours.append(f" {hexcode} ({counts[key]} cells)")
+    out.print(colours)
+    if rep.uncertain:
+        out.print(f"[bold yellow]{len(rep.uncertain)} uncertain cells[/] (check them against the screenshot):")
+        for u in rep.uncertain:
+            out.print(f"  ({u.label[0]}, {u.label[1]}) {u.key}: {u.reason} (ΔE {u.delta_e:g})", markup=False)
+    else:
+        out.print("no uncertain cells")
+    for note in rep.warnings:
+        err.print(f"warning: {note}", markup=False, soft_wrap=True)
+    out.print(f"wrote {output}", markup=False)
+    raise typer.Exit(EXIT_OK)
+
+

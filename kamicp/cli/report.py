@@ -1,0 +1,77 @@
+"""How a solver Result is printed: the moves, the proof table, the one-line summary, and its exit code."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from kamicp.cli.common import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN, out
+from kamicp.level import Level
+from kamicp.render.terminal import swatch
+from kamicp.solver import NO_SOLUTION, OPTIMAL, Result
+
+
+def moves_table(level: Level, result: Result) -> Table:
+    table = Table(title=f"{len(result.moves)} moves", title_justify="left", show_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("tap" if level.geometry == "graph" else "tap (row, col)")
+    table.add_column("colour")
+    for k, move in enumerate(result.moves, start=1):
+        table.add_row(str(k), level.format_label(move.cell), swatch(level, move.color))
+    return table
+
+
+def proof_table(result: Result) -> Table:
+    table = Table(title="proof", title_justify="left", show_edge=False)
+    table.add_column("moves", justify="right")
+    table.add_column("result")
+    table.add_column("seconds", justify="right")
+    table.add_column("by")
+    words = {"infeasible": "impossible (proven)", "feasible": "solved", "unknown": "unknown (time limit)"}
+    rows = result.proof_by_horizon()
+    for i, h in enumerate(rows):
+        if h.outcome == "implied":
+            if i + 1 < len(rows) and rows[i + 1].outcome == "implied":
+                continue  # one row for a run of implied horizons, at its top
+            low = i
+            while low > 0 and rows[low - 1].outcome == "implied":
+                low -= 1
+            span = str(h.steps) if low == i else f"{rows[low].steps}-{h.steps}"
+            table.add_row(span, f"impossible: implied by {h.steps + 1} (a solved board stays solved by one "
+                          "more move)", "-", h.engine)
+        elif h.outcome == "bound":
+            b = result.bound
+            ring = " + 1 by the ring rule" if b.ring else ""
+            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}{ring}, "
+                          f"{b.colors} colours needing {b.colour_part} moves, "
+                          f"{b.islands} island{'s' if b.islands > 1 else ''})", "-", "bound")
+        else:
+            table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
+    return table
+
+
+def summary(result: Result) -> str:
+    if result.status == OPTIMAL:
+        n = len(result.moves)
+        why = "shorter ones are proven impossible" if n else "the board is already one colour"
+        return f"optimal: {n} moves ({why})"
+    if result.status == NO_SOLUTION:
+        tail = f"; the best solution found has {result.upper_bound} moves" if result.upper_bound else ""
+        return f"no solution within {result.max_steps} moves (proven){tail}"
+    best = f", best solution found {result.upper_bound} moves" if result.upper_bound is not None else ""
+    return f"unknown: time limit reached; optimum is at least {result.lower_bound}{best}"
+
+
+def print_result(level: Level, result: Result, *, show_moves: bool = True) -> None:
+    out.print(f"[bold]{level.name or 'level'}[/]: {result.regions} regions, {result.colors} colours, "
+              f"lower bound {result.bound.value}")
+    if result.moves and show_moves:
+        out.print(moves_table(level, result))
+    out.print(proof_table(result))
+    out.print(f"[bold]{summary(result)}[/]")
+    out.print(f"total {result.seconds:.3f} s, engine {result.engine}")
+
+
+def exit_for(result: Result) -> int:
+    return {OPTIMAL: EXIT_OK, NO_SOLUTION: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)
+
+
