@@ -10,6 +10,7 @@
 #include "contraction.hpp"
 
 namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
 
 struct Bfs {
     std::vector<int> stamp, dist, queue;  // per current region (sized for the initial regions)
@@ -125,4 +126,5 @@ inline bool ring_mono(const Quot &q, const int *verts, int size, const int *dist
     return true;
 }
 
+}  // namespace
 }  // namespace kamicp

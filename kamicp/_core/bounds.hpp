@@ -13,6 +13,7 @@
 #include "contraction.hpp"
 
 namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
 
 struct BoundRules {
     bool gather = true;  // the gathering refinement of the colour bound
@@ -53,7 +54,7 @@ class Bounds {
         : bfs(n), K_(K), rules_(rules), land0_(std::max(n, 1), 0), land1_(std::max(n, 1), 0),
           land2_(std::max(n, 1), 0), cnt_(K, 0), merged_(K, 0), g_(K, 0) {}
 
-    Bfs bfs;  // scratch, also lent to the child bounds and the beam's tie-break
+    Bfs bfs;  // scratch, also lent to the beam's tie-break
 
     const BoundRules &rules() const { return rules_; }
     int colours() const { return K_; }
@@ -190,4 +191,5 @@ class Bounds {
     }
 };
 
+}  // namespace
 }  // namespace kamicp

@@ -14,6 +14,7 @@
 #include "contraction.hpp"
 
 namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
 
 // What one node prepares for its children (kept per depth, reused).
 struct ChildData {
@@ -26,9 +27,8 @@ struct ChildData {
 
 class ChildBounds {
   public:
-    // borrows the bounds' search scratch and rules
-    ChildBounds(int n, Bounds &bounds)
-        : bfs_(bounds.bfs), K_(bounds.colours()), rules_(bounds.rules()), cchild_(K_, 0), gchild_(K_, 0),
+    ChildBounds(int n, int K, BoundRules rules)
+        : bfs_(n), K_(K), rules_(rules), cchild_(K_, 0), gchild_(K_, 0),
           snb_(K_, 0), tstamp_(std::max(n, 1), 0), ta_(std::max(n, 1), 0), tsc_(std::max(n, 1), 0) {}
 
     // A one-island node's region distances and, for children with budget b1, each region's far set
@@ -228,11 +228,12 @@ class ChildBounds {
     }
 
   private:
-    Bfs &bfs_;
+    Bfs bfs_;
     int K_;
     BoundRules rules_;
     std::vector<int> cchild_, gchild_, snb_, tstamp_, ta_, tsc_;
     int tstamp_val_ = 0;
 };
 
+}  // namespace
 }  // namespace kamicp

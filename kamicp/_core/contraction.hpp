@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
 
 // The initial regions: CSR adjacency, number of colours, the start colouring.
 struct Board {
@@ -118,4 +119,5 @@ inline std::string board_key(const std::vector<int> &state, int n) {
     return k;
 }
 
+}  // namespace
 }  // namespace kamicp

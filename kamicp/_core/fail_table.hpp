@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
 
 class FailTable {
   public:
@@ -96,4 +97,5 @@ class FailTable {
     }
 };
 
+}  // namespace
 }  // namespace kamicp

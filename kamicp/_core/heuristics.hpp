@@ -19,6 +19,7 @@
 #include "contraction.hpp"
 
 namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
 
 using Plan = std::vector<std::pair<int, int>>;  // (initial region, colour) per move
 
@@ -276,4 +277,5 @@ class Rollout {
     std::vector<int> merged_, cnt_;
 };
 
+}  // namespace
 }  // namespace kamicp

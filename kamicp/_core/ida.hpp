@@ -27,6 +27,7 @@
 #include "fail_table.hpp"
 
 namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
 
 struct SearchSettings {
     long long table_limit = 3000000;  // entries; the table is cleared when it holds that many
@@ -43,7 +44,7 @@ class Ida {
     Ida(Board board, SearchSettings settings)
         : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
           por_(s_.por > 0), por_store_(s_.por > 1), contraction_(board_), bounds_(n_, K_, s_.rules),
-          child_(n_, bounds_), merged_(K_, 0) {
+          child_(n_, K_, s_.rules), merged_(K_, 0) {
         table_.set_width(1);
     }
     Ida(const Ida &) = delete;  // its units hold references into it
@@ -277,4 +278,5 @@ class Ida {
     }
 };
 
+}  // namespace
 }  // namespace kamicp
