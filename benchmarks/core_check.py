@@ -3,12 +3,13 @@
 Checks a change of the C++ core that must not change behaviour (e.g. splitting it into units): for each
 level, IDA* runs horizon after horizon from the lower bound (in one search object, as `solve` does) under
 several settings, and the beam and the rollout give their plans; every count and plan must be identical
-between the two builds, and the node rates are compared as ratios (median over the repetitions).
+between the two builds, and the node rates are compared as ratios (the best of the repetitions).
 
-Build the other tree (e.g. the parent commit) into a temporary folder, then compare:
+Build the other tree (here b9caa56, the last commit with the single-file core) into a temporary folder,
+then compare:
 
-    rm -rf /tmp/core-old && mkdir -p /tmp/core-old && git archive HEAD~1 | tar -x -C /tmp/core-old
-    (cd /tmp/core-old && ../../work/wt/i13core/.venv/bin/python setup.py -q build_ext --inplace)
+    rm -rf /tmp/core-old && mkdir -p /tmp/core-old && git archive b9caa56 | tar -x -C /tmp/core-old
+    (cd /tmp/core-old && $OLDPWD/.venv/bin/python setup.py -q build_ext --inplace)
     .venv/bin/python benchmarks/core_check.py --old /tmp/core-old --out benchmarks/results/core-units \\
         puzzles/*.json /work/shared/bench/*.json
 
