@@ -51,13 +51,8 @@ inline void grow_island(const Quot &q, int s, int id, std::vector<int> &island, 
 class Bounds {
   public:
     Bounds(int n, int K, BoundRules rules)
-        : bfs(n), K_(K), rules_(rules), land0_(std::max(n, 1), 0), land1_(std::max(n, 1), 0),
+        : bfs_(n), K_(K), rules_(rules), land0_(std::max(n, 1), 0), land1_(std::max(n, 1), 0),
           land2_(std::max(n, 1), 0), cnt_(K, 0), merged_(K, 0), g_(K, 0) {}
-
-    Bfs bfs;  // scratch, also lent to the beam's tie-break
-
-    const BoundRules &rules() const { return rules_; }
-    int colours() const { return K_; }
 
     // bound(q) > budget, decided without computing the bound exactly on one-island boards.
     // Afterwards `single_island()` tells whether q was one island.
@@ -125,6 +120,7 @@ class Bounds {
     }
 
   private:
+    Bfs bfs_;
     int K_;
     BoundRules rules_;
     std::vector<int> land0_, land1_, land2_, cnt_, merged_, g_, island_, order_;
@@ -145,10 +141,10 @@ class Bounds {
         for (auto &cv : cand) {
             if (best == 0) break;
             int qt, sum;
-            int ecc = bfs.ecc_within(q, cv.second, best - 1, size, qt, sum);  // -1: every unreached node is
+            int ecc = bfs_.ecc_within(q, cv.second, best - 1, size, qt, sum);  // -1: every unreached node is
             if (ecc < 0) continue;                                         // at distance >= best
             // the ring rule: + 1 unless the ring at distance ecc (the queue's tail) is one colour
-            int val = ecc + (rules_.ring && !bfs.tail_mono(q, qt, ecc) ? 1 : 0);
+            int val = ecc + (rules_.ring && !bfs_.tail_mono(q, qt, ecc) ? 1 : 0);
             if (val < best) best = val;
         }
         return best;
@@ -169,12 +165,12 @@ class Bounds {
         auto fits = [&](int ecc, const std::vector<int> &dist) {
             return ecc < B || (ecc == B && (!rules_.ring || ring_mono(q, verts, size, dist.data(), B)));
         };
-        int ecc0 = bfs.full(q, v0, land0_, far0);
+        int ecc0 = bfs_.full(q, v0, land0_, far0);
         if (fits(ecc0, land0_)) return true;
-        int ecc1 = bfs.full(q, far0, land1_, far1);
+        int ecc1 = bfs_.full(q, far0, land1_, far1);
         if (fits(ecc1, land1_)) return true;
         int far2;
-        int ecc2 = bfs.full(q, far1, land2_, far2);
+        int ecc2 = bfs_.full(q, far1, land2_, far2);
         if (fits(ecc2, land2_)) return true;
         cand_.clear();
         for (int i = 0; i < size; ++i) {
@@ -186,7 +182,7 @@ class Bounds {
         }
         std::sort(cand_.begin(), cand_.end());
         for (auto &cv : cand_)
-            if (bfs.ecc_at_most(q, cv.second, B, size, rules_.ring)) return true;
+            if (bfs_.ecc_at_most(q, cv.second, B, size, rules_.ring)) return true;
         return false;
     }
 };

@@ -75,72 +75,6 @@ class ChildBounds {
         }
     }
 
-    // The child's exact colour bound min over d (bounds.colour_bound with gather_costs), from the parent's
-    // neighbour counts: only regions touching the contracted star S change their counts.
-    int child_colour_bound(ChildData &f, const Quot &q, int a, int c, int merged) {
-        const int m = q.m, x = q.color[a];
-        int *cnt2 = cchild_.data(), *g2 = gchild_.data(), *snb = snb_.data();
-        for (int e = 0; e < K_; ++e) cnt2[e] = f.cnt[e];
-        cnt2[x] -= 1;
-        cnt2[c] = f.cnt[c] - merged + 1;
-        int st = bfs_.next_stamp();  // bfs_.stamp marks S; tstamp_ marks regions touching S
-        bfs_.stamp[a] = st;
-        for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
-            if (q.color[q.adj[e]] == c) bfs_.stamp[q.adj[e]] = st;
-        if (++tstamp_val_ == 0x7fffffff) {
-            std::fill(tstamp_.begin(), tstamp_.end(), 0);
-            tstamp_val_ = 1;
-        }
-        int ts = tstamp_val_;
-        std::fill(snb, snb + K_, 0);
-        auto visit = [&](int s) {
-            for (int e = q.astart[s]; e < q.astart[s + 1]; ++e) {
-                int y = q.adj[e];
-                if (bfs_.stamp[y] == st) continue;
-                if (tstamp_[y] != ts) {
-                    tstamp_[y] = ts;
-                    ta_[y] = 0;
-                    tsc_[y] = 0;
-                    snb[q.color[y]]++;
-                }
-                if (s == a) ta_[y] = 1;
-                else tsc_[y]++;
-            }
-        };
-        visit(a);
-        for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
-            if (q.color[q.adj[e]] == c) visit(q.adj[e]);
-        for (int e = 0; e < K_; ++e) {
-            g2[e] = cnt2[e] <= 1 ? 0 : cnt2[e] == 2 ? 1 : 2;
-            if (g2[e] != 2) continue;
-            if (e != c && snb[e] == cnt2[e]) {  // the contracted region touches all of them
-                g2[e] = 1;
-                continue;
-            }
-            bool found = false;
-            if (e != x && e != c) {  // counts of regions outside S are unchanged
-                int inside = 0;
-                if (f.nb[static_cast<size_t>(a) * K_ + e] == f.cnt[e]) ++inside;
-                for (int k = q.astart[a]; k < q.astart[a + 1]; ++k) {
-                    int s = q.adj[k];
-                    if (q.color[s] == c && f.nb[static_cast<size_t>(s) * K_ + e] == f.cnt[e]) ++inside;
-                }
-                found = f.gatherers[e] > inside;
-            } else {
-                for (int y = 0; y < m && !found; ++y) {
-                    if (bfs_.stamp[y] == st) continue;
-                    int n = f.nb[static_cast<size_t>(y) * K_ + e];
-                    if (tstamp_[y] == ts) n += e == x ? -ta_[y] : 1 - tsc_[y];
-                    found = n == cnt2[e];
-                }
-            }
-            if (found) g2[e] = 1;
-        }
-        int best = 1 << 30;
-        for (int d = 0; d < K_; ++d) best = std::min(best, colour_bound(K_, cnt2, g2, d));
-        return best;
-    }
-
     // The child of (a, c): 1 = solved, 0 = its bound exceeds b1 (or b1 <= 0), -1 = to be searched.
     // Decides exactly what the child's own quotient, solved test and prunes() would decide.
     int child_outcome(ChildData &f, const Quot &q, int a, int c, int merged, int b1) {
@@ -228,6 +162,72 @@ class ChildBounds {
     }
 
   private:
+    // The child's exact colour bound min over d (bounds.colour_bound with gather_costs), from the parent's
+    // neighbour counts: only regions touching the contracted star S change their counts.
+    int child_colour_bound(ChildData &f, const Quot &q, int a, int c, int merged) {
+        const int m = q.m, x = q.color[a];
+        int *cnt2 = cchild_.data(), *g2 = gchild_.data(), *snb = snb_.data();
+        for (int e = 0; e < K_; ++e) cnt2[e] = f.cnt[e];
+        cnt2[x] -= 1;
+        cnt2[c] = f.cnt[c] - merged + 1;
+        int st = bfs_.next_stamp();  // bfs_.stamp marks S; tstamp_ marks regions touching S
+        bfs_.stamp[a] = st;
+        for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
+            if (q.color[q.adj[e]] == c) bfs_.stamp[q.adj[e]] = st;
+        if (++tstamp_val_ == 0x7fffffff) {
+            std::fill(tstamp_.begin(), tstamp_.end(), 0);
+            tstamp_val_ = 1;
+        }
+        int ts = tstamp_val_;
+        std::fill(snb, snb + K_, 0);
+        auto visit = [&](int s) {
+            for (int e = q.astart[s]; e < q.astart[s + 1]; ++e) {
+                int y = q.adj[e];
+                if (bfs_.stamp[y] == st) continue;
+                if (tstamp_[y] != ts) {
+                    tstamp_[y] = ts;
+                    ta_[y] = 0;
+                    tsc_[y] = 0;
+                    snb[q.color[y]]++;
+                }
+                if (s == a) ta_[y] = 1;
+                else tsc_[y]++;
+            }
+        };
+        visit(a);
+        for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
+            if (q.color[q.adj[e]] == c) visit(q.adj[e]);
+        for (int e = 0; e < K_; ++e) {
+            g2[e] = cnt2[e] <= 1 ? 0 : cnt2[e] == 2 ? 1 : 2;
+            if (g2[e] != 2) continue;
+            if (e != c && snb[e] == cnt2[e]) {  // the contracted region touches all of them
+                g2[e] = 1;
+                continue;
+            }
+            bool found = false;
+            if (e != x && e != c) {  // counts of regions outside S are unchanged
+                int inside = 0;
+                if (f.nb[static_cast<size_t>(a) * K_ + e] == f.cnt[e]) ++inside;
+                for (int k = q.astart[a]; k < q.astart[a + 1]; ++k) {
+                    int s = q.adj[k];
+                    if (q.color[s] == c && f.nb[static_cast<size_t>(s) * K_ + e] == f.cnt[e]) ++inside;
+                }
+                found = f.gatherers[e] > inside;
+            } else {
+                for (int y = 0; y < m && !found; ++y) {
+                    if (bfs_.stamp[y] == st) continue;
+                    int n = f.nb[static_cast<size_t>(y) * K_ + e];
+                    if (tstamp_[y] == ts) n += e == x ? -ta_[y] : 1 - tsc_[y];
+                    found = n == cnt2[e];
+                }
+            }
+            if (found) g2[e] = 1;
+        }
+        int best = 1 << 30;
+        for (int d = 0; d < K_; ++d) best = std::min(best, colour_bound(K_, cnt2, g2, d));
+        return best;
+    }
+
     Bfs bfs_;
     int K_;
     BoundRules rules_;

@@ -27,7 +27,8 @@ class Beam {
   public:
     // ranks by the bound without the gathering refinement, with or without the ring rule
     Beam(const Board &board, bool ring)
-        : board_(board), K_(board.K), ring_(ring), contraction_(board_), bounds_(board.n, board.K, {false, ring}) {}
+        : board_(board), K_(board.K), ring_(ring), contraction_(board_), bounds_(board.n, board.K, {false, ring}),
+          bfs_(board.n) {}
 
     // The first plan the beam finds within `time_limit` seconds into `plan` (true), else false.
     bool run(int width, int fan, double time_limit, bool closeness, std::vector<std::pair<int, int>> &plan) {
@@ -94,6 +95,7 @@ class Beam {
     bool ring_;
     Contraction contraction_;
     Bounds bounds_;
+    Bfs bfs_;  // for the tie-break
 
     // The beam's tie-break among boards of equal bound (a heuristic, never a proof): the sum of distances
     // from a centre that attains the radius term (with the ring rule when on), the least such sum; 0 on a
@@ -107,10 +109,10 @@ class Beam {
         std::sort(order.begin(), order.end());
         for (auto &dv_src : order) {
             int qt, sum;
-            int ecc = bounds_.bfs.ecc_within(q, dv_src.second, best_val, m, qt, sum);
+            int ecc = bfs_.ecc_within(q, dv_src.second, best_val, m, qt, sum);
             if (ecc < 0) continue;  // some region is farther than best_val: this centre cannot attain it
             if (qt < m) return 0;
-            int val = ecc + (ring_ && !bounds_.bfs.tail_mono(q, qt, ecc) ? 1 : 0);
+            int val = ecc + (ring_ && !bfs_.tail_mono(q, qt, ecc) ? 1 : 0);
             if (val < best_val || (val == best_val && sum < best_sum)) best_val = val, best_sum = sum;
         }
         return best_sum;
