@@ -1,5 +1,8 @@
-"""Optional compiled search core (kamicp/_fastsearch.cpp). If it fails to build, kamicp falls back to
-the pure-Python search (kamicp/search.py); everything else is configured in pyproject.toml."""
+"""Optional compiled search core (kamicp/_core/: header-only units and the binding module.cpp, one
+extension kamicp._fastsearch). If it fails to build, kamicp falls back to the pure-Python search
+(kamicp/search.py); everything else is configured in pyproject.toml."""
+
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -23,7 +26,8 @@ setup(
     ext_modules=[
         Extension(
             "kamicp._fastsearch",
-            sources=["kamicp/_fastsearch.cpp"],
+            sources=["kamicp/_core/module.cpp"],
+            depends=sorted(str(p) for p in Path("kamicp/_core").glob("*.hpp")),  # rebuild when a unit changes
             language="c++",
             extra_compile_args=["-O2", "-std=c++17"],
             optional=True,

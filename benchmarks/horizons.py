@@ -3,15 +3,10 @@
 For measuring the search core itself (node counts are machine-independent; rates are not):
 
     .venv/bin/python benchmarks/horizons.py /work/shared/bench/tri-60b5c-mirror-s205.json --from 6 --to 8 \\
-        --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--no-por-adjacent] [--python] [--core PATH]
+        --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--no-por-adjacent] [--python]
 
-`--core` loads another build of the compiled core (e.g. an older commit's, to compare node rates on the
-same tree in the same run; with `--core`, no gather or ring flag is passed, so the older core prunes as it
-was built: compare round 1's core with this core's `--no-gather --no-ring`):
-
-    git show e25f35b:kamicp/_fastsearch.cpp > /tmp/core-v1.cpp
-    mkdir -p /tmp/core-v1 && g++ -O2 -std=c++17 -shared -fPIC $(python3-config --includes) \
-        /tmp/core-v1.cpp -o /tmp/core-v1/_fastsearch$(python3-config --extension-suffix)
+To compare another build of the compiled core (node counts and rates, in one run), use
+`benchmarks/core_check.py`.
 
 Each horizon runs in the same search object (as in `solve`), so its table carries over; the loop stops
 at the first horizon that is feasible or times out. Prints a Markdown table.
@@ -45,30 +40,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-por-adjacent", action="store_true", help="the commuting-move order between "
                     "non-adjacent moves only")
     ap.add_argument("--python", action="store_true", help="the pure-Python reference search")
-    ap.add_argument("--core", help="path of another build of kamicp._fastsearch to use")
     args = ap.parse_args(argv)
-    if args.core:
-        import importlib.util
-
-        import kamicp.search
-
-        spec = importlib.util.spec_from_file_location("kamicp._fastsearch", args.core)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        kamicp.search._fastsearch = module
-
     level = load_level(args.level)
     regions = regions_of(level)
     k = len(regions.palette)
     if args.python:
         search = IDAStar(regions.adj, regions.colors, k)
     else:
-        # an older core (--core) may predate the gathering refinement or the ring rule and their flags:
-        # none is passed to it (CompiledIDAStar passes a flag only when it is off)
-        older = bool(args.core)
-        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por,
-                                 gather=older or not args.no_gather, ring=older or not args.no_ring,
-                                 por_adjacent=older or not args.no_por_adjacent)
+        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=not args.no_gather,
+                                 ring=not args.no_ring, por_adjacent=not args.no_por_adjacent)
     bound = lower_bound(regions.adj, regions.colors, k)
     start = bound if args.start is None else args.start
     print(f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}")

@@ -84,9 +84,10 @@ HAVE_COMPILED = _fastsearch is not None
 
 
 class CompiledIDAStar:
-    """The same search as IDAStar in C++ (kamicp/_fastsearch.cpp), optionally with the commuting-move
-    order (sound, see models/strengthening.md). `por`: 0/False off; 1 on, failures found under the
-    order's restriction not stored; 2/True on, such failures stored keyed by board and restriction.
+    """The same search as IDAStar in C++ (kamicp/_core/, the units behind kamicp._fastsearch), optionally
+    with the commuting-move order (sound, see models/strengthening.md). `por`: 0/False off; 1 on, failures
+    found under the order's restriction not stored; 2/True on, such failures stored keyed by board and
+    restriction.
     `por_adjacent=False` orders only moves on non-adjacent clicked sets (the first version of the rule).
     `gather=False` prunes with the colour bound without its gathering refinement, `ring=False` with the
     radius without its ring rule (for ablations only; IDAStar always uses the full bound). Cross-checked
@@ -108,20 +109,17 @@ class CompiledIDAStar:
         if _fastsearch is None:
             raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
-        mode = 2 if por is True else int(por)
-        # (older builds of the core take no gather, ring or adjacent flag)
-        extra = (gather, ring, False) if not por_adjacent else () if gather and ring else (gather, ring)
-        self._handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, table_limit, mode, *extra)
-        if symmetry is not None:  # a colour-preserving involution: first move on r only if r <= sigma(r)
-            _fastsearch.set_symmetry(self._handle, list(symmetry))
+        self._handle = _fastsearch.create(
+            [list(a) for a in adj0], list(start), num_colors, table_limit=table_limit,
+            por=2 if por is True else int(por), gather=gather, ring=ring, adjacent=por_adjacent,
+            symmetry=None if symmetry is None else list(symmetry),  # first move on r only if r <= sigma(r)
+        )
         self.nodes = 0
 
     def stop_on(self, flags) -> bool:
         """Stop a horizon h (as on a timeout) once `flags[h]` is non-zero: `flags` is a ctypes int array in
-        memory shared with another process (the portfolio's ledger), kept alive here. False when this build
-        of the core cannot."""
-        if not hasattr(_fastsearch, "set_stop"):
-            return False
+        memory shared with another process (the portfolio's ledger), kept alive here. Always True (kept for
+        callers that test it)."""
         import ctypes
 
         self._stop_flags = flags
@@ -130,7 +128,7 @@ class CompiledIDAStar:
 
     def within(self, threshold: int, deadline: float | None = None) -> Plan | None:
         left = -1.0 if deadline is None else max(deadline - time.monotonic(), 0.0)
-        status, plan, self.nodes = _fastsearch.within(self._handle, threshold, left)
+        status, plan, self.nodes = _fastsearch.within(self._handle, threshold, seconds=left)
         if status == "unknown":
             raise SearchTimeout
         return None if plan is None else [tuple(m) for m in plan]
@@ -153,16 +151,15 @@ def beam_plan(
     `benchmarks/beam.py`), then by regions left."""
     if _fastsearch is None or num_colors > 15:
         return None
-    handles: dict[bool, object] = {}
+    adj, colours = [list(a) for a in adj0], list(start)
     end = time.monotonic() + seconds
     best: Plan | None = None
     for width, fan, ring in schedule:
         left = end - time.monotonic()
         if left <= 0:
             break
-        if ring not in handles:
-            handles[ring] = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, 0, False, ring)
-        plan = _fastsearch.beam(handles[ring], width, fan, left, closeness)
+        plan = _fastsearch.beam(adj, colours, num_colors, width=width, fan=fan, seconds=left, closeness=closeness,
+                                ring=ring)
         if plan is not None and (best is None or len(plan) < len(best)):
             best = [tuple(m) for m in plan]
     return best
@@ -178,10 +175,9 @@ def rollout_plan(
     greedily with one step of look-ahead by max(distance from the blob to the farthest region, colours
     outside). It finds what the beam misses when the plan is a few preparing moves and a long flood from
     one region: tri-90b5c-proper-s405 11 moves (the optimum) where the beam gives 12."""
-    if _fastsearch is None or num_colors > 15 or limit < 0 or not hasattr(_fastsearch, "rollout"):
+    if _fastsearch is None or num_colors > 15 or limit < 0:
         return None
-    handle = _fastsearch.create([list(a) for a in adj0], list(start), num_colors, 1, 0)
-    plan = _fastsearch.rollout(handle, limit, seconds)
+    plan = _fastsearch.rollout([list(a) for a in adj0], list(start), num_colors, limit=limit, seconds=seconds)
     return None if plan is None else [tuple(m) for m in plan]
 
 

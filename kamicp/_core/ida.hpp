@@ -1,0 +1,282 @@
+// Unit "IDA*": depth-first search for a plan within a move threshold, the same tree as kamicp/search.py's
+// IDAStar: every region may be painted every other colour; pruning only by the sound lower bound
+// (bounds.hpp, children decided at their parent by child_bounds.hpp) and a transposition table
+// (fail_table.hpp) storing per board the largest budget proven insufficient. Options (SearchSettings):
+// - the commuting-move order (models/strengthening.md, "commuting moves"): a move that commutes with the
+//   previous one (its clicked set disjoint from and not adjacent to the previous move's; or, with
+//   `adjacent`, adjacent to it but painting another colour than the previous clicked set had) must have
+//   a larger smallest initial region. Nodes where it pruned a move are stored only under a key that
+//   includes the restriction (por 2), or not at all (por 1);
+// - a colour-preserving involution of the initial regions (symmetry): the first move on r only if
+//   r <= sigma(r);
+// - the bound's rules (ablations only).
+// In the portfolio's race, `attach_stop` hands the search the ledger's shared flags: a horizon another
+// process proved is abandoned like a timeout (kamicp/portfolio.py).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "bounds.hpp"
+#include "child_bounds.hpp"
+#include "contraction.hpp"
+#include "fail_table.hpp"
+
+namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
+
+struct SearchSettings {
+    long long table_limit = 3000000;  // entries; the table is cleared when it holds that many
+    int por = 2;                      // 0 off, 1 commuting-move order, 2 the same and restricted failures stored
+    bool adjacent = true;             // the order also between adjacent moves (off only for ablations)
+    BoundRules rules;
+    std::vector<int> symmetry;  // a colour-preserving involution of the initial regions, or empty
+};
+
+enum class Outcome { infeasible = 0, feasible = 1, timeout = 2 };
+
+class Ida {
+  public:
+    Ida(Board board, SearchSettings settings)
+        : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
+          por_(s_.por > 0), por_store_(s_.por > 1), contraction_(board_), bounds_(n_, K_, s_.rules),
+          child_(n_, K_, s_.rules), merged_(K_, 0) {
+        table_.set_width(1);
+    }
+    Ida(const Ida &) = delete;  // its units hold references into it
+    Ida &operator=(const Ida &) = delete;
+
+    // Stop a search within horizon h (as on a timeout) once flags[h] != 0; flags is memory the caller keeps
+    // alive as long as this search (nullptr detaches).
+    void attach_stop(const volatile int *flags, int length) {
+        stop_ = flags;
+        stop_len_ = flags ? length : 0;
+    }
+
+    // A plan of at most `threshold` moves into plan(), or a proof that there is none; time_limit < 0: none.
+    Outcome within(int threshold, double time_limit) {
+        plan_.clear();
+        has_deadline_ = time_limit >= 0;
+        deadline_ = std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(has_deadline_ ? time_limit : 0.0));
+        setup_frames(threshold);
+        threshold_ = threshold;
+        cur_ = board_.start;
+        try {
+            bool ok = dfs(0, threshold, -1, nullptr, -1, true);
+            if (ok) std::reverse(plan_.begin(), plan_.end());
+            return ok ? Outcome::feasible : Outcome::infeasible;
+        } catch (Timeout &) {
+            return Outcome::timeout;
+        }
+    }
+
+    const std::vector<std::pair<int, int>> &plan() const { return plan_; }  // (initial region, colour)
+    long long nodes() const { return nodes_; }
+
+  private:
+    struct Timeout {};
+    struct Mv {
+        int merged, k, c;
+    };
+    struct Frame {  // one depth's node
+        Quot q;
+        std::vector<Mv> moves;
+        std::vector<char> near;
+        std::vector<unsigned char> key, rkey;
+        ChildData child;
+    };
+
+    Board board_;
+    SearchSettings s_;
+    int n_, K_;
+    bool por_, por_store_;
+    Contraction contraction_;
+    Bounds bounds_;
+    ChildBounds child_;
+    FailTable table_;
+    std::vector<int> merged_;
+    std::vector<Frame> frames_;
+    std::vector<int> cur_;  // the board of the node being searched (initial region -> colour), edited in place
+    std::vector<std::pair<int, int>> plan_;
+    int kb_ = 0, nb_ = 0, width_ = 1;
+    long long nodes_ = 0;
+    int threshold_ = 0;
+    bool has_deadline_ = false;
+    std::chrono::steady_clock::time_point deadline_;
+    const volatile int *stop_ = nullptr;
+    int stop_len_ = 0;
+
+    void setup_frames(int threshold) {
+        kb_ = (n_ + 1) / 2;
+        nb_ = (n_ + 7) / 8;
+        int w = kb_ + 4 + nb_;
+        if (w != width_) {
+            width_ = w;
+            table_.set_width(w);
+        }
+        if (static_cast<int>(frames_.size()) < threshold + 2) frames_.resize(threshold + 2);
+        for (auto &f : frames_) {
+            f.key.assign(width_, 0);
+            f.rkey.assign(width_, 0);
+            if (por_) f.near.assign(n_, 0);
+        }
+    }
+
+    void store(const unsigned char *key, uint64_t h, int budget) {
+        if (static_cast<long long>(table_.size()) >= s_.table_limit) table_.clear();
+        table_.raise(key, h, budget);
+    }
+
+    void tick() {
+        ++nodes_;
+        if ((nodes_ & 255) != 0) return;
+        if (has_deadline_ && std::chrono::steady_clock::now() > deadline_) throw Timeout{};
+        if (stop_ && threshold_ < stop_len_ && stop_[threshold_]) throw Timeout{};
+    }
+
+    // The key of the board plus the restriction (min P, P's old colour and N[P]) into rk (from k).
+    void restricted_key(const unsigned char *k, unsigned char *rk, int prev_min, const char *near_prev,
+                        int prev_color) const {
+        std::memcpy(rk, k, kb_);
+        std::memset(rk + kb_, 0, width_ - kb_);
+        rk[kb_] = 0xff;
+        rk[kb_ + 1] = static_cast<unsigned char>(prev_min & 0xff);
+        rk[kb_ + 2] = static_cast<unsigned char>((prev_min >> 8) & 0xff);
+        rk[kb_ + 3] = static_cast<unsigned char>(s_.adjacent ? prev_color : 0xff);
+        unsigned char *bits = rk + kb_ + 4;
+        for (int v = 0; v < n_; ++v)
+            if (near_prev[v]) bits[v / 8] = static_cast<unsigned char>(bits[v / 8] | (1 << (v & 7)));
+    }
+
+    // The node's moves, best first (most regions merged); false in `pruned` when the order or the
+    // symmetry skipped none. Arguments as in dfs.
+    void generate(Frame &f, bool root, int prev_min, const char *near_prev, int prev_color, bool &pruned) {
+        const Quot &q = f.q;
+        std::vector<Mv> &moves = f.moves;
+        moves.clear();
+        pruned = false;
+        const bool sym = root && !s_.symmetry.empty();
+        for (int a = 0; a < q.m; ++a) {
+            if (sym && s_.symmetry[q.rep[a]] < q.rep[a] && q.mstart[a + 1] - q.mstart[a] == 1) {
+                pruned = true;  // the mirrored solution starts with sigma(r) < r
+                continue;
+            }
+            int only = -1;  // >= 0: only this colour commutes with neither order skipped
+            if (por_ && prev_min >= 0 && q.rep[a] < prev_min) {
+                bool indep = true;
+                for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i)
+                    if (near_prev[q.members[i]]) {
+                        indep = false;
+                        break;
+                    }
+                if (indep) {
+                    pruned = true;
+                    continue;
+                }
+                // adjacent to P but not containing it (P's smallest region lies in the merged region): the
+                // move commutes with P's unless it paints P's old colour (lemma in strengthening.md §2)
+                if (s_.adjacent && q.comp[prev_min] != a) only = prev_color;
+            }
+            std::fill(merged_.begin(), merged_.end(), 0);
+            for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) merged_[q.color[q.adj[e]]]++;
+            for (int c = 0; c < K_; ++c) {
+                if (c == q.color[a]) continue;
+                if (only >= 0 && c != only) {
+                    pruned = true;
+                    continue;
+                }
+                moves.push_back({merged_[c], a, c});
+            }
+        }
+        std::stable_sort(moves.begin(), moves.end(), [](const Mv &x, const Mv &y) { return x.merged > y.merged; });
+    }
+
+    // N[P] over initial regions for the clicked set of current region a
+    void mark_near(const Quot &q, int a, char *near) const {
+        std::memset(near, 0, n_);
+        for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) {
+            int v = q.members[i];
+            near[v] = 1;
+            for (int e = board_.astart[v]; e < board_.astart[v + 1]; ++e) near[board_.adj[e]] = 1;
+        }
+    }
+
+    // prev_min: the smallest initial region of the previous move's clicked set P (-1: no order imposed);
+    // near_prev: N[P] over initial regions; prev_color: the colour P had before it was clicked; checked:
+    // the parent decided this node's bound (child_bounds.hpp) and it is one island.
+    bool dfs(int depth, int budget, int prev_min, const char *near_prev, int prev_color, bool root = false,
+             bool checked = false) {
+        tick();
+        Frame &f = frames_[depth];
+        Quot &q = f.q;
+        contraction_.quotient(cur_, q);
+        if (one_colour(q)) return true;
+        if (!checked && (budget <= 0 || bounds_.prunes(q, budget))) return false;
+        const bool one_island = checked || bounds_.single_island();  // read before the children overwrite it
+        unsigned char *k = f.key.data();
+        std::memset(k, 0, width_);
+        pack_board(cur_, n_, k);
+        const uint64_t kh = FailTable::hash(k, width_);
+        if (table_.find(k, kh) >= budget) return false;
+        const bool restricted = por_store_ && prev_min >= 0;
+        unsigned char *rk = f.rkey.data();
+        uint64_t rh = 0;
+        if (restricted) {
+            restricted_key(k, rk, prev_min, near_prev, prev_color);
+            rh = FailTable::hash(rk, width_);
+            if (table_.find(rk, rh) >= budget) return false;
+        }
+        bool pruned;
+        generate(f, root, prev_min, near_prev, prev_color, pruned);
+        if (expand(f, depth, budget, one_island, root && !s_.symmetry.empty())) return true;
+        if (!pruned) {
+            store(k, kh, budget);
+        } else if (restricted) {
+            store(rk, rh, budget);
+        }
+        return false;
+    }
+
+    // Tries the frame's moves in order; true (the move appended to plan_) once one leads to a plan.
+    bool expand(Frame &f, int depth, int budget, bool one_island, bool sym) {
+        const Quot &q = f.q;
+        char *near = por_ ? f.near.data() : nullptr;
+        const bool fast = one_island && !f.moves.empty();
+        if (fast) child_.prepare_children(f.child, q, budget - 1);
+        for (size_t mi = 0; mi < f.moves.size(); ++mi) {
+            const Mv mv = f.moves[mi];
+            const int a = mv.k;
+            if (fast) {
+                int out = child_.child_outcome(f.child, q, a, mv.c, mv.merged, budget - 1);
+                if (out == 1) {
+                    tick();
+                    plan_.emplace_back(q.rep[a], mv.c);
+                    return true;
+                }
+                if (out == 0) {
+                    tick();  // the child's node, decided here without building it
+                    continue;
+                }
+            }
+            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) cur_[q.members[i]] = mv.c;
+            if (por_) mark_near(q, a, near);
+            // after a symmetry-restricted first move the second move is not ordered against it
+            bool ok = dfs(depth + 1, budget - 1, sym ? -1 : q.rep[a], near, q.color[a], false, fast);
+            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) cur_[q.members[i]] = q.color[a];
+            if (ok) {
+                plan_.emplace_back(q.rep[a], mv.c);
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
+}  // namespace
+}  // namespace kamicp

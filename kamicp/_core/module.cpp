@@ -1,0 +1,208 @@
+// The thin Python binding of kamicp's compiled core (the extension kamicp._fastsearch; kamicp/search.py
+// wraps it, and its pure-Python IDAStar is the reference the tests cross-check it against). Arguments are
+// parsed here, by keyword, into the units' plain data (contraction.hpp's Board, ida.hpp's
+// SearchSettings); the units know nothing of Python. Units, bottom up: contraction (regions of a
+// colouring), bfs (searches over them), bounds (the sound lower bound), child_bounds (children decided
+// at their parent), fail_table (transposition table), ida (the search), heuristics (beam, rollout).
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "heuristics.hpp"
+#include "ida.hpp"
+
+namespace {
+
+using kamicp::Board;
+using kamicp::Ida;
+using kamicp::Outcome;
+using kamicp::Plan;
+
+const char *const CAPSULE = "kamicp._fastsearch.Search";
+
+void destroy(PyObject *capsule) { delete static_cast<Ida *>(PyCapsule_GetPointer(capsule, CAPSULE)); }
+
+// The search behind a handle from create() (nullptr with a Python error set when it is not one).
+Ida *as_search(PyObject *cap) { return static_cast<Ida *>(PyCapsule_GetPointer(cap, CAPSULE)); }
+
+bool to_int_list(PyObject *obj, std::vector<int> &out) {
+    PyObject *seq = PySequence_Fast(obj, "expected a sequence of ints");
+    if (!seq) return false;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    out.resize(len);
+    for (Py_ssize_t i = 0; i < len; ++i) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return false;
+        }
+        out[i] = static_cast<int>(v);
+    }
+    Py_DECREF(seq);
+    return true;
+}
+
+bool fail(const char *message) {
+    PyErr_SetString(PyExc_ValueError, message);
+    return false;
+}
+
+// adj (a sequence of neighbour sequences), start colours and the number of colours, checked, into adj/start
+bool parse_board(PyObject *adj_obj, PyObject *start_obj, int K, std::vector<std::vector<int>> &adj,
+                 std::vector<int> &start) {
+    if (!to_int_list(start_obj, start)) return false;
+    PyObject *seq = PySequence_Fast(adj_obj, "adj: expected a sequence");
+    if (!seq) return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    adj.assign(n, {});
+    bool ok = n == static_cast<Py_ssize_t>(start.size()) || fail("adj and start differ in length");
+    for (Py_ssize_t i = 0; ok && i < n; ++i) {
+        ok = to_int_list(PySequence_Fast_GET_ITEM(seq, i), adj[i]);
+        for (int w : adj[i])
+            if (ok && (w < 0 || w >= n)) ok = fail("adjacency index out of range");
+    }
+    Py_DECREF(seq);
+    if (!ok) return false;
+    if (K < 1 || K > 15) return fail("the compiled search supports 1..15 colours");
+    for (int c : start)
+        if (c < 0 || c >= K) return fail("colour index out of range");
+    return true;
+}
+
+// A plan as a Python list of (initial region, colour) tuples.
+PyObject *plan_list(const Plan &moves) {
+    PyObject *plan = PyList_New(0);
+    for (auto &mv : moves) {
+        PyObject *item = Py_BuildValue("(ii)", mv.first, mv.second);
+        PyList_Append(plan, item);
+        Py_DECREF(item);
+    }
+    return plan;
+}
+
+PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"adj", "start", "num_colors", "table_limit", "por", "gather", "ring",
+                                   "adjacent", "symmetry", nullptr};
+    PyObject *adj_obj, *start_obj, *sigma_obj = Py_None;
+    int K, por = 2, gather = 1, ring = 1, adjacent = 1;
+    long long table_limit = 3000000;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppO", const_cast<char **>(kwlist), &adj_obj,
+                                     &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj))
+        return nullptr;
+    std::vector<std::vector<int>> adj;
+    std::vector<int> start;
+    if (!parse_board(adj_obj, start_obj, K, adj, start)) return nullptr;
+    kamicp::SearchSettings settings;
+    if (sigma_obj != Py_None) {
+        if (!to_int_list(sigma_obj, settings.symmetry)) return nullptr;
+        if (settings.symmetry.size() != start.size()) return fail("symmetry and start differ in length"), nullptr;
+        for (int r : settings.symmetry)
+            if (r < 0 || r >= static_cast<int>(start.size())) return fail("symmetry index out of range"), nullptr;
+    }
+    settings.table_limit = table_limit;
+    settings.por = por;
+    settings.adjacent = adjacent != 0;
+    settings.rules = {gather != 0, ring != 0};
+    auto *s = new Ida(Board(adj, std::move(start), K), std::move(settings));
+    return PyCapsule_New(s, CAPSULE, destroy);
+}
+
+// set_stop(handle, address, length): the int array at `address` (shared memory the caller keeps alive as
+// long as the handle) stops a search within horizon h once its entry h is non-zero; address 0 detaches.
+PyObject *py_set_stop(PyObject *, PyObject *args) {
+    PyObject *cap;
+    unsigned long long address;
+    int length;
+    if (!PyArg_ParseTuple(args, "OKi", &cap, &address, &length)) return nullptr;
+    Ida *s = as_search(cap);
+    if (!s) return nullptr;
+    s->attach_stop(reinterpret_cast<const volatile int *>(static_cast<uintptr_t>(address)), length);
+    Py_RETURN_NONE;
+}
+
+PyObject *py_within(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"handle", "threshold", "seconds", nullptr};
+    PyObject *cap;
+    int threshold;
+    double seconds = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oi|$d", const_cast<char **>(kwlist), &cap, &threshold,
+                                     &seconds))
+        return nullptr;
+    Ida *s = as_search(cap);
+    if (!s) return nullptr;
+    Outcome outcome;
+    Py_BEGIN_ALLOW_THREADS outcome = s->within(threshold, seconds);
+    Py_END_ALLOW_THREADS
+    if (outcome == Outcome::timeout) return Py_BuildValue("(sOL)", "unknown", Py_None, s->nodes());
+    if (outcome == Outcome::infeasible) return Py_BuildValue("(sOL)", "infeasible", Py_None, s->nodes());
+    PyObject *plan = plan_list(s->plan());
+    PyObject *out = Py_BuildValue("(sOL)", "feasible", plan, s->nodes());
+    Py_DECREF(plan);
+    return out;
+}
+
+PyObject *py_beam(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"adj", "start", "num_colors", "width", "fan", "seconds", "closeness", "ring",
+                                   nullptr};
+    PyObject *adj_obj, *start_obj;
+    int K, width, fan, closeness = 1, ring = 1;
+    double seconds;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiiid|$pp", const_cast<char **>(kwlist), &adj_obj,
+                                     &start_obj, &K, &width, &fan, &seconds, &closeness, &ring))
+        return nullptr;
+    std::vector<std::vector<int>> adj;
+    std::vector<int> start;
+    if (!parse_board(adj_obj, start_obj, K, adj, start)) return nullptr;
+    const Board board(adj, std::move(start), K);
+    Plan plan;
+    bool ok;
+    Py_BEGIN_ALLOW_THREADS ok = kamicp::Beam(board, ring != 0).run(width, fan, seconds, closeness != 0, plan);
+    Py_END_ALLOW_THREADS
+    if (!ok) Py_RETURN_NONE;
+    return plan_list(plan);
+}
+
+PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"adj", "start", "num_colors", "limit", "seconds", nullptr};
+    PyObject *adj_obj, *start_obj;
+    int K, limit;
+    double seconds;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiid", const_cast<char **>(kwlist), &adj_obj, &start_obj,
+                                     &K, &limit, &seconds))
+        return nullptr;
+    std::vector<std::vector<int>> adj;
+    std::vector<int> start;
+    if (!parse_board(adj_obj, start_obj, K, adj, start)) return nullptr;
+    const Board board(adj, std::move(start), K);
+    Plan plan;
+    int steps;
+    Py_BEGIN_ALLOW_THREADS steps = kamicp::Rollout(board).run(limit, seconds, plan);
+    Py_END_ALLOW_THREADS
+    if (steps < 0) Py_RETURN_NONE;
+    return plan_list(plan);
+}
+
+#define KW(f) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(f)), METH_VARARGS | METH_KEYWORDS
+
+PyMethodDef methods[] = {
+    {"create", KW(py_create),
+     "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
+     "symmetry=None) -> handle of an IDA* search"},
+    {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
+    {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
+    {"beam", KW(py_beam),
+     "beam(adj, start, num_colors, width, fan, seconds, *, closeness=True, ring=True) -> plan or None"},
+    {"rollout", KW(py_rollout),
+     "rollout(adj, start, num_colors, limit, seconds) -> a plan of at most limit moves (one move, then a "
+     "pivot rollout) or None"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastsearch", "Compiled search core of kamicp (optional).", -1,
+                      methods};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__fastsearch(void) { return PyModule_Create(&module); }
