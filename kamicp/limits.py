@@ -7,7 +7,7 @@ Each limit has a default and an environment variable that raises (or lowers) it:
 | bytes read from one level file or image | 16 MiB | `KAMICP_MAX_BYTES` |
 | cells of a level (grid rows x columns, holes included; graph nodes) | 250,000 | `KAMICP_MAX_CELLS` |
 | edges of a graph level | 1,000,000 | `KAMICP_MAX_EDGES` |
-| pixels of a PNG kamicp writes (larger pictures are drawn smaller) | 16 megapixels | `KAMICP_MAX_PIXELS` |
+| pixels of a PNG kamicp writes (larger pictures are drawn smaller) | 8 megapixels | `KAMICP_MAX_PIXELS` |
 
 Regions are bounded by cells. Integers in level files have at most MAX_DIGITS digits (far beyond any
 real value; it keeps Python's 4300-digit conversion limit out of reach).
@@ -38,7 +38,7 @@ class Limits:
     max_bytes: int = 16 * 2**20
     max_cells: int = 250_000
     max_edges: int = 1_000_000
-    max_pixels: int = 16_000_000
+    max_pixels: int = 8_000_000
 
     @classmethod
     def current(cls) -> Limits:
