@@ -5,7 +5,7 @@ Each limit has a default and an environment variable that raises (or lowers) it:
 | limit | default | variable |
 |---|---|---|
 | bytes read from one level file or image | 16 MiB | `KAMICP_MAX_BYTES` |
-| cells of a level (grid rows x columns, holes included; graph nodes) | 250,000 | `KAMICP_MAX_CELLS` |
+| cells of a level (grid rows x columns, holes included; graph nodes) | 100,000 | `KAMICP_MAX_CELLS` |
 | edges of a graph level | 1,000,000 | `KAMICP_MAX_EDGES` |
 | pixels of a PNG kamicp writes (larger pictures are drawn smaller) | 8 megapixels | `KAMICP_MAX_PIXELS` |
 
@@ -36,7 +36,7 @@ class Limits:
     """The size limits in force (see the module docstring); `Limits.current()` reads the environment."""
 
     max_bytes: int = 16 * 2**20
-    max_cells: int = 250_000
+    max_cells: int = 100_000
     max_edges: int = 1_000_000
     max_pixels: int = 8_000_000
 

@@ -186,7 +186,7 @@ def test_a_file_over_the_byte_limit_is_refused_after_reading_only_the_limit(tmp_
 
 
 def test_cell_limit_in_every_reader(tmp_path):
-    side = 501  # 251,001 cells: over the default 250,000
+    side = 317  # 100,489 cells: over the default 100,000
     cases = [
         write(tmp_path / "grid.json", json.dumps({"geometry": "square", "rows": ["A" * side] * side})),
         write(tmp_path / "graph.json", json.dumps({"geometry": "graph", "nodes": {str(i): "a" for i in
@@ -217,8 +217,9 @@ def test_limits_can_be_raised_and_lowered_by_environment(tmp_path, monkeypatch):
     assert_one_line_error(run("info", blog, env={"KAMICP_MAX_CELLS": "10"}), 2, "18 nodes", "limit of 10")
     assert_one_line_error(run("info", blog, env={"KAMICP_MAX_BYTES": "100"}), 2, "limit of 100 bytes")
     assert run("info", blog, env={"KAMICP_MAX_CELLS": "18"}).exit_code == 0
-    big = write(tmp_path / "big.txt", ("AB" * 300 + "\n") * 600)  # 360,000 cells
-    assert run("info", big, "--geometry", "square", env={"KAMICP_MAX_CELLS": "400000"}).exit_code == 0
+    wide = write(tmp_path / "wide.txt", "AB" + "." * 59_998 + "\n" + "." * 59_999 + "A\n")  # 120,000 cells, 3 not holes
+    assert_one_line_error(run("info", wide, "--geometry", "square"), 2, "120000 cells", "KAMICP_MAX_CELLS")
+    assert run("info", wide, "--geometry", "square", env={"KAMICP_MAX_CELLS": "200000"}).exit_code == 0
     for bad in ("abc", "0", "-5", "1e6", "9" * 40):
         assert_one_line_error(run("info", blog, env={"KAMICP_MAX_CELLS": bad}), 2, "KAMICP_MAX_CELLS")
     monkeypatch.setenv("KAMICP_MAX_EDGES", "1_000")
