@@ -326,7 +326,8 @@ BAD_OPTIONS = [
     ["solve", "{blog}", "--engine", "search", "--seed", "2147483648"],
     ["prove", "{blog}", "--under", "3", "--seed", "99999999999999999999"],
     ["solve"], ["nope"], ["solve", "{blog}", "--bogus"], ["solve", "{blog}", "--engine", "magic\x1b[2J"],
-    ["show", "{blog}", "--time-limit", "-1"], ["info"],
+    ["show", "{blog}", "--time-limit", "-1"], ["info"], ["solve", "{blog}", "--workers", "99999999999"],
+    ["solve", "{blog}", "--time-limit", "nan"],
 ]
 
 

@@ -114,7 +114,9 @@ LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.js
 MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look for solutions of at most N moves.")]
 TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
                                                  help="Seconds for the whole command; then 'unknown'.")]
-Workers = Annotated[int | None, typer.Option("--workers", min=1, help="CP-SAT worker threads.")]
+MAX_WORKERS = 256  # CP-SAT takes a 32-bit count; more threads than this only slow a machine down
+Workers = Annotated[int | None, typer.Option("--workers", min=1, max=MAX_WORKERS,
+                                             help=f"CP-SAT worker threads (1 to {MAX_WORKERS}).")]
 EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both race, "
                                            "first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
