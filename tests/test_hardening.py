@@ -165,10 +165,13 @@ def test_a_fifo_image_is_refused(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
-def test_convert_never_writes_into_a_fifo(tmp_path):
+def test_convert_and_show_never_write_into_a_fifo(tmp_path):
     fifo = tmp_path / "out.json"
     os.mkfifo(fifo)
     assert_one_line_error(run("convert", PUZZLES / "blog-18.json", "-o", fifo, "--force"), 2, "regular file")
+    picture = tmp_path / "out.svg"
+    os.mkfifo(picture)
+    assert_one_line_error(run("show", PUZZLES / "blog-18.json", "--svg", picture, "--force"), 2, "regular file")
 
 
 # --- 5. size limits ------------------------------------------------------------------------------

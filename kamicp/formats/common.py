@@ -35,7 +35,7 @@ def read_bytes(path: str | Path, *, what: str = "level file", max_bytes: int | N
     source = str(path)
     limit = limits().max_bytes if max_bytes is None else max_bytes
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise FormatError("no such file", source=source) from None
     except IsADirectoryError:
@@ -48,7 +48,8 @@ def read_bytes(path: str | Path, *, what: str = "level file", max_bytes: int | N
             raise FormatError(f"is a directory, not a {what}", source=source)
         if not stat.S_ISREG(mode):
             raise FormatError(f"is {_kind(mode)}, not a {what}", source=source)
-        os.set_blocking(fd, True)
+        if getattr(os, "O_NONBLOCK", 0):
+            os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=True) as f:
             fd = -1
             data = f.read(limit + 1)
