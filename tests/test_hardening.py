@@ -355,7 +355,7 @@ def test_an_unexpected_exception_is_an_internal_error_exit_4(monkeypatch):
         raise RuntimeError("boom\nsecond line")
 
     monkeypatch.setattr(levels, "summarize", broken)
-    res = run("info", PUZZLES / "blog-18.json")
+    res = run("info", PUZZLES / "blog-18.json", env={"KAMICP_DEBUG": ""})
     line = assert_one_line_error(res, EXIT_INTERNAL, "internal error", "RuntimeError: boom second line",
                                  "KAMICP_DEBUG")
     assert res.exception is None or isinstance(res.exception, SystemExit)
