@@ -142,9 +142,10 @@ class Level:
     def size(self) -> int:
         return len(self.labels)
 
-    @property
+    @cached_property
     def color_keys(self) -> tuple[str, ...]:
-        """The colours a move may use: those on the board, in first-seen order."""
+        """The colours a move may use: those on the board, in first-seen order (computed once: pictures
+        and the terminal look a key up here for every cell)."""
         return tuple(dict.fromkeys(self.colors))
 
     @property

@@ -1,35 +1,100 @@
 """What every command shares: the typer app, the consoles, option types, exit codes and error handling.
 
 Exit codes: 0 success (solved, proven, par correct); 1 the answer is negative (no solution within N,
-a shorter solution exists, par wrong); 2 bad input; 3 time limit reached without an answer.
+a shorter solution exists, par wrong); 2 bad input (a file or an option); 3 time limit reached without
+an answer; 4 internal error (a bug: an exception kamicp did not expect).
+
+Errors end the same way in every command, including commands added later: the app's group class
+(KamiGroup) turns option errors into one `error: ...` line with exit 2, and any unexpected exception
+into one line with exit 4 (KAMICP_DEBUG=1 adds the traceback). User text printed through rich goes
+through `shown` (markup) or `printable` (plain text, kamicp.render.safe).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperGroup
+
+try:  # typer vendors click from 0.2x on; older releases use click itself
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
 
 from kamicp.errors import KamiError
 from kamicp.formats import load_level
 from kamicp.level import Level
+from kamicp.render.safe import printable
 from kamicp.solver import TECHNIQUES
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
+DEBUG_ENV = "KAMICP_DEBUG"
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    help="Solve Kami-style flood puzzles provably optimally. "
-    "Exit codes: 0 success, 1 negative answer, 2 bad input, 3 time limit without an answer.",
-)
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
+
+
+def shown(value: object) -> str:
+    """User text (a name, a path, a colour) to embed in a rich markup string: control characters
+    escaped (kamicp.render.safe.printable) and markup escaped, so it prints as written."""
+    return escape(printable(value))
+
+
+def one_line(message: str) -> str:
+    return " ".join(printable(part) for part in message.splitlines() if part.strip())
+
+
+class KamiGroup(TyperGroup):
+    """The app's command group: every error ends as one line on stderr with a documented exit code.
+
+    Runs click in non-standalone mode, so option and usage errors come here as exceptions instead
+    of typer's boxed usage message, and so does every exception a command did not expect."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except NoArgsIsHelpError as e:  # `kamicp` alone: the help (rich has printed it already)
+            if e.format_message().strip():
+                out.print(e.format_message(), markup=False, highlight=False)
+            code = EXIT_BAD_INPUT
+        except ClickException as e:
+            ctx = getattr(e, "ctx", None)
+            hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            err.print(f"error: {one_line(e.format_message())}{hint}", markup=False, soft_wrap=True)
+            code = e.exit_code
+        except typer.Abort:
+            err.print("error: aborted", markup=False)
+            code = 130
+        except Exception as e:  # a bug: one line and its own exit code, never 1 ("negative answer")
+            if os.environ.get(DEBUG_ENV):
+                traceback.print_exc()
+            err.print(f"error: internal error: {type(e).__name__}: {one_line(str(e))[:300]} (a bug in kamicp; "
+                      f"{DEBUG_ENV}=1 shows the traceback)", markup=False, soft_wrap=True)
+            code = EXIT_INTERNAL
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+app = typer.Typer(
+    cls=KamiGroup,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Solve Kami-style flood puzzles provably optimally. Exit codes: 0 success, 1 negative answer, "
+    "2 bad input, 3 time limit without an answer, 4 internal error.",
+)
 
 
 class Engine(StrEnum):
@@ -49,12 +114,16 @@ LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.js
 MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look for solutions of at most N moves.")]
 TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
                                                  help="Seconds for the whole command; then 'unknown'.")]
-Workers = Annotated[int | None, typer.Option("--workers", min=1, help="CP-SAT worker threads.")]
+MAX_WORKERS = 256  # CP-SAT takes a 32-bit count; more threads than this only slow a machine down
+Workers = Annotated[int | None, typer.Option("--workers", min=1, max=MAX_WORKERS,
+                                             help=f"CP-SAT worker threads (1 to {MAX_WORKERS}).")]
 EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both race, "
                                            "first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
                                                  f"(repeatable): {', '.join(TECHNIQUES)}.")]
-Seed = Annotated[int, typer.Option("--seed", help="Random seed passed to CP-SAT.")]
+SEED_MAX = 2**31 - 1  # CP-SAT's random_seed is a 32-bit integer
+Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX,
+                                   help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "
                                                 "default: by extension.")]
@@ -65,8 +134,13 @@ ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing outp
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
-    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    err.print(f"error: {one_line(message)}", markup=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+def print_json(data: Any) -> None:
+    """JSON on stdout, every non-ASCII character escaped (so no control character reaches the terminal)."""
+    out.print_json(json.dumps(data), ensure_ascii=True)
 
 
 @contextmanager
@@ -90,6 +164,6 @@ def spinner(enabled: bool) -> Iterator[Callable[[str], None] | None]:
         yield None
         return
     with err.status("solving") as status:
-        yield lambda msg: status.update(msg)
+        yield lambda msg: status.update(shown(msg))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -28,6 +27,9 @@ from kamicp.cli.common import (
     fail,
     load,
     out,
+    print_json,
+    printable,
+    shown,
     spinner,
 )
 from kamicp.cli.report import exit_for, summary
@@ -60,14 +62,14 @@ def show_cmd(
         check_writable([p for p, _ in pictures], force=force)
     title = f"{level.name or 'level'} ({level.geometry}, {level.size} cells"
     title += f", par {level.par})" if level.par is not None else ")"
-    out.print(f"[bold]{title}[/]")
+    out.print(f"[bold]{shown(title)}[/]")
     out.print(legend(level))
     boards = replay(level, [])
     if not solution:
         out.print(board_view(boards[0], plain=out.color_system is None))
         for path, kind in pictures:
             with bad_input():
-                out.print(f"wrote {write_picture(path, level, kind=kind, force=force)}", markup=False)
+                out.print(f"wrote {printable(write_picture(path, level, kind=kind, force=force))}", markup=False)
         raise typer.Exit(EXIT_OK)
     with bad_input(), spinner(True) as progress:
         result = solve(level, time_limit=time_limit, engine=engine.value, progress=progress)
@@ -75,17 +77,18 @@ def show_cmd(
     out.print("start")
     out.print(board_view(boards[0], plain=out.color_system is None))
     for k, (move, board) in enumerate(zip(result.moves, boards[1:], strict=True), start=1):
-        line = Text(f"move {k}: tap {level.format_label(move.cell)} → ")
+        line = Text(f"move {k}: tap {printable(level.format_label(move.cell))} → ")
         line.append_text(swatch(level, move.color))
         out.print(line)
         out.print(board_view(board, mark=move.cell, plain=out.color_system is None))
     out.print(f"[bold]{summary(result)}[/]")
     for path, kind in pictures:
         if not result.moves and result.status != OPTIMAL:
-            err.print(f"no solution found: {path} not written", markup=False)
+            err.print(f"no solution found: {printable(path)} not written", markup=False)
             continue
         with bad_input():
-            out.print(f"wrote {write_picture(path, level, result.moves, kind=kind, force=force)}", markup=False)
+            written = write_picture(path, level, result.moves, kind=kind, force=force)
+            out.print(f"wrote {printable(written)}", markup=False)
     raise typer.Exit(exit_for(result))
 
 
@@ -97,7 +100,7 @@ def _level_facts(level: Level, facts: LevelSummary) -> list[tuple[str, Text]]:
     colours = Text(f"{len(facts.colors)}: ")
     for k, key in enumerate(facts.colors):
         colours.append_text(Text("  ") if k else Text()).append_text(swatch(level, key))
-    medals = ", ".join(f"{name} {n}" for name, n in facts.medals) or "none"
+    medals = printable(", ".join(f"{name} {n}" for name, n in facts.medals) or "none")
     rows = [
         ("geometry", Text(facts.geometry + shape)),
         ("cells", Text(str(facts.cells))),
@@ -111,10 +114,10 @@ def _level_facts(level: Level, facts: LevelSummary) -> list[tuple[str, Text]]:
         rows.append(("official", Text("none")))
     else:
         style = "green" if report.valid and report.equals_par is not False else "red"
-        rows.append(("official", Text(report.describe(), style=style)))
+        rows.append(("official", Text(printable(report.describe()), style=style)))
         taps = Text()
         for k, move in enumerate(report.moves, start=1):
-            where = level.format_label(move.cell) if 0 <= move.cell < level.size else f"cell {move.cell}"
+            where = printable(level.format_label(move.cell)) if 0 <= move.cell < level.size else f"cell {move.cell}"
             taps.append(f"{k}. tap {where} → ")
             taps.append_text(swatch(level, move.color))
             taps.append("\n" if k < report.length else "")
@@ -146,9 +149,9 @@ def info_cmd(
     # an official solution that does not replay is a negative answer about the file (exit 1), not bad input
     code = EXIT_NEGATIVE if facts.official is not None and not facts.official.valid else EXIT_OK
     if as_json:
-        out.print_json(json.dumps(facts.to_dict(level)))
+        print_json(facts.to_dict(level))
         raise typer.Exit(code)
-    out.print(f"[bold]{level.name or level_path.stem}[/] ({level_path})", soft_wrap=True)
+    out.print(f"[bold]{shown(level.name or level_path.stem)}[/] ({shown(level_path)})", soft_wrap=True)
     out.print(_facts_table(level, facts))
     raise typer.Exit(code)
 
@@ -171,7 +174,7 @@ def convert_cmd(
     level = load(level_path, fmt, geometry)
     with bad_input():
         write_json(level, output, overwrite=force)
-    out.print(f"converted {level_path} → {output}", markup=False, soft_wrap=True)
+    out.print(f"converted {printable(level_path)} → {printable(output)}", markup=False, soft_wrap=True)
     out.print(_facts_table(level, summarize(level)))
     raise typer.Exit(EXIT_OK)
 

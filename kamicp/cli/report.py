@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 
-from kamicp.cli.common import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN, out
+from kamicp.cli.common import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN, out, shown
 from kamicp.level import Level
+from kamicp.render.safe import printable
 from kamicp.render.terminal import swatch
 from kamicp.solver import NO_SOLUTION, OPTIMAL, Result
 
@@ -16,7 +18,7 @@ def moves_table(level: Level, result: Result) -> Table:
     table.add_column("tap" if level.geometry == "graph" else "tap (row, col)")
     table.add_column("colour")
     for k, move in enumerate(result.moves, start=1):
-        table.add_row(str(k), level.format_label(move.cell), swatch(level, move.color))
+        table.add_row(str(k), Text(printable(level.format_label(move.cell))), swatch(level, move.color))
     return table
 
 
@@ -62,7 +64,7 @@ def summary(result: Result) -> str:
 
 
 def print_result(level: Level, result: Result, *, show_moves: bool = True) -> None:
-    out.print(f"[bold]{level.name or 'level'}[/]: {result.regions} regions, {result.colors} colours, "
+    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours, "
               f"lower bound {result.bound.value}")
     if result.moves and show_moves:
         out.print(moves_table(level, result))

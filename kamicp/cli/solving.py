@@ -33,6 +33,8 @@ from kamicp.cli.common import (
     err,
     load,
     out,
+    print_json,
+    printable,
     spinner,
 )
 from kamicp.cli.report import exit_for, print_result
@@ -66,14 +68,14 @@ def solve_cmd(
         result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
                        engine=engine.value, seed=seed, progress=progress, options=options_without(no or []))
     if as_json:
-        out.print_json(json.dumps(result.to_dict(level)))
+        print_json(result.to_dict(level))
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
         print_result(level, result, show_moves=result.status != NO_SOLUTION)
     if steps_dir is not None and result.status != NO_SOLUTION and (result.moves or result.status == OPTIMAL):
         with bad_input():
             written = write_steps(steps_dir, level, result.moves, force=force)
-        (err if as_json else out).print(f"wrote {len(written)} pictures to {steps_dir}", markup=False)
+        (err if as_json else out).print(f"wrote {len(written)} pictures to {printable(steps_dir)}", markup=False)
     raise typer.Exit(exit_for(result))
 
 
@@ -98,7 +100,7 @@ def prove_cmd(
         data = result.to_dict(level)
         data["under"] = under
         data["proven"] = result.status == NO_SOLUTION
-        out.print_json(json.dumps(data))
+        print_json(data)
     elif result.status == NO_SOLUTION:
         print_result(level, result, show_moves=False)
         out.print(f"[bold green]proven: no solution with fewer than {under} moves[/]")

@@ -8,19 +8,37 @@ from pathlib import Path
 from typing import Any
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import read_text_file
+from kamicp.formats.common import check_cells, check_range, cut, read_text_file, short
 from kamicp.level import HOLE, Level, Move
+from kamicp.limits import ENV, MAX_DIGITS, limits
+
+
+class HugeNumber:
+    """An integer literal with more than MAX_DIGITS digits, kept unconverted: no field accepts it, and
+    int() of a long enough literal would hit Python's digit limit (a ValueError) or take quadratic time."""
+
+    def __init__(self, literal: str) -> None:
+        self.digits = len(literal.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<a {self.digits}-digit number>"
+
+
+def _parse_int(literal: str) -> int | HugeNumber:
+    return HugeNumber(literal) if len(literal.lstrip("-")) > MAX_DIGITS else int(literal)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _par(value: Any, source: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"must be a non-negative integer, got {json.dumps(value)}", source=source,
+    if not _is_int(value) or value < 0:
+        raise FormatError(f"must be a non-negative integer, got {short(value)}", source=source,
                           where="field 'par'")
-    if value < 0:
-        raise FormatError(f"must be a non-negative integer, got {value}", source=source, where="field 'par'")
-    return value
+    return check_range(value, source=source, where="field 'par'")
 
 
 def _palette(value: Any, source: str) -> dict[str, str]:
@@ -35,10 +53,11 @@ def _palette(value: Any, source: str) -> dict[str, str]:
 def _medals(value: Any, source: str) -> tuple[tuple[str, int], ...]:
     if value is None:
         return ()
-    if not isinstance(value, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
+    if not isinstance(value, dict) or not all(_is_int(v) and v >= 0 for v in value.values()):
         raise FormatError("must be an object mapping medal names to non-negative move counts", source=source,
                           where="field 'medals'")
+    for v in value.values():
+        check_range(v, source=source, where="field 'medals'")
     return tuple(value.items())
 
 
@@ -52,18 +71,18 @@ def _official(value: Any, level: Level, source: str) -> tuple[Move, ...] | None:
     moves = []
     for k, item in enumerate(value, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("color"), str) or "tap" not in item:
-            raise FormatError(f'move {k}: must be {{"tap": ..., "color": "<key>"}}, got {json.dumps(item)}',
+            raise FormatError(f'move {k}: must be {{"tap": ..., "color": "<key>"}}, got {short(item)}',
                               source=source, where=where)
         tap = item["tap"]
         if level.geometry == "graph":
-            ok = isinstance(tap, (str, int)) and not isinstance(tap, bool)
+            ok = isinstance(tap, str) or _is_int(tap)
             label: Any = str(tap) if ok else None
         else:
             ok = (isinstance(tap, list) and len(tap) == 2
-                  and all(isinstance(x, int) and not isinstance(x, bool) for x in tap))
+                  and all(_is_int(x) for x in tap))
             label = tuple(tap) if ok else None
         if not ok or not level.has_cell(label):
-            raise FormatError(f"move {k}: tap {json.dumps(tap)} is not a cell of the level", source=source,
+            raise FormatError(f"move {k}: tap {short(tap)} is not a cell of the level", source=source,
                               where=where)
         moves.append(Move(level.index(label), item["color"]))
     return tuple(moves)
@@ -87,7 +106,7 @@ def _level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     if geometry is None:
         raise FormatError("missing (expected triangle, square or graph)", source=source, where="field 'geometry'")
     if geometry not in ("triangle", "square", "graph"):
-        raise FormatError(f"unknown geometry {json.dumps(geometry)} (expected triangle, square or graph)",
+        raise FormatError(f"unknown geometry {short(geometry)} (expected triangle, square or graph)",
                           source=source, where="field 'geometry'")
     name = data.get("name", default_name)
     if not isinstance(name, str):
@@ -114,10 +133,14 @@ def _grid_level(data: dict, geometry: str, source: str, name: str, par: int | No
         raise FormatError("must be a list of strings", source=source, where=where)
     if not rows:
         raise FormatError("is empty: the level has no cells", source=source, where=where)
+    check_cells(len(rows) * max(map(len, rows)), source=source, where=where)
     for r, row in enumerate(rows, start=1):
         for c, ch in enumerate(row, start=1):
             if ch.isspace():
                 raise FormatError(f"row {r}, column {c}: whitespace is not a colour key (use '{HOLE}' for a hole)",
+                                  source=source, where=where)
+            if not ch.isprintable():
+                raise FormatError(f"row {r}, column {c}: the control character U+{ord(ch):04X} is not a colour key",
                                   source=source, where=where)
     try:
         return Level.from_rows(rows, geometry, name=name, par=par, palette=palette)
@@ -133,18 +156,22 @@ def _graph_level(data: dict, source: str, name: str, par: int | None, palette: d
         raise FormatError("must be an object mapping node ids to colours", source=source, where="field 'nodes'")
     if not nodes:
         raise FormatError("is empty: the level has no cells", source=source, where="field 'nodes'")
+    check_cells(len(nodes), source=source, where="field 'nodes'", what="nodes")
     for node, color in nodes.items():
         if not isinstance(color, str) or not color:
-            raise FormatError(f"node {node}: colour must be a non-empty string, got {json.dumps(color)}",
+            raise FormatError(f"node {cut(node)}: colour must be a non-empty string, got {short(color)}",
                               source=source, where="field 'nodes'")
     edges = data.get("edges", [])
     if not isinstance(edges, list):
         raise FormatError("must be a list of [a, b] pairs", source=source, where="field 'edges'")
+    if len(edges) > limits().max_edges:
+        raise FormatError(f"{len(edges)} edges is over the limit of {limits().max_edges} (raise it with "
+                          f"{ENV['max_edges']})", source=source, where="field 'edges'")
     pairs = []
     for k, edge in enumerate(edges, start=1):
         if (not isinstance(edge, list) or len(edge) != 2
-                or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in edge)):
-            raise FormatError(f"edge {k}: must be a pair of node ids, got {json.dumps(edge)}",
+                or not all(isinstance(x, str) or _is_int(x) for x in edge)):
+            raise FormatError(f"edge {k}: must be a pair of node ids, got {short(edge)}",
                               source=source, where="field 'edges'")
         pairs.append((str(edge[0]), str(edge[1])))
     try:
@@ -156,9 +183,11 @@ def _graph_level(data: dict, source: str, name: str, par: int | None, palette: d
 def read_json(path: str | Path) -> Level:
     text = read_text_file(path)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as e:
         raise FormatError(f"not valid JSON: {e.msg}", source=str(path), where=f"line {e.lineno}") from None
+    except RecursionError:  # the C decoder stops cleanly at the interpreter's recursion limit
+        raise FormatError("not valid JSON: nested too deeply", source=str(path)) from None
     return level_from_data(data, str(path), default_name=Path(path).stem)
 
 
@@ -195,6 +224,8 @@ def write_json(level: Level, path: str | Path, *, overwrite: bool = False) -> No
     p = Path(path)
     if p.exists() and not overwrite:
         raise FormatError("exists already (pass --force to overwrite it)", source=str(path))
+    if p.exists() and not p.is_file():
+        raise FormatError("is not a regular file: kamicp writes levels only to regular files", source=str(path))
     try:
         p.write_text(json.dumps(level_to_data(level), indent=1) + "\n", encoding="utf-8")
     except OSError as e:

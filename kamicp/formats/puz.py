@@ -25,8 +25,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import read_text_file
+from kamicp.formats.common import check_cells, cut, parse_int, read_text_file
 from kamicp.level import HOLE, Level, Move
+from kamicp.limits import MAX_DIGITS, MAX_MOVES, limits
 
 FIELDS = ("version", "palette", "lowX", "lowY", "W", "L", "tiles", "par", "unused", "flag", "solution")
 VERSION = "01"
@@ -46,12 +47,17 @@ def default_palette(keys: tuple[str, ...]) -> dict[str, str]:
     return {k: DEFAULT_PALETTE[k] for k in sorted(keys) if k in DEFAULT_PALETTE}
 
 
-def decode_rle(text: str, source: str, where: str = "field 'tiles'") -> str:
+def decode_rle(text: str, source: str, where: str = "field 'tiles'", *, limit: int | None = None) -> str:
     """Expand `<ch>X<two digits>` and `<ch><lowercase m>` (m - 'a' + 3 copies); other characters stand
-    for themselves. Every tile character must be a digit."""
+    for themselves. Every tile character must be a digit. Stops (FormatError) as soon as the expansion
+    passes `limit` tiles, so a small file cannot expand into a huge string."""
     out: list[str] = []
-    i, n = 0, len(text)
+    i, n, total = 0, len(text), 0
     while i < n:
+        total += len(out[-1]) if out else 0
+        if limit is not None and total > limit:
+            raise FormatError(f"decodes to more than {limit} tiles, but field 'L' says {limit}", source=source,
+                              where=where)
         ch = text[i]
         if not ch.isdigit() or not ch.isascii():
             what = "a run count without a tile before it" if ch == "X" or ch.islower() else "not a tile digit"
@@ -73,16 +79,12 @@ def decode_rle(text: str, source: str, where: str = "field 'tiles'") -> str:
     return "".join(out)
 
 
-def _int(value: str, source: str, name: str, *, minimum: int | None = 0) -> int:
+def _int(value: str, source: str, name: str, *, minimum: int | None = 0,
+         maximum: int | None = MAX_MOVES) -> int:
     where = f"field '{name}'"
-    if not value:
-        raise FormatError("is empty (expected an integer)", source=source, where=where)
-    if not _INT.fullmatch(value):
-        raise FormatError(f"must be an integer, got {value!r}", source=source, where=where)
-    number = int(value)
-    if minimum is not None and number < minimum:
-        raise FormatError(f"must be at least {minimum}, got {number}", source=source, where=where)
-    return number
+    if value and not _INT.fullmatch(value):
+        raise FormatError(f"must be an integer, got {cut(value)!r}", source=source, where=where)
+    return parse_int(value, source=source, where=where, minimum=minimum, maximum=maximum)
 
 
 def tile_position(t: int, width: int) -> tuple[int, int, int]:
@@ -106,6 +108,9 @@ def parse_solution(text: str, source: str) -> list[tuple[int, int]]:
         m = _MOVE.match(text, pos)
         if m is None:
             raise FormatError(f"character {pos + 1}: expected <tile index><capital letter>, got {text[pos:pos + 8]!r}",
+                              source=source, where=where)
+        if len(m.group(1)) > MAX_DIGITS:
+            raise FormatError(f"move {len(moves) + 1}: a {len(m.group(1))}-digit tile index is out of range",
                               source=source, where=where)
         letter = m.group(2)
         number = ord(letter) - ord("A")
@@ -133,14 +138,15 @@ def level_from_puz(text: str, source: str, name: str = "") -> Level:
     if fields["version"] != VERSION:
         raise FormatError(f"unsupported version {fields['version']!r} (expected {VERSION!r})", source=source,
                           where="field 'version'")
-    _int(fields["lowX"], source, "lowX", minimum=None)
-    _int(fields["lowY"], source, "lowY", minimum=None)
-    width = _int(fields["W"], source, "W", minimum=1)
-    length = _int(fields["L"], source, "L", minimum=1)
+    _int(fields["lowX"], source, "lowX", minimum=None, maximum=None)
+    _int(fields["lowY"], source, "lowY", minimum=None, maximum=None)
+    width = _int(fields["W"], source, "W", minimum=1, maximum=limits().max_cells)
+    length = _int(fields["L"], source, "L", minimum=1, maximum=None)
+    check_cells(length, source=source, where="field 'L'", what="tiles")
     if length % (2 * width):
         raise FormatError(f"{length} tiles is not a whole number of rows of 2 * W = {2 * width} tiles",
                           source=source, where="field 'L'")
-    tiles = decode_rle(fields["tiles"], source)
+    tiles = decode_rle(fields["tiles"], source, limit=length)
     if len(tiles) != length:
         raise FormatError(f"decodes to {len(tiles)} tiles, but field 'L' says {length}", source=source,
                           where="field 'tiles'")
@@ -158,6 +164,9 @@ def level_from_puz(text: str, source: str, name: str = "") -> Level:
         min_r -= 1
     rows_n = max(p[0] for p in raw) - min_r + 1
     cols_n = max(p[1] for p in raw) - min_c + 1
+    # the shear turns a long thin board into a large square one: check its area before building it
+    check_cells(rows_n * cols_n, source=source, where="fields 'W' and 'L'",
+                what=f"cells ({rows_n} rows x {cols_n} columns on the triangle lattice)")
     grid = [[HOLE] * cols_n for _ in range(rows_n)]
     tile_label: dict[int, tuple[int, int]] = {}
     for (r0, c0), t in raw.items():

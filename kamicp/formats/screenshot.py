@@ -19,6 +19,7 @@ Large images are refused before decoding: MAX_PIXELS is Pillow's decompression-b
 
 from __future__ import annotations
 
+import io
 import string
 import warnings
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ import numpy as np
 from PIL import Image, ImageFilter, UnidentifiedImageError
 
 from kamicp.errors import FormatError, UsageError
+from kamicp.formats.common import read_bytes
 from kamicp.geometry import lattice
 from kamicp.level import HOLE, Level
 
@@ -119,7 +121,7 @@ def open_image(path: str | Path) -> Image.Image:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
+            with Image.open(io.BytesIO(read_bytes(path, what="image"))) as img:  # regular files, bounded
                 w, h = img.size
                 size = f"{w} x {h} pixels; "
                 if w * h > MAX_PIXELS:

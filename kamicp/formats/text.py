@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import read_text_file
+from kamicp.formats.common import check_cells, read_text_file
 from kamicp.level import Level
 
 
@@ -22,6 +22,7 @@ def level_from_text(text: str, geometry: str | None, source: str, name: str = ""
     if not any(lines):
         raise FormatError("no rows: the file is empty", source=source)
     width = len(lines[0])
+    check_cells(len(lines) * max(map(len, lines)), source=source, where="rows x columns")
     rows = []
     for n, line in enumerate(lines, start=1):
         if len(line) != width:
@@ -30,6 +31,9 @@ def level_from_text(text: str, geometry: str | None, source: str, name: str = ""
         for c, ch in enumerate(line, start=1):
             if ch.isspace():
                 raise FormatError(f"column {c}: whitespace inside a row (use '.' for a hole)",
+                                  source=source, where=f"line {n}")
+            if not ch.isprintable():
+                raise FormatError(f"column {c}: the control character U+{ord(ch):04X} is not a colour key",
                                   source=source, where=f"line {n}")
         rows.append(line.replace("*", "."))
     try:

@@ -20,9 +20,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import read_text_file
+from kamicp.formats.common import check_cells, parse_int, read_text_file
 from kamicp.formats.puz import default_palette
 from kamicp.level import Level, Move
+from kamicp.limits import MAX_MOVES, limits
 
 ROOT = "PuzzleData"
 MEDALS = ("gold", "silver", "bronze")
@@ -32,7 +33,7 @@ _INT = re.compile(r"[0-9]+")
 
 
 def _attr_int(elem: ET.Element, name: str, source: str, where: str, *, required: bool,
-              minimum: int = 0) -> int | None:
+              minimum: int = 0, maximum: int | None = None) -> int | None:
     value = elem.get(name)
     if value is None:
         if required:
@@ -40,13 +41,9 @@ def _attr_int(elem: ET.Element, name: str, source: str, where: str, *, required:
         return None
     value = value.strip()
     if not _INT.fullmatch(value):
-        raise FormatError(f"must be a non-negative integer, got {value!r}", source=source,
+        raise FormatError(f"must be a non-negative integer, got {value[:60]!r}", source=source,
                           where=f"{where}attribute '{name}'")
-    number = int(value)
-    if number < minimum:
-        raise FormatError(f"must be at least {minimum}, got {number}", source=source,
-                          where=f"{where}attribute '{name}'")
-    return number
+    return parse_int(value, source=source, where=f"{where}attribute '{name}'", minimum=minimum, maximum=maximum)
 
 
 def _parse(text: str, source: str) -> ET.Element:
@@ -74,9 +71,11 @@ def _parse(text: str, source: str) -> ET.Element:
 def level_from_xml(text: str, source: str, name: str = "") -> Level:
     """Build a square level (with medals and official solution) from the text of a PuzzleData file."""
     elem = _parse(text, source)
-    width = _attr_int(elem, "width", source, "", required=True, minimum=1)
-    height = _attr_int(elem, "height", source, "", required=True, minimum=1)
+    most = limits().max_cells
+    width = _attr_int(elem, "width", source, "", required=True, minimum=1, maximum=most)
+    height = _attr_int(elem, "height", source, "", required=True, minimum=1, maximum=most)
     assert width is not None and height is not None
+    check_cells(width * height, source=source, where="attributes 'width' and 'height'")
     colours = elem.get("colours")
     if colours is None:
         raise FormatError(f"missing (expected {width * height} digits, one per square)", source=source,
@@ -96,7 +95,7 @@ def level_from_xml(text: str, source: str, name: str = "") -> Level:
                           source=source, where="attribute 'numColours'")
     medals = []
     for medal in MEDALS:
-        value = _attr_int(elem, medal, source, "", required=False)
+        value = _attr_int(elem, medal, source, "", required=False, maximum=MAX_MOVES)
         if value is not None:
             medals.append((medal, value))
     par = dict(medals).get("gold")

@@ -35,6 +35,8 @@ def check_writable(paths: Sequence[str | Path], *, force: bool = False) -> None:
             raise FormatError("is a directory, not a picture file", source=str(p))
         if p.exists() and not force:
             raise FormatError("exists already (pass --force to overwrite it)", source=str(p))
+        if p.exists() and not p.is_file():  # a FIFO or a device would block or swallow the picture
+            raise FormatError("is not a regular file: kamicp writes pictures only to regular files", source=str(p))
 
 
 def encode(scene: Scene, kind: str, *, scale: float = PNG_SCALE) -> bytes:

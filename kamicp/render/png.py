@@ -8,13 +8,16 @@ antialiases the edges. Functions return PNG bytes (or Pillow images); nothing is
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
 from kamicp.level import Level, Move
+from kamicp.limits import limits
 from kamicp.render.colors import parse_color
+from kamicp.render.safe import printable
 from kamicp.render.scene import (
     CELL,
     Circle,
@@ -31,6 +34,7 @@ from kamicp.render.scene import (
 from kamicp.rules import Board
 
 SUPERSAMPLE = 3
+CANVAS_FACTOR = 3  # the supersampled canvas has at most this many times the output's pixel limit
 
 
 @lru_cache(maxsize=16)
@@ -47,8 +51,22 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return rgb
 
 
+def fit_scale(width: float, height: float, scale: float, supersample: int,
+              max_pixels: int) -> tuple[float, int]:
+    """(scale, supersample) for a picture of at most `max_pixels` pixels, drawn on a canvas of at most
+    CANVAS_FACTOR times as many: a huge board is drawn smaller and with less antialiasing, so memory
+    stays bounded (a 120 x 120 board at full size would need gigabytes)."""
+    area = max(width * height, 1.0)
+    if area * scale * scale > max_pixels:
+        scale = math.sqrt(max_pixels / area)
+    room = CANVAS_FACTOR * max_pixels / (area * scale * scale)
+    return scale, max(1, min(supersample, math.isqrt(max(1, int(room)))))
+
+
 def scene_image(scene: Scene, scale: float = 1.0, supersample: int = SUPERSAMPLE) -> Image.Image:
-    """The scene drawn as an RGB image of size (width * scale, height * scale)."""
+    """The scene drawn as an RGB image of size (width * scale, height * scale), smaller if that is over
+    the pixel limit (kamicp.limits: KAMICP_MAX_PIXELS)."""
+    scale, supersample = fit_scale(scene.width, scene.height, scale, supersample, limits().max_pixels)
     out_w, out_h = max(1, round(scene.width * scale)), max(1, round(scene.height * scale))
     k = scale * supersample
     img = Image.new("RGB", (max(1, round(scene.width * k)), max(1, round(scene.height * k))),
@@ -82,7 +100,7 @@ def scene_image(scene: Scene, scale: float = 1.0, supersample: int = SUPERSAMPLE
                 draw.rectangle(box, outline=_rgb(shape.stroke), width=max(1, round(shape.width * k)))
         elif isinstance(shape, Label):
             anchor = "ms" if shape.anchor == "middle" else "ls"
-            draw.text(pt(shape.pos), shape.text, fill=_rgb(shape.fill), font=_font(round(shape.size * k)),
+            draw.text(pt(shape.pos), printable(shape.text), fill=_rgb(shape.fill), font=_font(round(shape.size * k)),
                       anchor=anchor)
     if img.size != (out_w, out_h):
         img = img.resize((out_w, out_h), Image.Resampling.LANCZOS)

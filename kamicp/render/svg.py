@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from kamicp.level import Level, Move
+from kamicp.render.safe import printable
 from kamicp.render.scene import (
     CELL,
     Circle,
@@ -36,7 +37,7 @@ def _n(v: float) -> str:
 def _shape(shape: Shape) -> str:
     if isinstance(shape, Polygon):
         pts = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
-        return (f'<polygon class="cell" data-cell="{shape.cell}" data-color={quoteattr(shape.key)} '
+        return (f'<polygon class="cell" data-cell="{shape.cell}" data-color={quoteattr(printable(shape.key))} '
                 f'points="{pts}" fill="{shape.fill}" stroke="{shape.fill}" stroke-width="{_n(shape.seam)}" '
                 f'stroke-linejoin="round"/>')
     if isinstance(shape, Circle):
@@ -44,7 +45,7 @@ def _shape(shape: Shape) -> str:
         if shape.cell is not None:
             attrs.append(f'data-cell="{shape.cell}"')
         if shape.key:
-            attrs.append(f"data-color={quoteattr(shape.key)}")
+            attrs.append(f"data-color={quoteattr(printable(shape.key))}")
         attrs.append(f'cx="{_n(shape.center[0])}" cy="{_n(shape.center[1])}" r="{_n(shape.radius)}"')
         attrs.append(f'fill="{shape.fill or "none"}"')
         if shape.stroke:
@@ -61,7 +62,7 @@ def _shape(shape: Shape) -> str:
     weight = ' font-weight="bold"' if shape.bold else ""
     return (f'<text class="{shape.role}" x="{_n(shape.pos[0])}" y="{_n(shape.pos[1])}" '
             f'font-size="{_n(shape.size)}" fill="{shape.fill}" text-anchor="{shape.anchor}"{weight}>'
-            f"{escape(shape.text)}</text>")
+            f"{escape(printable(shape.text))}</text>")
 
 
 def scene_svg(scene: Scene) -> str:
@@ -73,7 +74,7 @@ def scene_svg(scene: Scene) -> str:
         f'font-family="{FONT}">',
     ]
     if scene.title:
-        lines.append(f"<title>{escape(scene.title)}</title>")
+        lines.append(f"<title>{escape(printable(scene.title))}</title>")
     lines.append(f'<rect class="background" width="100%" height="100%" fill="{scene.background}"/>')
     for item in scene.items:
         if isinstance(item, Group):

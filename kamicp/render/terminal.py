@@ -8,6 +8,7 @@ from rich.text import Text
 
 from kamicp.level import Level
 from kamicp.render.colors import hex_of
+from kamicp.render.safe import printable
 from kamicp.rules import Board
 
 
@@ -20,7 +21,7 @@ def swatch(level: Level, key: str) -> Text:
     """'██ key' in the key's colour, for legends and move lists."""
     text = Text("██ ", style=Style(color=color_of(level, key)))
     name = level.display_color(key)
-    text.append(key if not name or name.startswith("#") or name == key else f"{key} ({name})")
+    text.append(printable(key if not name or name.startswith("#") or name == key else f"{key} ({name})"))
     return text
 
 
@@ -46,7 +47,7 @@ def board_view(board: Board, mark: int | None = None, plain: bool = False) -> Re
                 continue
             colour = color_of(level, board.colors[i])
             if plain:
-                line.append(("*" if i == mark else board.colors[i][0]) + " ")
+                line.append(("*" if i == mark else printable(board.colors[i][0])) + " ")
                 continue
             elif level.geometry == "square":
                 glyph = "<>" if i == mark else "██"
@@ -65,9 +66,9 @@ def _graph_view(board: Board, mark: int | None) -> RenderableType:
     lines = []
     for i, label in enumerate(level.labels):
         text = Text("● " if i == mark else "  ")
-        text.append(f"{label:>4} ", style=Style(color=color_of(level, board.colors[i]), bold=True))
-        text.append(f"{board.colors[i]:<8}", style=Style(color=color_of(level, board.colors[i])))
-        text.append(" — " + ", ".join(str(level.labels[j]) for j in sorted(adj[i])), style="dim")
+        text.append(f"{printable(label):>4} ", style=Style(color=color_of(level, board.colors[i]), bold=True))
+        text.append(f"{printable(board.colors[i]):<8}", style=Style(color=color_of(level, board.colors[i])))
+        text.append(" — " + ", ".join(printable(level.labels[j]) for j in sorted(adj[i])), style="dim")
         lines.append(text)
     return Group(*lines)
 
