@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from conftest import BENCH
+from conftest import LEVELS
 from kamicp import load_level
 from kamicp.cli import app
 from kamicp.errors import FormatError
@@ -24,8 +24,8 @@ from kamicp.render.png import board_png
 from kamicp.rules import Board
 
 runner = CliRunner()
-TRI = BENCH / "tri-40b5c-s107.json"
-SQU = BENCH / "squ-32b5c-s303.json"
+TRI = LEVELS / "tri-40b5c-s108.json"
+SQU = LEVELS / "squ-32b5c-s304.json"
 
 
 def render(level: Level, scale: float = 1.0):
