@@ -25,10 +25,12 @@ How it is read:
 4. Cells: the median colour of a patch at each triangle's incentre (of its visible half on the edge
    rows), given the nearest swatch (CIE76) unless it is a hole. A fold shades a triangle several ΔE
    lighter or darker but keeps its hue, while the background differs from a pale swatch in hue (mint,
-   pink, lilac against cream), so holes are judged by hue_distance (lightness weighted 1/3): a hole is
-   far from its swatch (HOLE_FAR_DELTA_E), or smooth (its patch spreads less than SMOOTH_RATIO x the
-   cells' typical spread: cells have grain) and not close (HOLE_NEAR_DELTA_E). Cells near either
-   threshold, or nearly as close to a second swatch, are reported as uncertain.
+   pink, lilac against cream), and it is smooth where cells have paper grain. A hole is far from its
+   swatch by hue_distance (lightness weighted 1/3, over HOLE_FAR_DELTA_E), or smooth: its grain
+   (median |Laplacian| of L*) under SMOOTH_RATIO x the typical cell's, which tells even a pale colour
+   equal to the background from it. Without visible grain (a blurred copy) holes are judged by colour
+   alone, with a warning. Cells near either threshold, or nearly as close to a second swatch, are
+   reported as uncertain.
 
 The par (moves left at the start) is read by ocr_digits (screenshot.py) when it can be; see there.
 """
@@ -50,7 +52,9 @@ SWATCH_STEP_DELTA_E = 6.0  # neighbouring footer columns further apart than this
 LIGHTNESS_WEIGHT = 1 / 3  # in hue_distance: a fold's shade changes lightness by several units
 HOLE_FAR_DELTA_E = 8.0  # a sample this far (hue_distance) from its nearest swatch is background
 HOLE_NEAR_DELTA_E = 4.0  # a smooth sample closer than this to a swatch is still that colour
-SMOOTH_RATIO = 0.5  # smooth: the patch spreads less than this x the typical cell's spread
+SMOOTH_RATIO = 0.3  # smooth: less grain than this x the typical cell's grain
+MIN_GRAIN = 0.25  # typical cells with less grain than this (L* units): grain is not visible at all
+GRAIN_PATCH = 1.0  # the grain is measured over the sample's patch
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,18 @@ def hue_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """CIE76 with lightness down-weighted: how far a sample is from a swatch once shading is allowed for."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     return np.sqrt((LIGHTNESS_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def grain(lightness: np.ndarray, x: float, y: float, half: float) -> float:
+    """Paper grain around (x, y): the median |Laplacian| of L* over the patch. The background's gradient
+    is smooth (about 0); the cells' paper is not, even after downscaling and JPEG."""
+    k = max(2, int(half))
+    ix, iy = int(x), int(y)
+    p = lightness[max(0, iy - k):iy + k + 1, max(0, ix - k):ix + k + 1]
+    if min(p.shape) < 3:
+        return 0.0
+    lap = 4 * p[1:-1, 1:-1] - p[:-2, 1:-1] - p[2:, 1:-1] - p[1:-1, :-2] - p[1:-1, 2:]
+    return float(np.median(np.abs(lap)))
 
 
 def cell_polygon(board: tuple[float, float, float, float], r: int, c: int) -> list[tuple[float, float]]:

@@ -214,6 +214,8 @@ def peel_margins(img: Image.Image, depth: int = 5) -> list[tuple[Box, Background
     chain: list[tuple[tuple[int, int, int, int], Background | None]] = [((0, 0, sw, sh), None)]
     while len(chain) <= depth:
         a, b, c, d = chain[-1][0]
+        if len(chain) > 1:  # look past the blurred seam between two margins
+            a, b, c, d = a + 3, b + 3, c - 3, d - 3
         if min(c - a, d - b) < 12:
             break
         found = _inner_box(lab[b:d, a:c])
@@ -342,28 +344,33 @@ def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> 
         swatch_lab.append(np.median(lab_img[band, inner].reshape(-1, 3), axis=0))
     centres = np.array(swatch_lab)
     rows, cols = 29, 10
-    labels, medians, spreads, points = [], [], [], []
+    labels, medians, samples = [], [], []
     for r in range(rows):
         for c in range(cols):
             x, y, half = gameshot.sample_point(layout.board, r, c, rows)
-            med, spread = _patch(arr, x, y, half)
             labels.append((r, c))
-            medians.append(med)
-            spreads.append(spread)
-            points.append((x, y))
+            medians.append(_patch(arr, x, y, half)[0])
+            samples.append((x, y, half))
     lab = rgb_to_lab(np.array(medians))
     dist = delta_e(lab[:, None, :], centres[None, :, :])
     order = np.argsort(dist, axis=1)
     nearest = order[:, 0]
     d1 = dist[np.arange(len(labels)), nearest]
     d2 = dist[np.arange(len(labels)), order[:, 1]]
-    spread = np.array(spreads)
     # a fold shades a triangle lighter or darker: off its swatch in lightness, hardly in hue
     dw = gameshot.hue_distance(lab, centres[nearest])
+    grain = np.array([gameshot.grain(lab_img[..., 0], x, y, gameshot.GRAIN_PATCH * h) for x, y, h in samples])
     confident = dw < gameshot.HOLE_NEAR_DELTA_E
-    typical = float(np.median(spread[confident])) if confident.any() else 1.0
-    smooth = spread < gameshot.SMOOTH_RATIO * typical
-    hole = (dw > gameshot.HOLE_FAR_DELTA_E) | (smooth & (dw > gameshot.HOLE_NEAR_DELTA_E))
+    typical = float(np.median(grain[confident])) if confident.any() else 0.0
+    if typical < gameshot.MIN_GRAIN:
+        notes.append("no paper grain visible (a blurred or heavily compressed picture): holes are told from "
+                     "pale colours by colour alone")
+        smooth = np.zeros(len(labels), dtype=bool)
+        ratio = np.ones(len(labels))
+    else:
+        ratio = grain / typical
+        smooth = ratio < gameshot.SMOOTH_RATIO
+    hole = (dw > gameshot.HOLE_FAR_DELTA_E) | smooth
     keys = KEYS[:len(centres)]
     grid = [[HOLE] * cols for _ in range(rows)]
     uncertain, marks = [], []
@@ -371,11 +378,10 @@ def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> 
         key = HOLE if hole[n] else keys[nearest[n]]
         grid[r][c] = key
         marks.append(CellMark((r, c), tuple((px + ox, py + oy) for px, py in gameshot.cell_polygon(layout.board, r, c)),
-                              (points[n][0] + ox, points[n][1] + oy), key))
+                              (samples[n][0] + ox, samples[n][1] + oy), key))
         reason = ""
-        near_far = abs(dw[n] - gameshot.HOLE_FAR_DELTA_E) < 0.3 * gameshot.HOLE_FAR_DELTA_E
-        near_smooth = (gameshot.HOLE_NEAR_DELTA_E < dw[n] <= gameshot.HOLE_FAR_DELTA_E
-                       and abs(spread[n] / typical - gameshot.SMOOTH_RATIO) < 0.15)
+        near_far = abs(dw[n] - gameshot.HOLE_FAR_DELTA_E) < 0.3 * gameshot.HOLE_FAR_DELTA_E and not smooth[n]
+        near_smooth = abs(ratio[n] - gameshot.SMOOTH_RATIO) < 0.5 * gameshot.SMOOTH_RATIO
         if near_far or near_smooth:
             reason = "hole or colour?"
         elif not hole[n] and d1[n] > AMBIGUITY * d2[n]:
