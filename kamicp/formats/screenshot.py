@@ -498,6 +498,8 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
         if reason:
             uncertain.append(UncertainCell((r, c), key_of[k], reason, round(own, 1)))
     level = Level.from_rows(["".join(row) for row in grid], geometry, name=name, palette=dict(palette))
+    marks = tuple(CellMark((r, c), tuple((x0 + sx * px, y0 + sy * py) for px, py in lat.polygon(r, c, 1.0)),
+                           (centres_x[n], centres_y[n]), grid[r][c]) for n, (r, c) in enumerate(labels))
     report = ImportReport(
         source=source,
         image_size=img.size,
@@ -509,6 +511,7 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
         holes=int(hole.sum()),
         uncertain=tuple(uncertain),
         warnings=tuple(notes),
+        cells=marks,
     )
     return Screenshot(level, report)
 
