@@ -106,3 +106,26 @@ def test_cli_import_game_screenshot_with_overlay(tmp_path):
     res = runner.invoke(app, ["import", str(shot), "-o", str(tmp_path / "other.json"), "--overlay", str(check)])
     assert res.exit_code == 2 and "exists already" in res.stderr
     assert not (tmp_path / "other.json").exists()
+
+
+@pytest.mark.parametrize("par", [3, 9, 12, 18])
+@pytest.mark.parametrize("size", ["750x1334", "665x1182-jpeg"])
+def test_par_is_read_from_the_footer(par, size):
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    report = level_from_image(game_shot(level, game_palette(level, 0), par=par, **SIZES[size])).report
+    assert report.par == par and "matched" in report.par_note
+
+
+def test_an_unreadable_number_is_not_guessed(tmp_path):
+    from PIL import ImageDraw
+
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    img = game_shot(level, game_palette(level, 0), par=7)
+    ImageDraw.Draw(img).ellipse((90, 1240, 125, 1300), fill=(235, 235, 235))  # a glyph of another font
+    report = level_from_image(img).report
+    assert report.par is None and "do not match" in report.par_note
+    shot = tmp_path / "shot.png"
+    img.save(shot)
+    res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json")])
+    assert res.exit_code == 0 and "par not known" in res.output and "--par" in res.output
+    assert load_level(tmp_path / "x.json").par is None

@@ -185,3 +185,61 @@ def sample_point(board: tuple[float, float, float, float], r: int, c: int,
         dy = 0.366 * pitch if r == 0 else -0.366 * pitch
         return base + inward * 0.211 * colw, y0 + r * pitch + dy, 0.2 * pitch
     return base + inward * colw / 3, y0 + r * pitch, 0.3 * pitch
+
+
+# --- the moves count in the footer ------------------------------------------------------------------
+DIGITS_SPAN = (0.09, 0.21)  # the number sits between the back arrow and the restart icon (of the width)
+BRIGHT_L = 60.0  # the number is light on the dark bar
+DIGIT_MATCH = 0.75  # a glyph is read when its best digit overlaps this much (IoU) ...
+DIGIT_MARGIN = 0.08  # ... and this much more than the second best
+
+
+def _glyph_mask(text: str, height: int) -> np.ndarray:
+    """A digit drawn with Pillow's bundled font, cropped to its ink, as a boolean mask."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.load_default(max(8, round(height * 1.4)))
+    img = Image.new("L", (height * 3, height * 3), 0)
+    ImageDraw.Draw(img).text((height // 2, height // 2), text, fill=255, font=font)
+    a = np.asarray(img) > 127
+    rows, cols = np.flatnonzero(a.any(axis=1)), np.flatnonzero(a.any(axis=0))
+    return a[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+
+
+def _resized(mask: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    from PIL import Image
+
+    img = Image.fromarray(mask.astype(np.uint8) * 255).resize((shape[1], shape[0]), Image.Resampling.BILINEAR)
+    return np.asarray(img) > 127
+
+
+def read_moves(lab: np.ndarray, layout: GameLayout) -> tuple[int | None, str]:
+    """The moves count shown in the footer, and how it was read; (None, why) unless every glyph
+    matches one digit of Pillow's bundled font clearly (IoU DIGIT_MATCH, DIGIT_MARGIN ahead of the
+    next digit). The game's own font is not shipped, so on a real screenshot this may well decline."""
+    f0, f1 = layout.footer
+    w = lab.shape[1]
+    x0, x1 = round(DIGITS_SPAN[0] * w), round(DIGITS_SPAN[1] * w)
+    ink = lab[f0:f1, x0:x1, 0] > BRIGHT_L
+    if ink.sum() < 10:
+        return None, "no number found in the footer"
+    rows = np.flatnonzero(ink.any(axis=1))
+    ink = ink[rows[0]:rows[-1] + 1]
+    glyphs = [ink[:, a:b] for a, b in _runs(ink.any(axis=0)) if b - a >= 2]
+    if not 1 <= len(glyphs) <= 2:
+        return None, f"{len(glyphs)} marks where the number should be"
+    text, worst = "", 1.0
+    for glyph in glyphs:
+        g_rows = np.flatnonzero(glyph.any(axis=1))
+        glyph = glyph[g_rows[0]:g_rows[-1] + 1]
+        scores = []
+        for d in "0123456789":
+            t = _resized(_glyph_mask(d, glyph.shape[0]), glyph.shape)
+            scores.append(float((t & glyph).sum() / max(1, (t | glyph).sum())))
+        order = np.argsort(scores)[::-1]
+        best, second = scores[order[0]], scores[order[1]]
+        if best < DIGIT_MATCH or best - second < DIGIT_MARGIN:
+            return None, f"the number's shapes do not match the known digit shapes clearly (best {best:.2f})"
+        text += str(order[0])
+        worst = min(worst, best)
+    return int(text), f"digit shapes matched, worst overlap {worst:.2f}"

@@ -1,9 +1,12 @@
 """Levels from screenshots: find the board, sample every cell, cluster the colours, write a level.
 
-1. The board: the image's border colour is taken as the background when the border is uniform, and
-   the board is the bounding box of everything that differs from it (or `box`, given by the caller).
-   Cells are placed by the lattice geometry (triangle 29 x 10, square 10 x 16 by default) scaled
-   to that box.
+0. Margins: while the picture's border is one colour, what lies inside it is taken (peel_margins), so a
+   screenshot pasted inside a frame, itself inside another, is found. A Kami 2 game screenshot (its
+   dark footer with the colour swatches; triangle geometry, default size) is read by its own layout:
+   gameshot.py, with the palette from the swatches and holes against the background.
+1. The board (any other picture): the border colour is the background; the board is the innermost
+   box inside the margins with the grid's shape (or `box`, given by the caller). Cells are placed by
+   the lattice geometry (triangle 29 x 10, square 10 x 16 by default) scaled to that box.
 2. Samples: the median colour of a small patch at each cell's centre (not one pixel), so noise, paper
    texture and JPEG artefacts average out; the patch's spread says whether it is uniform.
 3. Colours: clustered in CIE Lab, where distances match what the eye sees. Samples closer than
@@ -335,6 +338,7 @@ def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> 
     if found is None:
         return None
     layout, notes = found
+    par, par_note = gameshot.read_moves(lab_img, layout)
     f0, f1 = layout.footer
     band = slice(f0 + int(0.45 * (f1 - f0)), f1 - max(1, int(0.1 * (f1 - f0))))
     swatch_rgb, swatch_lab = [], []
@@ -402,7 +406,7 @@ def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> 
         box=(round(x0) + ox, round(y0) + oy, round(x1) + ox, round(y1) + oy),
         geometry="triangle", shape=(rows, cols), palette=palette, counts=counts,
         holes=int(hole.sum()), uncertain=tuple(uncertain), warnings=tuple(notes), layout="game",
-        cells=tuple(marks), par=None, par_note="",
+        cells=tuple(marks), par=par, par_note=par_note,
     )
     return Screenshot(level, report)
 
