@@ -4,7 +4,7 @@ Each (level, variant) runs `kamicp.solver.solve` in a fresh process, one at a ti
 shared and noisy: compare variants of the same run only). Writes a Markdown table and JSON.
 
     .venv/bin/python benchmarks/ablation.py --set cpsat --time-limit 20 \\
-        --out benchmarks/results/ablation-cpsat  /work/shared/bench/*.json
+        --out benchmarks/results/ablation-cpsat  FOLDER/*.json
 
 Variant sets (--set): cpsat, search, engines, or a comma list of variant names (see VARIANTS).
 A variant that times out counts with the time limit, so its ratio is a lower bound (marked '>').

@@ -4,7 +4,7 @@ The beam is never a proof; a shorter plan only lowers the horizon the solver mus
 the optimum, ends the proof as soon as the shorter horizons are refuted. Every plan is replayed by the
 rules engine before it is counted.
 
-    .venv/bin/python benchmarks/beam.py --out benchmarks/results/v4-beam /work/shared/bench/*.json \\
+    .venv/bin/python benchmarks/beam.py --out benchmarks/results/v4-beam FOLDER/*.json \\
         benchmarks/levels/*.json
 
 A variant is `name=closeness:budget:width/fan/ring,width/fan/ring,...` (ring and closeness 0 or 1);

@@ -1,4 +1,4 @@
-"""Generate a harder benchmark set in the style of the shared bench's `-proper` levels.
+"""Generate a harder benchmark set of `-proper` levels (every blob its own region).
 
 A 29 x 10 triangle board is cut into `blobs` connected blobs (random multi-source growth), and the
 blobs are coloured with 5 colours so that touching blobs always differ ("proper"): every blob is its

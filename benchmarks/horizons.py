@@ -2,7 +2,7 @@
 
 For measuring the search core itself (node counts are machine-independent; rates are not):
 
-    .venv/bin/python benchmarks/horizons.py /work/shared/bench/tri-60b5c-mirror-s205.json --from 6 --to 8 \\
+    .venv/bin/python benchmarks/horizons.py benchmarks/levels/gen-tri-90b5c-mirror-proper-s703.json --from 6 --to 8 \\
         --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--no-por-adjacent] [--python]
 
 To compare another build of the compiled core (node counts and rates, in one run), use

@@ -25,7 +25,7 @@ from kamicp import load_level, solve
 from kamicp.solver import OPTIMAL, Result
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_FOLDER = ROOT.parent / "shared" / "bench"
+DEFAULT_FOLDER = ROOT / "tests" / "data" / "levels"  # the tests' levels, optima in tests/data/KNOWN.json
 
 app = typer.Typer(add_completion=False)
 

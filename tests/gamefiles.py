@@ -7,18 +7,16 @@ from pathlib import Path
 
 import networkx as nx
 
-from conftest import SHARED
+from conftest import GAMES, LEVELS
 from kamicp.level import Level
 from kamicp.regions import region_graph
 
-EXAMPLES = SHARED / "formats" / "examples"
-BENCH = SHARED / "bench"
+EXAMPLES = GAMES
+BENCH = LEVELS  # the JSON level each game file was written from
 
 
 def example_files() -> list[Path]:
-    """The shared game-file examples (empty when the shared folder is absent)."""
-    if not EXAMPLES.is_dir():
-        return []
+    """The game-file examples written by tests/data/make_data.py from levels in tests/data/levels."""
     return sorted(p for p in EXAMPLES.iterdir() if p.suffix in (".puz", ".xml"))
 
 

@@ -1,43 +1,32 @@
-"""Every shared bench level with a known optimum that solves in a few seconds reproduces it.
+"""Every test level with a known optimum that solves in a few seconds reproduces it.
 
-The optima come from shared/bench/KNOWN.md itself; the slow and open levels belong in benchmarks/.
+The levels and their optima are tests/data's (tests/data/make_data.py: the exhaustive oracle for small
+boards, CP-SAT and the reference search agreeing for larger ones); the slow ones belong in benchmarks/.
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from conftest import BENCH
+from conftest import LEVELS, known_optima
 from kamicp import load_level, solve, verify
 from kamicp.solver import OPTIMAL
 
 FAST_REGIONS = 40  # levels with fewer regions solve in a few seconds each (benchmarks/RESULTS.md)
-
-
-def known_optima() -> dict[str, tuple[int, int]]:
-    path = BENCH / "KNOWN.md"
-    if not path.exists():
-        return {}
-    rows = re.findall(r"^\| (\S+) \| (\d+) \| \d+ \| (\d+) \| optimal \|$", path.read_text(), re.M)
-    return {name: (int(regions), int(opt)) for name, regions, opt in rows}
-
-
 KNOWN = known_optima()
-FAST = sorted(name for name, (regions, _) in KNOWN.items() if regions < FAST_REGIONS)
+FAST = sorted(name for name, row in KNOWN.items() if row["regions"] < FAST_REGIONS)
 
 
 def test_known_table_was_read():
-    if not BENCH.exists():
-        pytest.skip("shared/bench is not beside the checkout")
     assert len(FAST) >= 15
+    assert {row["proven_by"] for row in KNOWN.values()} == {"oracle", "cpsat+search"}
+    assert sorted(p.stem for p in LEVELS.glob("*.json")) == sorted(KNOWN)
 
 
 @pytest.mark.parametrize("name", FAST)
 def test_bench_optimum_reproduced(name):
-    level = load_level(BENCH / f"{name}.json")
-    regions, optimum = KNOWN[name]
+    level = load_level(LEVELS / f"{name}.json")
+    regions, optimum = KNOWN[name]["regions"], KNOWN[name]["optimum"]
     result = solve(level, time_limit=120)
     assert result.regions == regions
     assert result.status == OPTIMAL

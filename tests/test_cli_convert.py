@@ -12,8 +12,6 @@ from kamicp.cli import app
 from kamicp.formats import load_level
 from kamicp.regions import region_graph
 
-needs_shared = pytest.mark.skipif(not example_files(), reason="shared formats examples not available")
-
 TINY_PUZ = "01|Default|0|0|2|8|12201122|2||0|1B1C"
 TINY_XML = ('<PuzzleData name="tiny" width="3" height="2" numColours="3" colours="123111" gold="2" silver="3" '
             'bronze="4"><Solution length="2"><Turn x="0" y="0" colour="2"/><Turn x="0" y="0" colour="3"/>'
@@ -29,7 +27,6 @@ def run(runner: CliRunner, *args: str):
     return runner.invoke(app, [str(a) for a in args], terminal_width=200)
 
 
-@needs_shared
 @pytest.mark.parametrize("path", example_files(), ids=lambda p: p.name)
 def test_convert_round_trips_to_the_same_region_graph(runner, tmp_path, path):
     target = tmp_path / f"{path.stem}.json"
@@ -47,7 +44,6 @@ def test_convert_round_trips_to_the_same_region_graph(runner, tmp_path, path):
     assert str(target) in result.output
 
 
-@needs_shared
 @pytest.mark.parametrize("path", example_files(), ids=lambda p: p.name)
 def test_info_reports_par_medals_and_official_replay(runner, path):
     result = run(runner, "info", path)

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from conftest import BENCH
+from conftest import LEVELS, known_optima
 from kamicp import load_level
 from kamicp.cli import app
 from kamicp.level import Level, Move
@@ -200,16 +200,16 @@ def test_cli_show_writes_svg_and_png(tmp_path, blog_path):
 
 
 def test_cli_show_solution_writes_the_strip(tmp_path):
-    path = BENCH / "tri-12b3c-s100.json"
+    path = LEVELS / "tri-8b3c-s100.json"
     svg = tmp_path / "strip.svg"
     res = run("show", path, "--solution", "--svg", svg)
     assert res.exit_code == 0, res.output
     panels = ET.fromstring(svg.read_text()).findall("s:g[@class='panel']", NS)
-    assert len(panels) == 3 + 1  # optimum 3 (shared/bench/KNOWN.md)
+    assert len(panels) == known_optima()["tri-8b3c-s100"]["optimum"] + 1 == 3 + 1
 
 
 def test_cli_solve_steps_dir(tmp_path):
-    path = BENCH / "tri-12b3c-s100.json"
+    path = LEVELS / "tri-8b3c-s100.json"  # optimum 3 (tests/data/KNOWN.json)
     steps = tmp_path / "steps"
     res = run("solve", path, "--steps-dir", steps)
     assert res.exit_code == 0, res.output

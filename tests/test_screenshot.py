@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from conftest import BENCH
+from conftest import LEVELS
 from kamicp import load_level
 from kamicp.cli import app
 from kamicp.errors import FormatError
@@ -24,8 +24,8 @@ from kamicp.render.png import board_png
 from kamicp.rules import Board
 
 runner = CliRunner()
-TRI = BENCH / "tri-40b5c-s107.json"
-SQU = BENCH / "squ-32b5c-s303.json"
+TRI = LEVELS / "tri-40b5c-s108.json"
+SQU = LEVELS / "squ-32b5c-s304.json"
 
 
 def render(level: Level, scale: float = 1.0):
@@ -199,3 +199,16 @@ def test_cli_import_bad_input(tmp_path):
     res = run("import", bomb, "-o", tmp_path / "x.json")
     assert res.exit_code == 2 and "too large" in res.stderr and "Traceback" not in res.output
     assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("path", [TRI, SQU], ids=["triangle", "square"])
+def test_render_inside_two_nested_frames(path):
+    """A screenshot pasted inside another frame: two margins of different colours around our render."""
+    level = load_level(path)
+    img = degrade(render(level), seed=3)
+    for width, colour in ((18, (40, 40, 40)), (30, (225, 225, 230))):
+        frame = Image.new("RGB", (img.width + 2 * width, img.height + 2 * width + 9), colour)
+        frame.paste(img, (width, width))
+        img = frame
+    shot = level_from_image(img, level.geometry)
+    assert_same_region_graph(level, shot.level)

@@ -313,36 +313,32 @@ def test_search_without_compiled_core_or_por():
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
 
 
+@pytest.mark.slow
 def test_portfolio_reaches_the_race_and_proves_no_solution():
-    """Refuting horizon 7 of tri-70b4c-proper-s404 (optimum 8) outlasts the first search slice (1.6M nodes),
-    so both processes race."""
-    from conftest import BENCH
+    """Refuting horizon 9 of gen-tri-80b5c-proper-s702 (optimum 11, benchmarks/RESULTS.md) outlasts the
+    first search slice, so both processes race (about 40 s on a loaded machine)."""
+    from conftest import HARD
     from kamicp.formats import load_level
     from kamicp.solver import NO_SOLUTION, UNKNOWN
 
-    path = BENCH / "tri-70b4c-proper-s404.json"
-    if not path.exists():
-        pytest.skip("shared bench not available")
-    level = load_level(path)
+    level = load_level(HARD / "gen-tri-80b5c-proper-s702.json")
     messages: list[str] = []
-    res = solve(level, engine="auto", max_steps=7, time_limit=60, progress=messages.append)
+    res = solve(level, engine="auto", max_steps=9, time_limit=120, progress=messages.append)
     assert "portfolio: search and cpsat racing" in messages
-    assert res.status == NO_SOLUTION and res.lower_bound == 8
-    assert [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"] == list(range(res.bound.value, 8))
+    assert res.status == NO_SOLUTION and res.lower_bound == 10
+    assert [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"] == list(range(res.bound.value, 10))
     short = solve(level, engine="auto", time_limit=0.3)
-    assert short.status == UNKNOWN and short.lower_bound <= 8 <= short.upper_bound
+    assert short.status == UNKNOWN and short.lower_bound <= 11 <= short.upper_bound
 
 
 def test_portfolio_timeout_shows_each_answered_horizon_once():
     """When time runs out, the merged proof keeps both engines' answers but drops an 'unknown' for a
     horizon that the other engine (or a later attempt) answered."""
-    from conftest import BENCH
+    from conftest import HARD
     from kamicp.formats import load_level
     from kamicp.solver import UNKNOWN
 
-    path = BENCH / "tri-90b5c-proper-s405.json"
-    if not path.exists():
-        pytest.skip("shared bench not available")
+    path = HARD / "gen-tri-100b5c-proper-s704.json"  # open: 11..13 (benchmarks/RESULTS.md)
     res = solve(load_level(path), engine="auto", time_limit=8)  # the slice leaves 8 open; the race refutes it
     assert res.status == UNKNOWN and res.lower_bound < res.upper_bound
     answered = {h.steps for h in res.proof if h.outcome not in ("unknown",)}
@@ -352,13 +348,11 @@ def test_portfolio_timeout_shows_each_answered_horizon_once():
 
 
 def _bench(name: str):
-    from conftest import BENCH
+    """A larger generated level of benchmarks/levels (benchmarks/generate.py)."""
+    from conftest import HARD
     from kamicp.formats import load_level
 
-    path = BENCH / f"{name}.json"
-    if not path.exists():
-        pytest.skip("shared bench not available")
-    return load_level(path)
+    return load_level(HARD / f"{name}.json")
 
 
 def test_ledger_keeps_only_proofs():
@@ -379,14 +373,14 @@ def test_ledger_keeps_only_proofs():
 
 @pytest.mark.skipif(not HAVE_COMPILED, reason="compiled core not built")
 def test_compiled_search_stops_a_horizon_another_process_proved():
-    """Refuting horizon 9 of tri-60b5c-mirror-s205 takes minutes; with its flag set the search stops at once
-    (as on a timeout), and other horizons are not affected."""
+    """Refuting horizon 9 of gen-tri-90b5c-mirror-proper-s703 takes minutes; with its flag set the search
+    stops at once (as on a timeout), and other horizons are not affected."""
     import ctypes
     import time
 
     from kamicp.search import SearchTimeout
 
-    regions = regions_of(_bench("tri-60b5c-mirror-s205"))
+    regions = regions_of(_bench("gen-tri-90b5c-mirror-proper-s703"))
     search = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette))
     flags = (ctypes.c_int * 32)()
     assert search.stop_on(flags)
@@ -401,7 +395,7 @@ def test_compiled_search_stops_a_horizon_another_process_proved():
 def test_cpsat_stops_when_told():
     import time
 
-    regions = regions_of(_bench("tri-60b5c-mirror-s205"))
+    regions = regions_of(_bench("gen-tri-90b5c-mirror-proper-s703"))
     t0 = time.monotonic()
     out = FloodModel(regions, 9).solve(time_limit=60, workers=1, stop=lambda: time.monotonic() - t0 > 0.5)
     assert out.status == "unknown" and time.monotonic() - t0 < 10
@@ -418,7 +412,7 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     from kamicp.portfolio import Ledger
     from kamicp.solver import NO_SOLUTION, Horizon, _solve
 
-    level = _bench("tri-60b5c-mirror-s205")
+    level = _bench("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
     ledger.publish(Horizon(8, "infeasible", 4.0, "cpsat"))
     # horizon 9 "proved by the other process" one second in (the search alone needs minutes)
@@ -555,7 +549,7 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
 
 def test_search_joins_the_cubes_when_asked(monkeypatch):
     """The race's search, asked to help after its grace, leaves its horizon to CP-SAT's cubes: it solves
-    the cube still open and the horizon counts as refuted once every cube is (tri-60b5c-mirror-s205,
+    the cube still open and the horizon counts as refuted once every cube is (gen-tri-90b5c-mirror-proper-s703,
     horizon 9: minutes for the search alone)."""
     import multiprocessing as mp
 
@@ -564,7 +558,7 @@ def test_search_joins_the_cubes_when_asked(monkeypatch):
     from kamicp.solver import NO_SOLUTION, Horizon
 
     monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.5)
-    level = _bench("tri-60b5c-mirror-s205")
+    level = _bench("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
     for h in (7, 8):
         ledger.publish(Horizon(h, "infeasible", 1.0, "cpsat"))
@@ -757,7 +751,7 @@ def test_ledger_lets_the_search_leave_a_lower_horizon_only_when_monotone(monkeyp
 
 def test_search_leaves_its_horizon_for_a_higher_horizons_cubes(monkeypatch):
     """Asked for help while on horizon 8, the race's search joins CP-SAT's cubes of horizon 9 (top-down):
-    it solves the open cube, and horizon 9 refuted implies 8 (tri-60b5c-mirror-s205, a connected board)."""
+    it solves the open cube, and horizon 9 refuted implies 8 (gen-tri-90b5c-mirror-proper-s703, a connected board)."""
     import multiprocessing as mp
 
     import kamicp.portfolio as portfolio
@@ -765,7 +759,7 @@ def test_search_leaves_its_horizon_for_a_higher_horizons_cubes(monkeypatch):
     from kamicp.solver import NO_SOLUTION, Horizon
 
     monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
-    level = _bench("tri-60b5c-mirror-s205")
+    level = _bench("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
     ledger.publish(Horizon(7, "infeasible", 1.0, "cpsat"))
     res = _search_while_cubes_ask_for_help(level, ledger, cubes_at=9, search_at=8)
@@ -799,15 +793,17 @@ def test_rollout_plans_are_solutions_within_the_limit():
 
 @needs_compiled
 def test_rollouts_find_the_optimum_the_beam_misses():
-    """tri-90b5c-proper-s405: the beam gives 12 moves, one move and a pivot rollout 11 (the optimum)."""
+    """gen-tri-110b5c-mirror-proper-s705: the beam gives 13 moves, one move and a pivot rollout 12 (the
+    optimum, proven in 404 s: benchmarks/RESULTS.md)."""
     from kamicp.search import beam_plan, rollout_plan
 
-    regions = regions_of(_bench("tri-90b5c-proper-s405"))
+    level = _bench("gen-tri-110b5c-mirror-proper-s705")
+    regions = regions_of(level)
     k = len(regions.palette)
-    assert len(beam_plan(regions.adj, regions.colors, k, seconds=2)) == 12
-    plan = rollout_plan(regions.adj, regions.colors, k, 11, seconds=60)
-    assert plan is not None and len(plan) == 11
-    verify(_bench("tri-90b5c-proper-s405"), _to_moves(regions, plan))
+    assert len(beam_plan(regions.adj, regions.colors, k, seconds=2)) == 13
+    plan = rollout_plan(regions.adj, regions.colors, k, 12, seconds=60)
+    assert plan is not None and len(plan) == 12
+    verify(level, _to_moves(regions, plan))
 
 
 def test_proof_table_shows_implied_horizons_as_one_row():
@@ -819,9 +815,9 @@ def test_proof_table_shows_implied_horizons_as_one_row():
     from kamicp.portfolio import Ledger
     from kamicp.solver import Horizon, _solve
 
-    level = _bench("tri-60b5c-mirror-s205")
+    level = _bench("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
-    ledger.publish(Horizon(9, "infeasible", 12.0, "cpsat"))  # implies 7 and 8 (the bound is 7)
+    ledger.publish(Horizon(9, "infeasible", 12.0, "cpsat"))  # implies 7 and 8 (the bound says 7)
     res = _solve(level, engine="search", max_steps=9, time_limit=60, workers=None, seed=0,
                  options=None, progress=None, ledger=ledger)
     assert [h.outcome for h in res.proof_by_horizon()] == ["bound", "implied", "implied", "infeasible"]

@@ -1,4 +1,4 @@
-"""kamicp's native JSON level format (shared/formats/README.md section 1): reader and writer."""
+"""kamicp's native JSON level format (README.md, Level formats): reader and writer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Kami 2 game asset `.puz` (shared/formats/README.md section 2): one line, `|`-separated fields.
+"""The Kami 2 game asset `.puz`: one line, `|`-separated fields.
 
 ```
 01|<palette name>|<lowX>|<lowY>|<W>|<L>|<tiles, run-length encoded>|<par>||0|<solution>

@@ -1,9 +1,12 @@
 """Levels from screenshots: find the board, sample every cell, cluster the colours, write a level.
 
-1. The board: the image's border colour is taken as the background when the border is uniform, and
-   the board is the bounding box of everything that differs from it (or `box`, given by the caller).
-   Cells are placed by the lattice geometry (triangle 29 x 10, square 10 x 16 by default) scaled
-   to that box.
+0. Margins: while the picture's border is one colour, what lies inside it is taken (peel_margins), so a
+   screenshot pasted inside a frame, itself inside another, is found. A Kami 2 game screenshot (its
+   dark footer with the colour swatches; triangle geometry, default size) is read by its own layout:
+   gameshot.py, with the palette from the swatches and holes against the background.
+1. The board (any other picture): the border colour is the background; the board is the innermost
+   box inside the margins with the grid's shape (or `box`, given by the caller). Cells are placed by
+   the lattice geometry (triangle 29 x 10, square 10 x 16 by default) scaled to that box.
 2. Samples: the median colour of a small patch at each cell's centre (not one pixel), so noise, paper
    texture and JPEG artefacts average out; the patch's spread says whether it is uniform.
 3. Colours: clustered in CIE Lab, where distances match what the eye sees. Samples closer than
@@ -29,6 +32,7 @@ import numpy as np
 from PIL import Image, ImageFilter, UnidentifiedImageError
 
 from kamicp.errors import FormatError, UsageError
+from kamicp.formats import gameshot
 from kamicp.formats.common import read_bytes
 from kamicp.geometry import lattice
 from kamicp.level import HOLE, Level
@@ -62,6 +66,16 @@ class UncertainCell:
 
 
 @dataclass(frozen=True)
+class CellMark:
+    """Where a cell was read: its outline and sample point in image pixels, and the key it got."""
+
+    label: tuple[int, int]
+    polygon: tuple[tuple[float, float], ...]
+    at: tuple[float, float]
+    key: str  # HOLE for a hole
+
+
+@dataclass(frozen=True)
 class ImportReport:
     source: str
     image_size: tuple[int, int]
@@ -73,6 +87,10 @@ class ImportReport:
     holes: int
     uncertain: tuple[UncertainCell, ...]
     warnings: tuple[str, ...]
+    layout: str = "board"  # "game": a Kami 2 screenshot (footer, swatches); "board": a board on a margin
+    cells: tuple[CellMark, ...] = ()  # every lattice position, for the overlay
+    par: int | None = None  # read from the game's footer
+    par_note: str = ""  # how the par was read, or why not
 
     @property
     def colors(self) -> int:
@@ -161,50 +179,108 @@ def _fit_background(lab: np.ndarray, width: int = 2) -> tuple[np.ndarray, np.nda
     return coef, delta_e(lab[ring], design @ coef)
 
 
-def background_at(coef: np.ndarray, x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
-    """The fitted background colour (Lab) at image points (x, y) of a w x h image."""
-    design = np.stack([np.ones_like(x, dtype=float), x / w, y / h], axis=-1)
+Background = tuple[np.ndarray, tuple[float, float, float, float]]  # coefficients, frame (left, top, w, h)
+
+
+def background_at(background: Background, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The fitted background colour (Lab) at points (x, y), in the pixels its frame is given in."""
+    coef, (left, top, fw, fh) = background
+    design = np.stack([np.ones_like(x, dtype=float), (x - left) / fw, (y - top) / fh], axis=-1)
     return design @ coef
 
 
-def find_board(img: Image.Image, aspect: float) -> tuple[Box, np.ndarray | None, list[str]]:
-    """The board's bounding box, the background model (see _fit_background, in full-image pixel
-    units) if the board sits on a uniform margin, and warnings. `aspect` is the board's expected
-    width / height."""
+def _inner_box(lab: np.ndarray) -> tuple[Box, np.ndarray] | None:
+    """When the border of `lab` is one colour (a margin), the box of everything else and the margin's
+    background coefficients; None when the border is not uniform."""
+    sh, sw = lab.shape[:2]
+    coef, residual = _fit_background(lab)
+    if np.quantile(residual, 0.9) > BORDER_UNIFORM_DELTA_E:
+        return None
+    threshold = max(10.0, 2.0 * float(np.quantile(residual, 0.98)) + 4.0)
+    yy, xx = np.mgrid[0:sh, 0:sw]
+    mask = delta_e(lab, background_at((coef, (0, 0, sw, sh)), xx, yy)) > threshold
+    rows = np.flatnonzero(mask.mean(axis=1) > 0.01)
+    cols = np.flatnonzero(mask.mean(axis=0) > 0.01)
+    if rows.size == 0 or cols.size == 0:
+        raise FormatError("no board found: the picture is one uniform colour")
+    return (int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1), coef
+
+
+def peel_margins(img: Image.Image, depth: int = 5) -> list[tuple[Box, Background | None]]:
+    """Boxes nested in the picture, outermost (the whole picture) first: each next one is what lies
+    inside a uniform margin of the previous one (a screenshot pasted in a frame has two), with that
+    margin's background model in full-image pixels."""
     w, h = img.size
-    notes: list[str] = []
     f = min(1.0, DETECT_SIDE / max(w, h))
     small = img if f == 1.0 else img.resize((max(1, round(w * f)), max(1, round(h * f))), Image.Resampling.BOX)
     small = small.filter(ImageFilter.GaussianBlur(1.5))  # noise and JPEG artefacts out of the way
     lab = rgb_to_lab(np.asarray(small))
     sh, sw = lab.shape[:2]
-    coef, residual = _fit_background(lab)
-    full: Box = (0, 0, w, h)
-    if np.quantile(residual, 0.9) > BORDER_UNIFORM_DELTA_E:
-        box, background = full, None
-    else:
-        threshold = max(10.0, 2.0 * float(np.quantile(residual, 0.98)) + 4.0)
-        yy, xx = np.mgrid[0:sh, 0:sw]
-        mask = delta_e(lab, background_at(coef, xx, yy, sw, sh)) > threshold
-        rows = np.flatnonzero(mask.mean(axis=1) > 0.01)
-        cols = np.flatnonzero(mask.mean(axis=0) > 0.01)
-        if rows.size == 0 or cols.size == 0:
-            raise FormatError("no board found: the picture is one uniform colour")
-        box = (round(cols[0] * w / sw), round(rows[0] * h / sh),
-               round((cols[-1] + 1) * w / sw), round((rows[-1] + 1) * h / sh))
-        background = coef
+    chain: list[tuple[tuple[int, int, int, int], Background | None]] = [((0, 0, sw, sh), None)]
+    while len(chain) <= depth:
+        a, b, c, d = chain[-1][0]
+        if len(chain) > 1:  # look past the blurred seam between two margins
+            a, b, c, d = a + 3, b + 3, c - 3, d - 3
+        if min(c - a, d - b) < 12:
+            break
+        found = _inner_box(lab[b:d, a:c])
+        if found is None or found[0] == (0, 0, c - a, d - b):
+            break
+        (x0, y0, x1, y1), coef = found
+        chain.append(((a + x0, b + y0, a + x1, b + y1), (coef, (a / f, b / f, (c - a) / f, (d - b) / f))))
+    sx, sy = w / sw, h / sh
+    return [((round(a * sx), round(b * sy), round(c * sx), round(d * sy)), bg) for (a, b, c, d), bg in chain]
+
+
+def refine_box(img: Image.Image, box: Box, background: Background | None, reach: int = 6) -> Box:
+    """The box's edges moved, within `reach` pixels, to where the margin ends at full resolution
+    (peel_margins works on a blurred, reduced copy)."""
+    if background is None:
+        return box
+    x0, y0, x1, y1 = box
+    w, h = img.size
+    xa, xb, ya, yb = max(0, x0 - reach), min(w, x1 + reach), max(0, y0 - reach), min(h, y1 + reach)
+    lab = rgb_to_lab(np.asarray(img.crop((xa, ya, xb, yb))))
+    ring = np.ones(lab.shape[:2], dtype=bool)  # the pixels 3-5 outside the box: the margin's true colour
+    ring[max(0, y0 - ya - 2):y1 - ya + 2, max(0, x0 - xa - 2):x1 - xa + 2] = False
+    ring[:max(0, y0 - ya - 5)] = ring[y1 - ya + 5:] = False
+    ring[:, :max(0, x0 - xa - 5)] = ring[:, x1 - xa + 5:] = False
+    if ring.sum() < 10:
+        return box
+    margin = delta_e(lab, np.median(lab[ring], axis=0)) < 8.0
+    inner = margin[y0 - ya + reach:y1 - ya - reach, x0 - xa + reach:x1 - xa - reach]
+    if inner.size == 0:
+        return box
+    col_margin = margin[y0 - ya + reach:y1 - ya - reach].mean(axis=0) > 0.5  # indexed from xa
+    row_margin = margin[:, x0 - xa + reach:x1 - xa - reach].mean(axis=1) > 0.5  # indexed from ya
+
+    def edge(flags: np.ndarray, origin: int, at: int, start: bool) -> int:
+        lo, hi = max(0, at - reach - origin), min(len(flags), at + reach - origin)
+        hits = np.flatnonzero(flags[lo:hi]) + lo + origin
+        if hits.size == 0:
+            return at
+        return int(hits[-1]) + 1 if start else int(hits[0])
+
+    return (edge(col_margin, xa, x0, True), edge(row_margin, ya, y0, True),
+            edge(col_margin, xa, x1, False), edge(row_margin, ya, y1, False))
+
+
+def find_board(img: Image.Image, aspect: float) -> tuple[Box, Background | None, list[str]]:
+    """The board's bounding box, the background around it (None when it fills the picture) and
+    warnings. `aspect` is the board's expected width / height: of the nested boxes inside margins, the
+    innermost one with that shape is the board."""
+    chain = peel_margins(img)
 
     def off(b: Box) -> float:
         return abs((b[2] - b[0]) / max(1, b[3] - b[1]) / aspect - 1)
 
-    if off(box) > ASPECT_TOLERANCE:
-        if box != full and off(full) <= ASPECT_TOLERANCE:
-            box, background = full, None
-        else:
-            bw, bh = box[2] - box[0], box[3] - box[1]
-            notes.append(f"the board found ({bw} x {bh} pixels) does not have the shape of the grid: check the "
-                         "geometry, --rows/--cols, or give the board's --box")
-    return box, background, notes
+    for box, background in reversed(chain):
+        if off(box) <= ASPECT_TOLERANCE:
+            return box, background, []
+    box, background = chain[-1]
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    return box, background, [f"the board found ({bw} x {bh} pixels) does not have the shape of the grid: check "
+                             "the geometry, --rows/--cols, or give the board's --box"]
 
 
 # --- import -----------------------------------------------------------------------------------------
@@ -241,6 +317,102 @@ def _cluster(samples: np.ndarray) -> np.ndarray:
         labels[labels == ids[j]] = ids[i]
 
 
+def _patch(arr: np.ndarray, x: float, y: float, half: float) -> tuple[np.ndarray, float]:
+    """Median colour (RGB) of the square patch around (x, y) and its spread (ΔE, 75th percentile)."""
+    k = max(1, int(half))
+    ix, iy = int(x), int(y)
+    patch = arr[max(0, iy - k):iy + k + 1, max(0, ix - k):ix + k + 1].reshape(-1, 3)
+    med = np.median(patch, axis=0)
+    return med, float(np.quantile(delta_e(rgb_to_lab(patch), rgb_to_lab(med)), 0.75))
+
+
+def _hex(rgb: np.ndarray) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*(round(float(v)) for v in rgb))
+
+
+def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> Screenshot | None:
+    """The level of a Kami 2 screenshot whose content (inside any frames) is `content`, or None when
+    the picture does not have the game's footer (gameshot.py has the layout and the method)."""
+    ox, oy = content[0], content[1]
+    arr = np.asarray(img.crop(content))
+    lab_img = rgb_to_lab(arr)
+    found = gameshot.find_layout(lab_img)
+    if found is None:
+        return None
+    layout, notes = found
+    par, par_note = gameshot.read_moves(lab_img, layout)
+    f0, f1 = layout.footer
+    band = slice(f0 + int(0.45 * (f1 - f0)), f1 - max(1, int(0.1 * (f1 - f0))))
+    swatch_rgb, swatch_lab = [], []
+    for a, b in layout.swatches:
+        inner = slice(a + (b - a) // 5, b - (b - a) // 5)
+        swatch_rgb.append(np.median(arr[band, inner].reshape(-1, 3), axis=0))
+        swatch_lab.append(np.median(lab_img[band, inner].reshape(-1, 3), axis=0))
+    centres = np.array(swatch_lab)
+    rows, cols = 29, 10
+    labels, medians, samples = [], [], []
+    for r in range(rows):
+        for c in range(cols):
+            x, y, half = gameshot.sample_point(layout.board, r, c, rows)
+            labels.append((r, c))
+            medians.append(_patch(arr, x, y, half)[0])
+            samples.append((x, y, half))
+    lab = rgb_to_lab(np.array(medians))
+    dist = delta_e(lab[:, None, :], centres[None, :, :])
+    order = np.argsort(dist, axis=1)
+    nearest = order[:, 0]
+    d1 = dist[np.arange(len(labels)), nearest]
+    d2 = dist[np.arange(len(labels)), order[:, 1]]
+    # a fold shades a triangle lighter or darker: off its swatch in lightness, hardly in hue
+    dw = gameshot.hue_distance(lab, centres[nearest])
+    grain = np.array([gameshot.grain(lab_img[..., 0], x, y, gameshot.GRAIN_PATCH * h) for x, y, h in samples])
+    confident = dw < gameshot.HOLE_NEAR_DELTA_E
+    typical = float(np.median(grain[confident])) if confident.any() else 0.0
+    if typical < gameshot.MIN_GRAIN:
+        notes.append("no paper grain visible (a blurred or heavily compressed picture): holes are told from "
+                     "pale colours by colour alone")
+        smooth = np.zeros(len(labels), dtype=bool)
+        ratio = np.ones(len(labels))
+    else:
+        ratio = grain / typical
+        smooth = ratio < gameshot.SMOOTH_RATIO
+    hole = (dw > gameshot.HOLE_FAR_DELTA_E) | smooth
+    keys = KEYS[:len(centres)]
+    grid = [[HOLE] * cols for _ in range(rows)]
+    uncertain, marks = [], []
+    for n, (r, c) in enumerate(labels):
+        key = HOLE if hole[n] else keys[nearest[n]]
+        grid[r][c] = key
+        marks.append(CellMark((r, c), tuple((px + ox, py + oy) for px, py in gameshot.cell_polygon(layout.board, r, c)),
+                              (samples[n][0] + ox, samples[n][1] + oy), key))
+        reason = ""
+        near_far = abs(dw[n] - gameshot.HOLE_FAR_DELTA_E) < 0.3 * gameshot.HOLE_FAR_DELTA_E and not smooth[n]
+        near_smooth = abs(ratio[n] - gameshot.SMOOTH_RATIO) < 0.5 * gameshot.SMOOTH_RATIO
+        if near_far or near_smooth:
+            reason = "hole or colour?"
+        elif not hole[n] and d1[n] > AMBIGUITY * d2[n]:
+            reason = "between two colours"
+        if reason:
+            uncertain.append(UncertainCell((r, c), key, reason, round(float(d1[n]), 1)))
+    palette = tuple((k, _hex(v)) for k, v in zip(keys, swatch_rgb, strict=True))
+    if all(k == HOLE for row in grid for k in row):
+        raise FormatError("no board found: every cell shows the background", source=source)
+    level = Level.from_rows(["".join(row) for row in grid], "triangle", name=name, palette=dict(palette))
+    x0, y0, x1, y1 = layout.board
+    counts = tuple((k, sum(row.count(k) for row in grid)) for k in keys)
+    unused = [k for k, n in counts if n == 0]
+    if unused:
+        notes.append(f"swatch {', '.join(unused)} has no cell on the board: check the palette")
+    report = ImportReport(
+        source=source, image_size=img.size,
+        box=(round(x0) + ox, round(y0) + oy, round(x1) + ox, round(y1) + oy),
+        geometry="triangle", shape=(rows, cols), palette=palette, counts=counts,
+        holes=int(hole.sum()), uncertain=tuple(uncertain), warnings=tuple(notes), layout="game",
+        cells=tuple(marks), par=par, par_note=par_note,
+    )
+    return Screenshot(level, report)
+
+
 def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | None = None,
                      cols: int | None = None, *, box: Box | None = None, name: str = "",
                      source: str = "") -> Screenshot:
@@ -259,6 +431,10 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
     background = None
     if box is None:
         try:
+            if geometry == "triangle" and (rows, cols) == DEFAULT_SHAPES["triangle"]:
+                game = _game_screenshot(img, refine_box(img, *peel_margins(img)[-1]), name, source)
+                if game is not None:
+                    return game
             box, background, notes = find_board(img, ext_w / ext_h)
         except FormatError as e:
             raise FormatError(e.message, source=source) from None
@@ -294,7 +470,7 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
     lab = rgb_to_lab(rgb)
     hole = np.zeros(len(labels), dtype=bool)
     if background is not None:
-        bg = background_at(background, np.array(centres_x), np.array(centres_y), img.width, img.height)
+        bg = background_at(background, np.array(centres_x), np.array(centres_y))
         hole = delta_e(lab, bg) < HOLE_DELTA_E
     if hole.all():
         raise FormatError("no board found: every cell shows the background", source=source)
@@ -328,6 +504,8 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
         if reason:
             uncertain.append(UncertainCell((r, c), key_of[k], reason, round(own, 1)))
     level = Level.from_rows(["".join(row) for row in grid], geometry, name=name, palette=dict(palette))
+    marks = tuple(CellMark((r, c), tuple((x0 + sx * px, y0 + sy * py) for px, py in lat.polygon(r, c, 1.0)),
+                           (centres_x[n], centres_y[n]), grid[r][c]) for n, (r, c) in enumerate(labels))
     report = ImportReport(
         source=source,
         image_size=img.size,
@@ -339,6 +517,7 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
         holes=int(hole.sum()),
         uncertain=tuple(uncertain),
         warnings=tuple(notes),
+        cells=marks,
     )
     return Screenshot(level, report)
 

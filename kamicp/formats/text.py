@@ -1,4 +1,4 @@
-"""Plain text grids (shared/formats/README.md section 4): one row per line, '.' or '*' a hole."""
+"""Plain text grids (README.md, Level formats): one row per line, '.' or '*' a hole."""
 
 from __future__ import annotations
 

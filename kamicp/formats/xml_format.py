@@ -1,4 +1,4 @@
-"""The Kami 1 game XML `PuzzleData` (shared/formats/README.md section 3): a square board.
+"""The Kami 1 game XML `PuzzleData`: a square board.
 
 ```xml
 <PuzzleData name="..." width="16" height="10" numColours="4" colours="<width*height digits>"
