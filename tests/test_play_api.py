@@ -119,3 +119,36 @@ def test_open_switches_level_and_bounds_the_upload(monkeypatch):
 def test_play_cli_refuses_a_bad_level(tmp_path):
     res = CliRunner().invoke(cli, ["play", str(tmp_path / "missing.json"), "--no-browser"])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_request_body_is_bounded(monkeypatch):
+    c = client()
+    monkeypatch.setattr(server, "MAX_BODY", 64)
+    reply = c.post("/api/move", json={"token": 1, "moves": [{"tap": "1", "color": "Red"}] * 10})
+    assert reply.status_code == 413
+
+
+def test_play_command_serves_and_stops_on_ctrl_c():
+    """The real command in a subprocess: it prints the URL, answers, and Ctrl-C ends it with exit code 0."""
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "play",
+                             str(PUZZLES / "blog-18.json"), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = line.split(" at ")[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        assert httpx.get(url + "api/level", timeout=30).json()["name"] == "blog-18"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        tail = proc.stderr.read()
+        assert "stopped" in tail and "Traceback" not in tail
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

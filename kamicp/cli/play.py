@@ -102,6 +102,8 @@ def play_cmd(
 
     try:
         serve(create_app(level, time_limit=time_limit), sock, ready)
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly and passes Ctrl-C on: that is how play ends
+        pass
     finally:
         sock.close()
     err.print("stopped")

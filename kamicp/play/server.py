@@ -13,6 +13,7 @@ POST /api/open?name=FILE with the file's bytes as the body (at most MAX_UPLOAD b
 from __future__ import annotations
 
 import itertools
+import json
 import socket
 import threading
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from kamicp.solver import OPTIMAL, move_dict, solve
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes: a level file or a screenshot, never more
 MAX_MOVES = 1000  # a request replaying more moves than this is refused
+MAX_BODY = 1024 * 1024  # bytes of a JSON request (1000 moves fit many times over)
 DEFAULT_TIME_LIMIT = 20.0  # seconds for a hint or a solve
 
 
@@ -67,10 +69,20 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def _body(request: Request, limit: int, name: str) -> bytes:
+    """The request's body, refused (413) as soon as it grows past `limit` bytes."""
+    data = bytearray()
+    async for chunk in request.stream():
+        data.extend(chunk)
+        if len(data) > limit:
+            raise BadRequest(f"{name}: larger than {limit // (1024 * 1024)} MB", 413)
+    return bytes(data)
+
+
 async def _moves(request: Request, game: Game) -> tuple[Move, ...]:
     """The moves a request carries, read against the current level (a stale token is refused)."""
     try:
-        body = await request.json()
+        body = json.loads(await _body(request, MAX_BODY, "the request"))
     except ValueError:
         raise BadRequest("the request is not JSON") from None
     if not isinstance(body, dict):
@@ -156,14 +168,10 @@ async def post_solve(request: Request, game: Game) -> dict:
 async def post_open(request: Request, game: Game) -> dict:
     """Open another level: the file's bytes as the body, its name in ?name=."""
     name = safe_name(request.query_params.get("name", "upload"))
-    data = bytearray()
-    async for chunk in request.stream():
-        data.extend(chunk)
-        if len(data) > MAX_UPLOAD:
-            raise BadRequest(f"{name}: the file is larger than {MAX_UPLOAD // (1024 * 1024)} MB", 413)
+    data = await _body(request, MAX_UPLOAD, name)
     if not data:
         raise UsageError(f"{name}: the file is empty")
-    level = await run_in_threadpool(load_upload, name, bytes(data))
+    level = await run_in_threadpool(load_upload, name, data)
     game.open(level)
     return level_view(level, game.token)
 
