@@ -171,3 +171,22 @@ def test_hint_time_limit_gives_unknown_with_bounds():
     data = json.loads(res.stdout)
     assert data["status"] == "unknown" and data["remaining"] is None
     assert data["lower_bound"] <= (data["upper_bound"] or 99)
+
+
+def test_hint_benchmark_script_writes_table_and_json(tmp_path):
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_hint", ROOT / "benchmarks" / "hint.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "hint"
+    runner.invoke(module.app, [str(PUZZLES), "--glob", "tri-harbour.json", "--moves", "2", "--out", str(out)],
+                  catch_exceptions=False)
+    rows = json.loads(out.with_suffix(".json").read_text())["rows"]
+    assert [(r["level"], r["start_optimum"], r["status"]) for r in rows] == [("tri-harbour", 6, "optimal")]
+    level = load_level(PUZZLES / "tri-harbour.json")
+    moves = module.random_moves(random.Random("0:tri-harbour:2"), level, 2)
+    assert rows[0]["remaining"] == hint(level, moves, engine="search").remaining
+    assert "| tri-harbour |" in out.with_suffix(".md").read_text()
