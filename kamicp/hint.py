@@ -23,7 +23,7 @@ from enum import StrEnum
 from kamicp.errors import RuleError, UsageError
 from kamicp.level import Label, Level, Move
 from kamicp.rules import Board, replay
-from kamicp.solver import OPTIMAL, Result, move_dict, solve
+from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
 
 
 class HintStatus(StrEnum):
@@ -87,7 +87,7 @@ def _par_verdict(par: int | None, played: int, lower: int, upper: int | None) ->
 
 
 def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None = None, engine: str = "auto",
-         workers: int | None = None, seed: int = 0) -> Hint:
+         workers: int | None = None, seed: int = 0, progress: Progress | None = None) -> Hint:
     """Play `moves` from the start (checked by the rules engine), then find an optimal next move and prove
     the optimum from the position. With a time limit the answer may be UNKNOWN with bounds."""
     start = time.monotonic()
@@ -97,7 +97,7 @@ def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None =
         return Hint(level.name, played, HintStatus.SOLVED, None, 0, 0, 0, level.par,
                     _par_verdict(level.par, played, 0, 0), (), time.monotonic() - start)
     result: Result = solve(position_level(level, board), time_limit=time_limit, engine=engine, workers=workers,
-                           seed=seed)
+                           seed=seed, progress=progress)
     first = result.moves[0] if result.moves else None
     status = HintStatus.OPTIMAL if result.status == OPTIMAL else HintStatus.UNKNOWN
     return Hint(

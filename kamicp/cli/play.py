@@ -68,8 +68,8 @@ def hint_cmd(
     level = load(level_path, fmt, geometry)
     with bad_input():
         played = parse_moves(level, moves)
-    with bad_input(), spinner(not as_json):
-        answer = hint(level, played, time_limit=time_limit, engine=engine.value)
+    with bad_input(), spinner(not as_json) as progress:
+        answer = hint(level, played, time_limit=time_limit, engine=engine.value, progress=progress)
     if as_json:
         out.print_json(json.dumps(answer.to_dict(level)))
     else:
