@@ -6,9 +6,9 @@ colours) and is solved by the public `kamicp.solver.solve`, so the hint carries 
 solve. Cells keep their indices in the position, so the solver's first move (a region named by its
 top-left cell) is a tap on the original board.
 
-The position is solved with the colours still on it, as every solve is: a colour that has vanished from
-the board is not offered to the solver (painting with it would merge nothing). The tests cross-check the
-remaining optimum against an exhaustive search that may use every colour of the level.
+A colour that has vanished from the board stays a legal move (as in the game): the position keeps it as
+a spare colour, so the solver, its bounds and the rules engine all count it and the optimum from the
+position is over exactly the moves a player has. The tests cross-check it against an exhaustive search.
 """
 
 from __future__ import annotations
@@ -71,9 +71,11 @@ class Hint:
 
 
 def position_level(level: Level, board: Board) -> Level:
-    """The position as a level of its own: the same cells (so the same indices and labels), current colours."""
+    """The position as a level of its own: the same cells (so the same indices and labels), current colours,
+    and the level's colours that have left the board as spare colours (a player may still paint them)."""
+    spare = tuple(k for k in level.color_keys if k not in set(board.colors))
     return Level(geometry=level.geometry, labels=level.labels, colors=board.colors, edges=level.edges,
-                 name=level.name, palette=level.palette, shape=level.shape)
+                 name=level.name, palette=level.palette, shape=level.shape, spare_colors=spare)
 
 
 def _par_verdict(par: int | None, played: int, lower: int, upper: int | None) -> bool | None:

@@ -13,7 +13,7 @@ from boards import random_graph, random_grid
 from conftest import BENCH, PUZZLES
 from kamicp import RuleError, UsageError, load_level, solve
 from kamicp.cli import app
-from kamicp.hint import HintStatus, hint, parse_moves
+from kamicp.hint import HintStatus, hint, parse_moves, position_level
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move, replay
 
@@ -190,3 +190,23 @@ def test_hint_benchmark_script_writes_table_and_json(tmp_path):
     moves = module.random_moves(random.Random("0:tri-harbour:2"), level, 2)
     assert rows[0]["remaining"] == hint(level, moves, engine="search").remaining
     assert "| tri-harbour |" in out.with_suffix(".md").read_text()
+
+
+def test_vanished_colours_stay_playable():
+    """Positions where a colour has left the board: it is still a legal move (a spare colour of the
+    position), and the optimum counts it, as the exhaustive search over every level colour does."""
+    checked = 0
+    for seed in range(300, 600):
+        level = _level(seed)
+        rng = random.Random(seed)
+        moves = random_moves(rng, level, rng.randint(1, 5))
+        board = replay(level, moves)[-1]
+        gone = set(level.color_keys) - set(board.colors)
+        if not gone or board.solved:
+            continue
+        position = position_level(level, board)
+        assert set(position.color_keys) == set(level.color_keys) and set(position.spare_colors) == gone
+        apply_move(Board.start(position), Move(0, sorted(gone)[0]))  # legal, as in the game
+        assert hint(level, moves, engine=("search", "cpsat")[seed % 2]).remaining == bfs_from(level, board), seed
+        checked += 1
+    assert checked >= 30
