@@ -152,3 +152,18 @@ def test_play_command_serves_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_open_a_screenshot():
+    """A picture of a Kami 2 board (drawn by our renderer) opens as that board, read by the screenshot
+    reader as `kamicp import` reads it: the same cells, colours equal up to renaming."""
+    from kamicp.render.png import board_png
+    from kamicp.rules import Board
+
+    level = load_level(PUZZLES / "tri-harbour.json")
+    c = client()
+    view = c.post("/api/open?name=harbour.png", content=board_png(Board.start(level))).json()
+    assert view["geometry"] == "triangle" and view["shape"] == [29, 10] and view["name"] == "harbour"
+    assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
+    rename = dict(zip(level.colors, view["colors"], strict=True))
+    assert [rename[k] for k in level.colors] == view["colors"] and len(set(rename.values())) == len(rename)
