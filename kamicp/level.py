@@ -39,6 +39,8 @@ class Level:
     _index: Mapping[Label, int] = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
     official: tuple[Move, ...] | None = None  # the solution a game file ships with, if any
     medals: tuple[tuple[str, int], ...] = ()  # e.g. (("gold", 3), ("silver", 4), ("bronze", 5))
+    # colours a move may use though no cell has them: a position keeps the colours gone from its board
+    spare_colors: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.geometry not in GEOMETRIES:
@@ -144,9 +146,9 @@ class Level:
 
     @cached_property
     def color_keys(self) -> tuple[str, ...]:
-        """The colours a move may use: those on the board, in first-seen order (computed once: pictures
-        and the terminal look a key up here for every cell)."""
-        return tuple(dict.fromkeys(self.colors))
+        """The colours a move may use: those on the board, in first-seen order, then any spare ones (computed
+        once: pictures and the terminal look a key up here for every cell)."""
+        return tuple(dict.fromkeys((*self.colors, *self.spare_colors)))
 
     @property
     def palette_map(self) -> dict[str, str]:
@@ -187,6 +189,7 @@ class Level:
             shape=self.shape,
             official=self.official,
             medals=self.medals,
+            spare_colors=self.spare_colors,
         )
 
     @property

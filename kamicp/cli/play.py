@@ -1,0 +1,109 @@
+"""The playing commands: hint (the best next move from any position) and play (the level in a browser)."""
+
+from __future__ import annotations
+
+import json
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from kamicp.cli.common import (
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    Engine,
+    EngineOpt,
+    FormatOpt,
+    GeometryOpt,
+    JsonOpt,
+    LevelArg,
+    TimeLimit,
+    app,
+    bad_input,
+    err,
+    fail,
+    load,
+    out,
+    spinner,
+)
+from kamicp.hint import Hint, HintStatus, hint, parse_moves
+from kamicp.level import Level
+from kamicp.render.terminal import swatch
+
+MovesOpt = Annotated[str, typer.Option("--moves", help="Moves played so far: the JSON `solve --json` prints, or "
+                                       "'r,c:COLOUR;r,c:COLOUR' (graph levels: 'ID:COLOUR;ID:COLOUR').")]
+
+
+def _print_hint(level: Level, h: Hint) -> None:
+    if h.status is HintStatus.SOLVED:
+        out.print(f"{level.name}: the board is solved after {h.played} moves")
+    elif h.move is None:
+        out.print(f"{level.name}: no move found in time; at least {h.lower_bound} more moves are needed")
+    else:
+        out.print(f"{level.name} after {h.played} moves: tap {level.format_label(h.move.cell)} → ", end="",
+                  markup=False)
+        out.print(swatch(level, h.move.color))
+        if h.remaining is not None:
+            out.print(f"optimal: {h.remaining} more moves from here (shorter ones are proven impossible)")
+        else:
+            upper = "?" if h.upper_bound is None else str(h.upper_bound)
+            out.print(f"unknown: {h.lower_bound}..{upper} more moves (the time limit cut the proof short; "
+                      "this move starts the best solution found)")
+    if h.par is not None:
+        verdict = {True: "still possible", False: "no longer possible", None: "undecided (time limit)"}
+        out.print(f"par {h.par}: {verdict[h.par_still_possible]}")
+
+
+@app.command("hint")
+def hint_cmd(
+    level_path: LevelArg,
+    moves: MovesOpt = "",
+    time_limit: TimeLimit = None,
+    engine: EngineOpt = Engine.auto,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Play MOVES, then give an optimal next move and the proven optimum from that position."""
+    level = load(level_path, fmt, geometry)
+    with bad_input():
+        played = parse_moves(level, moves)
+    with bad_input(), spinner(not as_json) as progress:
+        answer = hint(level, played, time_limit=time_limit, engine=engine.value, progress=progress)
+    if as_json:
+        out.print_json(json.dumps(answer.to_dict(level)))
+    else:
+        _print_hint(level, answer)
+    raise typer.Exit(EXIT_UNKNOWN if answer.status is HintStatus.UNKNOWN else EXIT_OK)
+
+
+@app.command("play")
+def play_cmd(
+    level_path: LevelArg,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port on 127.0.0.1 (0: a free one).")] = 0,
+    no_browser: Annotated[bool, typer.Option("--no-browser", help="Only print the URL.")] = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds per hint or solve.")] = 20.0,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Play LEVEL in the browser: tap to paint, undo, restart, proven hints and the optimal solution."""
+    level = load(level_path, fmt, geometry)
+    try:
+        from kamicp.play.server import bind, create_app, serve
+    except ImportError:
+        raise fail("play needs the optional extra: pip install 'kamicp[play]'") from None
+    with bad_input():
+        sock = bind(port)
+
+    def ready(url: str) -> None:
+        out.print(f"playing {level.name or level_path} at {url}  (Ctrl-C stops)", markup=False)
+        if not no_browser:
+            webbrowser.open(url)
+
+    try:
+        serve(create_app(level, time_limit=time_limit), sock, ready)
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly and passes Ctrl-C on: that is how play ends
+        pass
+    finally:
+        sock.close()
+    err.print("stopped")

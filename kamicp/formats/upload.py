@@ -1,0 +1,42 @@
+"""Levels sent as bytes (the play page's "open a level"): read by the same readers as files on disk.
+
+The bytes go to a private temporary directory under the file's own base name, so every error names the
+file the user chose, exactly as the CLI would (e.g. "bad.puz: field 'tiles': ...").
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path, PurePath
+
+from kamicp.errors import FormatError, KamiError
+from kamicp.formats import detect_format, load_level
+from kamicp.level import Level
+
+SCREENSHOT_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")
+
+
+def safe_name(name: str) -> str:
+    """The base name of an uploaded file (no directories), or 'upload' when there is none."""
+    base = PurePath(name.replace("\\", "/")).name.strip()
+    return base if base not in ("", ".", "..") else "upload"
+
+
+def load_upload(name: str, data: bytes) -> Level:
+    """Read an uploaded level: kamicp JSON, a text grid (as triangles), .puz, .xml or a screenshot
+    (Kami 2 triangles, 29 x 10, as `kamicp import` reads it by default)."""
+    base = safe_name(name)
+    suffix = PurePath(base).suffix.lower()
+    if suffix not in SCREENSHOT_EXTENSIONS:
+        detect_format(Path(base))  # an unknown type fails before anything is written
+    with tempfile.TemporaryDirectory(prefix="kamicp-upload-") as tmp:
+        path = Path(tmp) / base
+        path.write_bytes(data)
+        try:
+            if suffix in SCREENSHOT_EXTENSIONS:
+                from kamicp.formats.screenshot import read_screenshot
+
+                return read_screenshot(path, name=PurePath(base).stem).level
+            return load_level(path, geometry="triangle")
+        except KamiError as e:  # name the file the user chose, not the temporary copy
+            raise FormatError(str(e).replace(str(path), base)) from None

@@ -1,0 +1,186 @@
+"""Hints: the best next move from any position of a level, with the proven optimum from there.
+
+The moves played so far are replayed by the rules engine (the authority: an illegal move is a RuleError
+naming the broken rule). The position becomes a Level of its own (same cells, same labels, the current
+colours) and is solved by the public `kamicp.solver.solve`, so the hint carries the same proof as any
+solve. Cells keep their indices in the position, so the solver's first move (a region named by its
+top-left cell) is a tap on the original board.
+
+A colour that has vanished from the board stays a legal move (as in the game): the position keeps it as
+a spare colour, so the solver, its bounds and the rules engine all count it and the optimum from the
+position is over exactly the moves a player has. The tests cross-check it against an exhaustive search.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from kamicp.errors import RuleError, UsageError
+from kamicp.level import Label, Level, Move
+from kamicp.rules import Board, replay
+from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
+
+
+class HintStatus(StrEnum):
+    OPTIMAL = "optimal"  # `move` starts a proven shortest solution; `remaining` is the proven optimum
+    SOLVED = "solved"  # the moves already solve the board: no move to give
+    UNKNOWN = "unknown"  # the time limit cut the proof short: `move` starts the best solution found, if any
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The answer from one position. `remaining` is the proven optimum from it (None when unknown; then
+    `lower_bound`..`upper_bound` bound it). `par_still_possible` is None when the level has no par or the
+    bounds do not decide it. `region` holds the cells of the region `move` taps (to highlight it)."""
+
+    level: str
+    played: int
+    status: HintStatus
+    move: Move | None
+    remaining: int | None
+    lower_bound: int
+    upper_bound: int | None
+    par: int | None
+    par_still_possible: bool | None
+    region: tuple[int, ...]
+    seconds: float
+
+    def to_dict(self, level: Level, *, region: bool = False) -> dict:
+        """Plain JSON-ready data; the move as {tap, color, color_name} like `solve --json`; with `region`,
+        the taps of every cell of the region to tap (the play page highlights them)."""
+        data = {
+            "level": self.level,
+            "played": self.played,
+            "status": self.status.value,
+            "move": None if self.move is None else move_dict(level, self.move),
+            "remaining": self.remaining,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.upper_bound,
+            "par": self.par,
+            "par_still_possible": self.par_still_possible,
+            "seconds": round(self.seconds, 4),
+        }
+        if region:
+            data["region"] = [level.tap_data(c) for c in self.region]
+        return data
+
+
+def position_level(level: Level, board: Board) -> Level:
+    """The position as a level of its own: the same cells (so the same indices and labels), current colours,
+    and the level's colours that have left the board as spare colours (a player may still paint them)."""
+    spare = tuple(k for k in level.color_keys if k not in set(board.colors))
+    return Level(geometry=level.geometry, labels=level.labels, colors=board.colors, edges=level.edges,
+                 name=level.name, palette=level.palette, shape=level.shape, spare_colors=spare)
+
+
+def _par_verdict(par: int | None, played: int, lower: int, upper: int | None) -> bool | None:
+    if par is None:
+        return None
+    if played + lower > par:
+        return False
+    if upper is not None and played + upper <= par:
+        return True
+    return None
+
+
+def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None = None, engine: str = "auto",
+         workers: int | None = None, seed: int = 0, progress: Progress | None = None) -> Hint:
+    """Play `moves` from the start (checked by the rules engine), then find an optimal next move and prove
+    the optimum from the position. With a time limit the answer may be UNKNOWN with bounds."""
+    start = time.monotonic()
+    board = replay(level, moves)[-1]
+    played = len(moves)
+    if board.solved:
+        return Hint(level.name, played, HintStatus.SOLVED, None, 0, 0, 0, level.par,
+                    _par_verdict(level.par, played, 0, 0), (), time.monotonic() - start)
+    result: Result = solve(position_level(level, board), time_limit=time_limit, engine=engine, workers=workers,
+                           seed=seed, progress=progress)
+    first = result.moves[0] if result.moves else None
+    status = HintStatus.OPTIMAL if result.status == OPTIMAL else HintStatus.UNKNOWN
+    return Hint(
+        level=level.name,
+        played=played,
+        status=status,
+        move=first,
+        remaining=result.optimum,
+        lower_bound=result.lower_bound,
+        upper_bound=result.upper_bound,
+        par=level.par,
+        par_still_possible=_par_verdict(level.par, played, result.lower_bound, result.upper_bound),
+        region=tuple(board.region_at(first.cell)) if first else (),
+        seconds=time.monotonic() - start,
+    )
+
+
+# --- reading moves ------------------------------------------------------------------------------------
+_GRID_TAP = re.compile(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
+
+
+def _color_key(level: Level, text: str, where: str) -> str:
+    """A colour key, or the palette name of one (case-insensitive), as written by a player."""
+    if text in level.color_keys:
+        return text
+    by_name = [k for k, v in level.palette if v.lower() == text.lower() or k.lower() == text.lower()]
+    if len(by_name) == 1:
+        return by_name[0]
+    raise RuleError("known-colour", f"{where}: colour {text!r} is not one of the level's colours "
+                    f"({', '.join(level.color_keys)})")
+
+
+def _cell(level: Level, tap: object, where: str) -> int:
+    label: Label
+    if level.geometry == "graph":
+        if isinstance(tap, list | tuple) or tap is None:
+            raise UsageError(f"{where}: a graph level's tap is a node id, got {tap!r}")
+        label = str(tap)
+    else:
+        if isinstance(tap, str):
+            m = _GRID_TAP.fullmatch(tap.strip())
+            if not m:
+                raise UsageError(f"{where}: a tap is 'row,col', got {tap!r}")
+            tap = [int(m.group(1)), int(m.group(2))]
+        if not (isinstance(tap, list | tuple) and len(tap) == 2 and all(isinstance(v, int) for v in tap)):
+            raise UsageError(f"{where}: a tap is [row, col], got {tap!r}")
+        label = (tap[0], tap[1])
+    if not level.has_cell(label):
+        shown = label if isinstance(label, str) else f"({label[0]}, {label[1]})"
+        raise RuleError("cell-exists", f"{where}: {shown} is not a cell of the level")
+    return level.index(label)
+
+
+def move_from_data(level: Level, item: object, where: str = "move") -> Move:
+    """One move as JSON data: {"tap": [r, c] or "ID", "color": KEY} (what `solve --json` prints)."""
+    if not isinstance(item, dict) or "tap" not in item or "color" not in item:
+        raise UsageError(f"{where}: expected {{\"tap\": ..., \"color\": ...}}, got {item!r}")
+    if not isinstance(item["color"], str):
+        raise UsageError(f"{where}: colour must be a string, got {item['color']!r}")
+    return Move(_cell(level, item["tap"], where), _color_key(level, item["color"], where))
+
+
+def parse_moves(level: Level, text: str) -> tuple[Move, ...]:
+    """Moves as a player writes them: the JSON `solve --json` prints (the whole object or its "moves"
+    list), or 'r,c:COLOUR;r,c:COLOUR' on grid levels, 'ID:COLOUR;ID:COLOUR' on graph levels."""
+    text = text.strip()
+    if not text:
+        return ()
+    if text[0] in "[{":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise UsageError(f"moves: not valid JSON ({e.msg} at character {e.pos + 1})") from None
+        items = data.get("moves") if isinstance(data, dict) else data
+        if not isinstance(items, list):
+            raise UsageError("moves: expected a list of moves or an object with a \"moves\" list")
+        return tuple(move_from_data(level, item, f"move {k}") for k, item in enumerate(items, start=1))
+    moves = []
+    for k, part in enumerate((p for p in text.split(";") if p.strip()), start=1):
+        tap, sep, color = part.rpartition(":")
+        if not sep or not tap.strip() or not color.strip():
+            raise UsageError(f"move {k}: expected TAP:COLOUR, got {part.strip()!r}")
+        moves.append(move_from_data(level, {"tap": tap.strip(), "color": color.strip()}, f"move {k}"))
+    return tuple(moves)

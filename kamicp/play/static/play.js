@@ -1,0 +1,265 @@
+// The play page: draws the level the server describes, sends every move to the server (whose rules
+// engine replays them) and shows what it answers. No state is trusted but the server's replies.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const STEP_MS = 700; // pause between the moves of a shown solution
+
+const state = { level: null, moves: [], colors: [], selected: null, busy: false, status: "playing" };
+const $ = (id) => document.getElementById(id);
+
+function hexOf(key) {
+  const entry = state.level.palette.find((p) => p.key === key);
+  return entry ? entry.hex : "#ffffff";
+}
+
+function nameOf(key) {
+  const entry = state.level.palette.find((p) => p.key === key);
+  return entry ? entry.name : key;
+}
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: state.level.token, moves: body }),
+  };
+  const reply = await fetch(path, options);
+  const data = await reply.json();
+  if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
+  return data;
+}
+
+function say(text) {
+  $("message").textContent = text;
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = text ? `error: ${text}` : "";
+  box.hidden = !text;
+}
+
+function setBusy(busy, what) {
+  state.busy = busy;
+  for (const id of ["undo", "restart", "hint", "solve"]) $(id).disabled = busy;
+  document.body.classList.toggle("busy", busy);
+  if (busy && what) say(what);
+}
+
+// --- drawing -----------------------------------------------------------------------------------------
+function draw() {
+  const level = state.level;
+  const svg = $("board");
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${level.width} ${level.height}`);
+  svg.dataset.geometry = level.geometry;
+  const idAttr = level.geometry === "graph" ? "data-node" : "data-cell";
+  for (const shape of level.shapes) {
+    let el;
+    if (shape.kind === "cell") {
+      el = document.createElementNS(SVG, "polygon");
+      el.setAttribute("points", shape.points.map((p) => p.join(",")).join(" "));
+    } else if (shape.kind === "node") {
+      el = document.createElementNS(SVG, "circle");
+      el.setAttribute("cx", shape.cx); el.setAttribute("cy", shape.cy); el.setAttribute("r", shape.r);
+    } else if (shape.kind === "edge") {
+      el = document.createElementNS(SVG, "line");
+      el.setAttribute("x1", shape.a[0]); el.setAttribute("y1", shape.a[1]);
+      el.setAttribute("x2", shape.b[0]); el.setAttribute("y2", shape.b[1]);
+      el.setAttribute("class", "edge");
+      svg.appendChild(el);
+      continue;
+    } else if (shape.kind === "label") {
+      el = document.createElementNS(SVG, "text");
+      el.setAttribute("x", shape.x); el.setAttribute("y", shape.y);
+      el.setAttribute("class", "node-label");
+      el.textContent = shape.text;
+      svg.appendChild(el);
+      continue;
+    } else continue;
+    el.setAttribute("class", shape.kind);
+    el.setAttribute(idAttr, level.cells[shape.cell]);
+    el.dataset.index = shape.cell;
+    el.addEventListener("click", () => tap(shape.cell));
+    svg.appendChild(el);
+  }
+  paint();
+}
+
+function paint() {
+  for (const el of $("board").querySelectorAll("[data-index]")) {
+    const key = state.colors[Number(el.dataset.index)];
+    el.setAttribute("fill", hexOf(key));
+    el.dataset.colour = key;
+    if (el.tagName === "polygon") el.setAttribute("stroke", hexOf(key));
+  }
+  $("moves").textContent = String(state.moves.length);
+  $("par").textContent = state.level.par === null ? "-" : String(state.level.par);
+  $("status").textContent = state.status;
+  $("status").dataset.status = state.status;
+}
+
+function drawPalette() {
+  const bar = $("palette");
+  bar.replaceChildren();
+  for (const entry of state.level.palette) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "swatch";
+    button.dataset.colour = entry.key;
+    button.setAttribute("aria-label", entry.name);
+    button.title = entry.name;
+    button.style.background = entry.hex;
+    button.addEventListener("click", () => select(entry.key));
+    bar.appendChild(button);
+  }
+  select(state.level.palette[0].key);
+}
+
+function select(key) {
+  state.selected = key;
+  for (const b of $("palette").querySelectorAll(".swatch")) {
+    b.setAttribute("aria-pressed", String(b.dataset.colour === key));
+  }
+}
+
+function highlight(ids) {
+  const wanted = new Set(ids);
+  for (const el of $("board").querySelectorAll("[data-index]")) {
+    el.classList.toggle("hinted", wanted.has(el.getAttribute("data-cell") ?? el.getAttribute("data-node")));
+  }
+}
+
+function tapId(tap) {
+  return Array.isArray(tap) ? tap.join(",") : String(tap);
+}
+
+// --- playing -----------------------------------------------------------------------------------------
+async function load() {
+  state.level = await api("/api/level");
+  start();
+}
+
+function start() {
+  state.moves = [];
+  state.colors = [...state.level.colors];
+  state.status = "playing";
+  $("title").textContent = state.level.name || "kamicp";
+  document.title = `${state.level.name || "level"} - kamicp play`;
+  draw();
+  drawPalette();
+  say(state.level.par === null ? "Paint the board one colour." : `Paint the board one colour in ${state.level.par} moves.`);
+}
+
+async function play(moves) {
+  const reply = await api("/api/move", moves);
+  state.moves = moves;
+  state.colors = reply.colors;
+  state.status = reply.status;
+  highlight([]);
+  paint();
+  if (reply.status === "solved") say(winText(reply));
+  else if (reply.status === "failed") say(`Out of moves: par is ${state.level.par}. Undo, restart or ask for a hint.`);
+  else say("");
+  return reply;
+}
+
+function winText(reply) {
+  const n = reply.moves;
+  const par = state.level.par;
+  const parText = par === null ? "" : n <= par ? ` Within par (${par}).` : ` Over par (${par}).`;
+  let best = "";
+  if (reply.optimal === true) best = ` Optimal: ${reply.optimum} moves is the proven minimum.`;
+  else if (reply.optimal === false) best = ` The proven optimum is ${reply.optimum}.`;
+  return `Solved in ${n} move${n === 1 ? "" : "s"}!${parText}${best}`;
+}
+
+async function guarded(what, work) {
+  if (state.busy) return;
+  showError("");
+  setBusy(true, what);
+  try {
+    await work();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    setBusy(false);
+  }
+}
+
+function tap(cell) {
+  if (state.busy || state.status === "solved") return;
+  if (state.colors[cell] === state.selected) {
+    say(`That region is already ${nameOf(state.selected)}: pick another colour below.`);
+    return;
+  }
+  guarded(null, () => play([...state.moves, { tap: state.level.cells[cell], color: state.selected }]));
+}
+
+function undo() {
+  if (state.moves.length === 0) return;
+  guarded(null, () => play(state.moves.slice(0, -1)));
+}
+
+function restart() {
+  guarded(null, async () => start());
+}
+
+function hint() {
+  guarded("Thinking…", async () => {
+    const h = await api("/api/hint", state.moves);
+    if (!h.move) { say("The board is already solved."); return; }
+    highlight(h.region.map(tapId));
+    select(h.move.color);
+    const where = tapId(h.move.tap);
+    const left = h.remaining === null
+      ? `at least ${h.lower_bound} more moves (time ran out before a proof)`
+      : `${h.remaining} more move${h.remaining === 1 ? "" : "s"} (proven optimal)`;
+    const par = h.par_still_possible === false ? " Par is no longer possible." : "";
+    say(`Hint: paint the highlighted region (${where}) ${nameOf(h.move.color)}: ${left}.${par}`);
+  });
+}
+
+function solve() {
+  guarded("Solving…", async () => {
+    const s = await api("/api/solve", state.moves);
+    if (s.moves.length === 0) { say("The board is already solved."); return; }
+    const proven = s.status === "optimal" ? "the proven optimal" : "the best found (not proven optimal)";
+    for (const [k, move] of s.moves.entries()) {
+      highlight([tapId(move.tap)]);
+      select(move.color);
+      say(`Playing ${proven} solution: move ${k + 1} of ${s.moves.length}.`);
+      await new Promise((done) => setTimeout(done, STEP_MS));
+      await play([...state.moves, { tap: tapId(move.tap), color: move.color }]);
+    }
+  });
+}
+
+async function openFile(file) {
+  if (!file) return;
+  guarded(`Opening ${file.name}…`, async () => {
+    const reply = await fetch(`/api/open?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+    const data = await reply.json();
+    if (!reply.ok) { say(""); throw new Error(data.error || `HTTP ${reply.status}`); }
+    state.level = data;
+    start();
+  });
+}
+
+function wire() {
+  $("undo").addEventListener("click", undo);
+  $("restart").addEventListener("click", restart);
+  $("hint").addEventListener("click", hint);
+  $("solve").addEventListener("click", solve);
+  $("open").addEventListener("change", (e) => { openFile(e.target.files[0]); e.target.value = ""; });
+  document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dropping");
+    openFile(e.dataTransfer.files[0]);
+  });
+}
+
+wire();
+load().catch((e) => showError(e.message));

@@ -1,0 +1,67 @@
+"""The level as the play page draws it: shapes from the picture code (kamicp.render.scene), the palette
+with a readable name per colour, and the cells' ids (the page's stable hooks: "r,c" or the node id)."""
+
+from __future__ import annotations
+
+from kamicp.level import Level
+from kamicp.render.colors import CSS_COLORS, hex_of, parse_color, rgb_of
+from kamicp.render.scene import Circle, Label, Line, Polygon, board_scene, flat_items
+from kamicp.rules import Board
+
+CELL = 30.0  # drawing units per cell side (the page scales the SVG to fit)
+
+
+def cell_id(level: Level, cell: int) -> str:
+    label = level.labels[cell]
+    return f"{label[0]},{label[1]}" if isinstance(label, tuple) else label
+
+
+def colour_name(level: Level, key: str) -> str:
+    """A name a screen reader can say: the palette's name, else the nearest CSS colour to its hex code."""
+    shown = level.display_color(key)
+    if shown and not shown.startswith("#"):
+        return shown
+    if parse_color(key) is not None and not key.startswith("#"):
+        return key
+    r, g, b = rgb_of(level, key)
+    nearest = min(CSS_COLORS, key=lambda n: sum((u - v) ** 2 for u, v in
+                                                 zip(parse_color(CSS_COLORS[n]) or (0, 0, 0), (r, g, b),
+                                                     strict=True)))
+    return f"{nearest} ({key})"
+
+
+def _shape(level: Level, item: object) -> dict | None:
+    if isinstance(item, Polygon) and item.cell is not None:
+        return {"kind": "cell", "cell": item.cell, "points": [[round(x, 2), round(y, 2)] for x, y in item.points]}
+    if isinstance(item, Circle) and item.role == "node" and item.cell is not None:
+        return {"kind": "node", "cell": item.cell, "cx": round(item.center[0], 2), "cy": round(item.center[1], 2),
+                "r": item.radius}
+    if isinstance(item, Line):
+        return {"kind": "edge", "a": [round(v, 2) for v in item.a], "b": [round(v, 2) for v in item.b]}
+    if isinstance(item, Label) and item.role == "node-label":
+        return {"kind": "label", "x": round(item.pos[0], 2), "y": round(item.pos[1], 2), "text": item.text}
+    return None
+
+
+def level_view(level: Level, token: int) -> dict:
+    """Everything the page needs to draw and play `level`."""
+    scene = board_scene(Board.start(level), cell=CELL)
+    shapes = [s for s in (_shape(level, item) for item in flat_items(scene)) if s is not None]
+    holes: list[list[int]] = []
+    if level.shape is not None:
+        rows, cols = level.shape
+        holes = [[r, c] for r in range(rows) for c in range(cols) if not level.has_cell((r, c))]
+    return {
+        "token": token,
+        "name": level.name,
+        "geometry": level.geometry,
+        "shape": list(level.shape) if level.shape else None,
+        "par": level.par,
+        "width": round(scene.width, 2),
+        "height": round(scene.height, 2),
+        "cells": [cell_id(level, i) for i in range(level.size)],
+        "colors": list(level.colors),
+        "palette": [{"key": k, "hex": hex_of(level, k), "name": colour_name(level, k)} for k in level.color_keys],
+        "holes": holes,
+        "shapes": shapes,
+    }
