@@ -137,3 +137,13 @@ def test_an_unreadable_number_is_not_guessed(tmp_path):
     res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json")])
     assert res.exit_code == 0 and "par not known" in res.output and "--par" in res.output
     assert load_level(tmp_path / "x.json").par is None
+
+
+def test_cli_overlay_must_be_png(tmp_path):
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    shot = tmp_path / "shot.png"
+    game_shot(level, game_palette(level, 0)).save(shot)
+    res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json"), "--overlay",
+                                   str(tmp_path / "check.jpg")])
+    assert res.exit_code == 2 and "*.png" in res.stderr and "Traceback" not in res.output
+    assert not (tmp_path / "x.json").exists()
