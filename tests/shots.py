@@ -29,12 +29,11 @@ def rgb(hexcode: str) -> np.ndarray:
     return np.array([int(hexcode[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
 
 
-def pastel(w: int, h: int) -> np.ndarray:
-    """The smooth background: a bilinear blend of four pastel corners."""
-    y = np.linspace(0, 1, h)[:, None, None]
-    x = np.linspace(0, 1, w)[None, :, None]
-    a, b, c, d = (np.array(k, dtype=float) for k in CORNERS)
-    return (1 - y) * ((1 - x) * a + x * b) + y * ((1 - x) * c + x * d)
+def pastel(w: int, h: int) -> Image.Image:
+    """The smooth background: a bilinear blend of four pastel corners (a 2 x 2 picture stretched)."""
+    corners = Image.new("RGB", (2, 2))
+    corners.putdata(list(CORNERS))
+    return corners.resize((w, h), Image.Resampling.BILINEAR)
 
 
 def layout(w: int, h: int, top: int, bottom: int) -> tuple[tuple[float, float, float, float], tuple[int, int]]:
@@ -62,11 +61,13 @@ def cell_polygon(box: tuple[float, float, float, float], r: int, c: int, k: floa
     return [(x * k, y * k) for x, y in pts]
 
 
-def draw_board(canvas: np.ndarray, level: Level, box, palette: dict[str, str], rng: np.random.Generator) -> None:
-    """Paint the cells (2x supersampled for anti-aliased edges), a shade per triangle, and paper grain."""
-    h, w = canvas.shape[:2]
-    big = Image.new("RGB", (2 * w, 2 * h), (0, 0, 0))
-    mask = Image.new("L", (2 * w, 2 * h), 0)
+def draw_board(level: Level, box, palette: dict[str, str], size: tuple[int, int],
+               rng: np.random.Generator) -> Image.Image:
+    """The background with the cells painted on (2x supersampled, so edges are anti-aliased), a shade
+    per triangle, and paper grain on the cells only."""
+    w, h = size
+    big = pastel(2 * w, 2 * h)
+    mask = Image.new("L", big.size, 0)
     d, dm = ImageDraw.Draw(big), ImageDraw.Draw(mask)
     for cell, (r, c) in enumerate(level.labels):
         shade = rng.uniform(0.93, 1.05)
@@ -74,14 +75,16 @@ def draw_board(canvas: np.ndarray, level: Level, box, palette: dict[str, str], r
         poly = cell_polygon(box, r, c, 2.0)
         d.polygon(poly, fill=colour)
         dm.polygon(poly, fill=255)
-    cells = np.asarray(big.resize((w, h), Image.Resampling.BOX), dtype=float)
-    alpha = np.asarray(mask.resize((w, h), Image.Resampling.BOX), dtype=float)[..., None] / 255
-    alpha[:max(0, round(box[1]))] = 0  # the screen's edge and the footer cut the top and bottom rows in half
-    alpha[round(box[3]):] = 0
-    alpha_safe = np.maximum(alpha, 1e-6)
-    cells = cells / alpha_safe * (alpha > 0)  # un-premultiply the black behind the triangles
-    grain = rng.normal(0, 5.0, (h, w, 1)) + rng.normal(0, 2.0, (h, w, 3))
-    canvas[:] = canvas * (1 - alpha) + np.clip(cells + grain, 0, 255) * alpha
+    # the screen's edge and the footer cut the top and bottom rows in half
+    outside = Image.new("L", big.size, 255)
+    ImageDraw.Draw(outside).rectangle((0, round(2 * box[1]), 2 * w, round(2 * box[3]) - 1), fill=0)
+    big.paste(pastel(2 * w, 2 * h), mask=outside)
+    mask.paste(0, mask=outside)
+    img = np.asarray(big.resize(size, Image.Resampling.BOX), dtype=np.float32)
+    alpha = np.asarray(mask.resize(size, Image.Resampling.BOX), dtype=np.float32)[..., None] / 255
+    grain = 5.0 * rng.standard_normal((h, w, 1), dtype=np.float32) + 2.0 * rng.standard_normal((h, w, 3),
+                                                                                               dtype=np.float32)
+    return Image.fromarray(np.clip(img + grain * alpha, 0, 255).astype(np.uint8))
 
 
 def draw_footer(img: Image.Image, rows: tuple[int, int], palette: list[str], par: int) -> None:
@@ -131,9 +134,7 @@ def game_shot(level: Level, palette: dict[str, str], *, size: tuple[int, int] = 
     rng = np.random.default_rng(seed)
     w, h = size
     box, footer = layout(w, h, status_bar, home_band)
-    canvas = pastel(w, h)
-    draw_board(canvas, level, box, palette, rng)
-    img = Image.fromarray(np.clip(canvas, 0, 255).astype(np.uint8))
+    img = draw_board(level, box, palette, (w, h), rng)
     draw_footer(img, footer, list(palette.values()), par)
     draw_bars(img, status_bar, home_band)
     if out_size:

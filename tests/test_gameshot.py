@@ -64,15 +64,23 @@ def assert_read_back(level: Level, palette: dict[str, str], img: Image.Image) ->
     assert report.holes == 290 - level.size
 
 
-CASES = [("tri-20b4c-s103", 0), ("tri-32b5c-s106", 1), ("tri-28b4c-s105", 2)]
+CASES = [("tri-20b4c-s103", 0), ("tri-32b5c-s106", 1), ("tri-28b4c-s105", 2), ("tri-18b4c-s113", 3)]
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize(("name", "seed"), CASES)
+@pytest.mark.parametrize(("name", "seed", "size"), [(*case, size) for case, size in zip(CASES, SIZES, strict=True)])
 def test_game_screenshot_reads_back_cells_holes_and_palette(name, seed, size):
     level = with_holes(load_level(LEVELS / f"{name}.json"), seed)
     palette = game_palette(level, seed)
     assert_read_back(level, palette, game_shot(level, palette, seed=seed, **SIZES[size]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("name", "seed"), CASES)
+def test_every_level_at_every_size(name, seed, size):
+    level = with_holes(load_level(LEVELS / f"{name}.json"), seed + 10)
+    palette = game_palette(level, seed + 1)
+    assert_read_back(level, palette, game_shot(level, palette, seed=seed + 10, **SIZES[size]))
 
 
 @pytest.mark.parametrize("size", ["750x1334", "665x1182-jpeg"])
@@ -108,8 +116,8 @@ def test_cli_import_game_screenshot_with_overlay(tmp_path):
     assert not (tmp_path / "other.json").exists()
 
 
-@pytest.mark.parametrize("par", [3, 9, 12, 18])
-@pytest.mark.parametrize("size", ["750x1334", "665x1182-jpeg"])
+@pytest.mark.parametrize(("par", "size"), [(3, "665x1182-jpeg"), (9, "750x1334"), (18, "665x1182-jpeg"),
+                                           (12, "750x1334")])
 def test_par_is_read_from_the_footer(par, size):
     level = load_level(LEVELS / "tri-8b3c-s100.json")
     report = level_from_image(game_shot(level, game_palette(level, 0), par=par, **SIZES[size])).report
@@ -129,3 +137,13 @@ def test_an_unreadable_number_is_not_guessed(tmp_path):
     res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json")])
     assert res.exit_code == 0 and "par not known" in res.output and "--par" in res.output
     assert load_level(tmp_path / "x.json").par is None
+
+
+def test_cli_overlay_must_be_png(tmp_path):
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    shot = tmp_path / "shot.png"
+    game_shot(level, game_palette(level, 0)).save(shot)
+    res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json"), "--overlay",
+                                   str(tmp_path / "check.jpg")])
+    assert res.exit_code == 2 and "*.png" in res.stderr and "Traceback" not in res.output
+    assert not (tmp_path / "x.json").exists()

@@ -27,7 +27,7 @@ def import_cmd(
     cols: Annotated[int | None, typer.Option("--cols", min=1, help="Columns (default: 10 triangles, 16 squares).")
                     ] = None,
     box: Annotated[str | None, typer.Option("--box", metavar="L,T,R,B", help="The board's pixel box, when it "
-                                            "does not sit on a uniform margin (e.g. a game's buttons below).")
+                                            "does not sit on a uniform margin (other things around it).")
                    ] = None,
     overlay: Annotated[Path | None, typer.Option("--overlay", metavar="CHECK.png", help="Also draw the lattice "
                                                  "and each cell's key over the screenshot, to check by eye.")
@@ -41,6 +41,8 @@ def import_cmd(
     cells; --overlay draws what was read)."""
     if output.suffix.lower() != ".json":
         raise fail(f"{output}: the output is kamicp JSON: name it *.json")
+    if overlay is not None and overlay.suffix.lower() != ".png":
+        raise fail(f"{overlay}: the overlay is a PNG picture: name it *.png")
     try:
         from kamicp.formats.screenshot import open_image, parse_box, read_screenshot
         from kamicp.render.overlay import write_overlay
@@ -48,8 +50,6 @@ def import_cmd(
         raise fail("screenshot import needs Pillow (pip install pillow)") from None
     with bad_input():
         check_writable([p for p in (output, overlay) if p is not None], force=force)
-        if overlay is not None and overlay.suffix.lower() != ".png":
-            raise fail(f"{overlay}: the overlay is a PNG picture: name it *.png")
         shot = read_screenshot(shot_path, geometry.value, rows, cols, box=parse_box(box) if box else None)
         rep = shot.report
         level = shot.level

@@ -32,7 +32,7 @@ How it is read:
    alone, with a warning. Cells near either threshold, or nearly as close to a second swatch, are
    reported as uncertain.
 
-The par (moves left at the start) is read by ocr_digits (screenshot.py) when it can be; see there.
+The par (the moves left at the start) is read by read_moves when every digit matches clearly; see there.
 """
 
 from __future__ import annotations

@@ -106,14 +106,22 @@ class Screenshot:
 
 
 # --- colour science ---------------------------------------------------------------------------------
+_LINEAR = np.arange(256) / 255.0
+_LINEAR = np.where(_LINEAR <= 0.04045, _LINEAR / 12.92, ((_LINEAR + 0.055) / 1.055) ** 2.4).astype(np.float32)
+
+
 def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
-    """sRGB (0..255, last axis RGB) to CIE Lab (D65)."""
-    c = np.asarray(rgb, dtype=np.float64) / 255.0
-    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    """sRGB (0..255, last axis RGB) to CIE Lab (D65). Whole pictures (uint8) go through a lookup table in
+    single precision, which is plenty for colour differences of a unit or more."""
+    if isinstance(rgb, np.ndarray) and rgb.dtype == np.uint8:
+        c = _LINEAR[rgb]
+    else:
+        c = np.asarray(rgb, dtype=np.float64) / 255.0
+        c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
     m = np.array([[0.4124564, 0.3575761, 0.1804375],
                   [0.2126729, 0.7151522, 0.0721750],
-                  [0.0193339, 0.1191920, 0.9503041]])
-    xyz = c @ m.T / np.array([0.95047, 1.0, 1.08883])
+                  [0.0193339, 0.1191920, 0.9503041]], dtype=c.dtype)
+    xyz = c @ m.T / np.array([0.95047, 1.0, 1.08883], dtype=c.dtype)
     f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
     lab = np.empty_like(f)
     lab[..., 0] = 116 * f[..., 1] - 16
