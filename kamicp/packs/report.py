@@ -105,15 +105,14 @@ def bounds_text(row: Row) -> str:
 
 def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
     """Each row as the report's text cells, by COLUMNS."""
-    return [{"level": r.name, "file": r.path, "par": "" if r.par is None else str(r.par),
+    return [{"level": r.level, "file": r.path, "par": "" if r.par is None else str(r.par),
              "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": str(r.verdict),
              "seconds": f"{r.seconds:.2f}", "proof": proof_text(r), "error": r.error} for r in rows]
 
 
 def to_json(rows: Sequence[Row]) -> str:
-    s = summarize(rows)
-    return json.dumps({"summary": {**s.__dict__, "line": s.line(), "outcome": str(outcome(rows))},
-                       "levels": [r.to_dict() for r in rows]}, indent=2)
+    """A list with a dict per level (Row.to_dict: level, path, par, verdict, optimum, bounds, ..., result)."""
+    return json.dumps([r.to_dict() for r in rows], indent=2)
 
 
 def to_csv(rows: Sequence[Row]) -> str:

@@ -65,7 +65,7 @@ class Row:
     `Result.proof_by_horizon()`; `result` is `Result.to_dict(level)` (None when there is no answer)."""
 
     path: str
-    name: str
+    level: str  # the level's name
     level_hash: str
     verdict: Verdict
     par: int | None = None
@@ -101,7 +101,7 @@ def row_from_validation(loaded: Loaded, key: str, check: Validation, settings: P
     r = check.result
     assert loaded.level is not None
     return Row(
-        path=loaded.path, name=check.level or Path(loaded.path).stem, level_hash=key,
+        path=loaded.path, level=check.level or Path(loaded.path).stem, level_hash=key,
         verdict=Verdict(str(check.verdict)), par=check.par, optimum=check.optimum, lower=r.lower_bound,
         upper=r.upper_bound, max_steps=r.max_steps, seconds=r.seconds,
         proof=tuple((h.steps, str(h.outcome), str(h.engine)) for h in r.proof_by_horizon()),
@@ -114,5 +114,5 @@ def error_row(loaded: Loaded, key: str, verdict: Verdict, error: str, settings: 
     level = loaded.level
     name = (level.name if level is not None else "") or Path(loaded.path).stem
     par = settings.par if settings.par is not None else (level.par if level is not None else None)
-    return Row(path=loaded.path, name=name, level_hash=key, verdict=verdict, par=par, error=error,
+    return Row(path=loaded.path, level=name, level_hash=key, verdict=verdict, par=par, error=error,
                seconds=seconds, settings=settings.key())
