@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kamicp.errors import KamiError, UsageError
-from kamicp.formats import load_level
+from kamicp.formats import detect_format, load_level
 from kamicp.formats.screenshot import read_screenshot
 from kamicp.packs import worker
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
@@ -37,7 +37,9 @@ def _read(path: Path, fmt: str | None, geometry: str | None) -> Loaded:
         if fmt is None and path.suffix.lower() in SCREENSHOT_SUFFIXES:
             level = read_screenshot(path, geometry or "triangle").level
         else:
-            level = load_level(path, fmt, geometry)
+            # in a mixed pack, --geometry is for the text grids (game files know their geometry)
+            text = (fmt or detect_format(path)) == "text"
+            level = load_level(path, fmt, geometry if text else None)
     except KamiError as e:
         return Loaded(str(path), None, str(e))
     except (OSError, ValueError, MemoryError) as e:
@@ -46,7 +48,8 @@ def _read(path: Path, fmt: str | None, geometry: str | None) -> Loaded:
 
 
 def load_pack(files: Sequence[Path], fmt: str | None = None, geometry: str | None = None) -> list[Loaded]:
-    """Read every file; a file that cannot be read is kept with its error (it becomes a bad-input row)."""
+    """Read every file; a file that cannot be read is kept with its error (it becomes a bad-input row).
+    `geometry` applies to text grids and screenshots (game files and JSON carry their own)."""
     return [_read(Path(f), fmt, geometry) for f in files]
 
 
