@@ -7,6 +7,7 @@ for `local`, and with DASK_DISTRIBUTED__WORKER__DAEMON=False when starting `dask
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from kamicp.errors import UsageError
@@ -24,7 +25,9 @@ def _client(address: str, jobs: int):
         raise UsageError("--dask needs Dask distributed: pip install 'kamicp[dask]'") from None
     if address == "local":
         with dask.config.set({"distributed.worker.daemon": False}):
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            # its own logs are noise here (e.g. a heartbeat lost while closing); task failures come as rows
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
     try:
         return Client(address, timeout=CONNECT_TIMEOUT), None
