@@ -208,3 +208,14 @@ def test_store_keeps_the_latest_row_per_file(tmp_path):
         second = run_pack(load_pack([path]), FAST, store=store, resume=True)[0]
         assert first.level_hash != second.level_hash and second.verdict == Verdict.unachievable
         assert [r.verdict for r in store.rows()] == [Verdict.unachievable]
+
+
+def test_a_level_overrunning_its_time_limit_is_killed_as_a_row(monkeypatch):
+    import time
+
+    monkeypatch.setattr(worker, "GRACE", 0.5)
+    monkeypatch.setattr(worker, "solve_level", lambda *a: time.sleep(60))  # ignores its time limit
+    start = time.monotonic()
+    rows = run_pack(load_pack([PUZZLES / "blog-18.json"]), replace(FAST, time_limit=0.5), jobs=1)
+    assert rows[0].verdict == Verdict.error and "killed" in rows[0].error
+    assert time.monotonic() - start < 30

@@ -110,7 +110,11 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, loaded, key, settings))
     start = time.monotonic()
-    with _lock:
+    with _lock:  # stop_all sets _stopping under this lock: a process is either not started or seen by it
+        if _stopping.is_set():
+            child.close()
+            parent.close()
+            return error_row(loaded, key, Verdict.error, "stopped", settings)
         proc.start()
         _children.add(proc)
     child.close()
@@ -145,8 +149,8 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
 
 def stop_all() -> None:
     """End every level's process (and what it started); later `run_isolated` calls return at once."""
-    _stopping.set()
     with _lock:
+        _stopping.set()
         procs = list(_children)
     for proc in procs:
         _kill_group(proc, signal.SIGTERM)
