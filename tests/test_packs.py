@@ -9,6 +9,7 @@ import io
 import json
 import os
 import shutil
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -194,6 +195,16 @@ def test_store_refuses_other_files(tmp_path):
     junk.write_text("not a database" * 100)
     with pytest.raises(FormatError, match="junk.sqlite"):
         Store(junk)
+    assert junk.read_text() == "not a database" * 100
+    other = tmp_path / "other.db"  # another program's database is not written into
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE mine (x)")
+    before = other.read_bytes()
+    with pytest.raises(FormatError, match="not a kamicp results store"):
+        Store(other)
+    assert other.read_bytes() == before
+    with pytest.raises(FormatError, match="folder does not exist"):
+        Store(tmp_path / "nowhere" / "s.sqlite")
     with pytest.raises(FormatError, match="no such store"):
         Store(tmp_path / "absent.sqlite", create=False)
 

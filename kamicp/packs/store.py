@@ -36,17 +36,33 @@ class Store:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise FormatError("no such store file", source=str(self.path))
+        if not self.path.parent.is_dir():
+            raise FormatError("the store's folder does not exist", source=str(self.path))
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
+            if not fresh:
+                self._check_format()  # never write into another file, nor another program's database
             self.db.executescript(SCHEMA)
-            found = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-            if found is None:
+            if fresh:
                 with self.db:
-                    self.db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
-            elif found[0] != FORMAT:
-                raise FormatError(f"store format {found[0]!r}, expected {FORMAT!r}", source=str(self.path))
+                    self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
         except sqlite3.DatabaseError as e:
+            self.db.close()
             raise FormatError(f"not a kamicp results store ({e})", source=str(self.path)) from None
+        except FormatError:
+            self.db.close()
+            raise
+
+    def _check_format(self) -> None:
+        try:
+            found = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.OperationalError:
+            found = None
+        if found is None or found[0] != FORMAT:
+            what = f"store format {found[0]!r}" if found else "no kamicp store format mark"
+            raise FormatError(f"not a kamicp results store ({what}, expected {FORMAT!r}); give another "
+                              "file name", source=str(self.path))
 
     def __enter__(self) -> Store:
         return self
