@@ -1,9 +1,9 @@
 """One level in its own process: a crash, a MemoryError or an overrun is that level's row, not the run's end.
 
-`run_isolated` forks a child (in its own process group, so the child and the portfolio's processes it
-starts are stopped together), caps the child's address space (RLIMIT_AS, `PackSettings.memory_mb`), and
-waits for its row. The child dies with its parent (Linux PR_SET_PDEATHSIG), so a killed runner or Dask
-worker leaves no process behind. `stop_all()` ends every running child (Ctrl-C, SIGTERM).
+`run_isolated` forks a child (leading its own process group, so it and the portfolio's processes its
+work starts are stopped together), caps the work's address space (RLIMIT_AS, `PackSettings.memory_mb`),
+and waits for its row. The group dies with the runner (Linux PR_SET_PDEATHSIG), so a killed runner or
+Dask worker leaves no process behind. `stop_all()` ends every running child (Ctrl-C, SIGTERM).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import multiprocessing as mp
 import os
 import resource
 import signal
-import sys
 import threading
 import time
 
@@ -54,12 +53,30 @@ def _cap_memory(megabytes: int | None) -> None:
 
 
 def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
-    """Entry point of a level's process: answer, or report why not, on `conn`."""
+    """A level's process: a supervisor leading its own process group, with the work in a child.
+
+    The supervisor only waits, so a SIGTERM (the runner stopping, or the runner or Dask worker dying,
+    through PR_SET_PDEATHSIG) is handled at once: it kills the whole group, work and the race's
+    processes included, even while they are inside a long C++ call. The work keeps the default SIGTERM,
+    so the portfolio can still stop its own processes as usual."""
     os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
+    signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
     _die_with_parent()
-    # SIGTERM unwinds (the portfolio then stops its own processes); SIGINT is the runner's to handle
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    work = mp.get_context("fork").Process(target=_work, args=(conn, loaded, key, settings))
+    work.start()
+    conn.close()
+    work.join()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.killpg(0, signal.SIGTERM)  # whatever the work left behind (not this process: it ignores it now)
+    code = work.exitcode or 0
+    os._exit(code if code >= 0 else 128 - code)  # a signal that ended the work, as a shell reports it
+
+
+def _work(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
+    """Answer, or report why not, on `conn`."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
     start = time.monotonic()
     try:
         _cap_memory(settings.memory_mb)
@@ -75,11 +92,11 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
     conn.close()
 
 
-def _signal_name(code: int) -> str:
+def _signal_name(number: int) -> str:
     try:
-        return signal.Signals(-code).name
+        return signal.Signals(number).name
     except ValueError:
-        return f"signal {-code}"
+        return f"signal {number}"
 
 
 def _kill_group(proc: mp.process.BaseProcess, sig: int) -> None:
@@ -116,8 +133,8 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
             parent.close()
             return error_row(loaded, key, Verdict.error, "stopped", settings)
         proc.start()
+        child.close()  # before another thread forks: a write end left open there would delay this EOF
         _children.add(proc)
-    child.close()
     with contextlib.suppress(PermissionError, ProcessLookupError):
         os.setpgid(proc.pid, proc.pid)  # also here: no window in which a stop misses the group
     limit = None if settings.time_limit is None else settings.time_limit + GRACE
@@ -133,8 +150,9 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
                              time.monotonic() - start)
         proc.join(STOP_WAIT)
         code = proc.exitcode
-        why = f"killed by {_signal_name(code)}" if code is not None and code < 0 else f"exit code {code}"
-        if code == -signal.SIGKILL:
+        number = None if code is None else -code if code < 0 else code - 128 if code > 128 else None
+        why = f"killed by {_signal_name(number)}" if number else f"exit code {code}"
+        if number == signal.SIGKILL:
             why += " (out of memory?)"
         return error_row(loaded, key, Verdict.error, f"the level's process died: {why}", settings,
                          time.monotonic() - start)
