@@ -132,7 +132,7 @@ def validate_cmd(
                                              "halved for --engine auto, which races 2 processes per level).",
                                              show_default=False)] = None,
     dask: Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Run on a Dask cluster: the "
-                                             "scheduler's address, or 'local' (needs kamicp[dask]).")] = None,
+                                             "scheduler's address, or 'local' (needs kamicp\\[dask]).")] = None,
     store_path: Annotated[Path | None, typer.Option("--store", metavar="FILE", help="Keep every answer in this "
                                                     "SQLite file as it comes.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip levels the store already answered "
@@ -143,7 +143,10 @@ def validate_cmd(
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
 ) -> None:
-    """Check each level's par: achievable, minimal, or how far off (a table; a summary line for a pack)."""
+    """Check each level's par: achievable, minimal, or how far off (a table; a summary line for a pack).
+
+    Exit code, the worst wins: 2 a file is bad input (its row is reported, the rest still run), else 3 a
+    level is unknown or failed, else 1 a par is wrong, else 0."""
     settings = PackSettings(par=par, slack=slack, time_limit=time_limit, engine=engine.value, workers=workers,
                             seed=seed, memory_mb=memory_mb or None)
     store = _open_store(store_path, resume)
