@@ -35,3 +35,13 @@ def test_ablation_writes_records_and_table(tmp_path, capsys):
         ("search", "optimal", 6), ("search-no-gather", "optimal", 6)]
     table = out.with_suffix(".md").read_text()
     assert "| **proven** | | 1/1 | 1/1 |" in table
+
+
+def test_packs_benchmark_same_verdicts_in_every_mode_and_resume_skips(tmp_path):
+    out = tmp_path / "packs"
+    _script("packs").main(["--levels", "3", "--no-dask", "--out", str(out)])
+    records = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert [r["mode"] for r in records] == ["sequential (--jobs 1)", "--jobs 2", "--jobs 2 --resume (finished store)"]
+    assert all(r["same_verdicts"] for r in records) and len(records[0]["verdicts"]) == 3
+    assert [r["skipped"] for r in records] == [0, 0, 3]
+    assert "| --jobs 2 |" in out.with_suffix(".md").read_text()

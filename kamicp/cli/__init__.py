@@ -5,6 +5,7 @@ builds the whole command line. A new command goes in its own module, added to th
 """
 
 from kamicp.cli import solving  # noqa: F401, I001 - registers the commands, in the order of --help
+from kamicp.cli import packs  # noqa: F401, I001
 from kamicp.cli import levels  # noqa: F401, I001
 from kamicp.cli import importing  # noqa: F401, I001
 from kamicp.cli import play  # noqa: F401, I001

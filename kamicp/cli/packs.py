@@ -1,0 +1,208 @@
+"""The pack commands: validate (levels, folders, globs; in parallel, resumable, on Dask) and report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from kamicp.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    Engine,
+    EngineOpt,
+    FormatOpt,
+    GeometryOpt,
+    JsonOpt,
+    Seed,
+    app,
+    bad_input,
+    err,
+    fail,
+    out,
+)
+from kamicp.packs import (
+    Outcome,
+    PackSettings,
+    Row,
+    Store,
+    Verdict,
+    discover,
+    load_pack,
+    outcome,
+    run_pack,
+    summarize,
+    to_csv,
+    to_json,
+    to_markdown,
+)
+from kamicp.packs.report import bounds_text, optimum_text, proof_text
+from kamicp.packs.runner import default_jobs
+
+VERDICT_TEXT = {
+    Verdict.correct: "correct (achievable, minimal)",
+    Verdict.not_minimal: "not minimal: shorter exists",
+    Verdict.unachievable: "not achievable",
+    Verdict.unknown: "unknown (time limit)",
+    Verdict.bad_input: "bad input",
+    Verdict.error: "failed",
+}
+EXIT_FOR = {Outcome.correct: EXIT_OK, Outcome.wrong: EXIT_NEGATIVE, Outcome.unknown: EXIT_UNKNOWN,
+            Outcome.bad_input: EXIT_BAD_INPUT}
+
+
+def pack_table(rows: list[Row]) -> Table:
+    table = Table(show_edge=False)
+    for col in ("level", "par", "optimum", "bounds", "verdict", "seconds", "proof"):
+        table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left")
+    for r in rows:
+        style = {Verdict.correct: "green", Verdict.unknown: "yellow"}.get(r.verdict, "red")
+        verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
+        table.add_row(r.level, "" if r.par is None else str(r.par), optimum_text(r), bounds_text(r),
+                      Text(verdict, style=style), f"{r.seconds:.2f}", proof_text(r))
+    return table
+
+
+@contextmanager
+def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], None]]:
+    """A progress bar on stderr (levels done / total, proven, wrong par, unknown, ETA); off a terminal,
+    a plain line per level (`plain`), or nothing."""
+    counts = {"done": 0, "proven": 0, "wrong": 0, "unknown": 0}
+
+    def count(row: Row) -> None:
+        counts["done"] += 1
+        if row.verdict in (Verdict.correct, Verdict.not_minimal, Verdict.unachievable):
+            counts["proven"] += 1
+        if row.verdict in (Verdict.not_minimal, Verdict.unachievable):
+            counts["wrong"] += 1
+        if row.verdict in (Verdict.unknown, Verdict.error):
+            counts["unknown"] += 1
+
+    if not err.is_terminal:
+        def line(row: Row, skipped: bool) -> None:
+            count(row)
+            if plain:
+                how = "from the store" if skipped else f"{row.seconds:.2f} s"
+                err.print(f"[{counts['done']}/{total}] {row.level}: {row.verdict} ({how})", markup=False)
+        yield line
+        return
+    columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("[green]{task.fields[proven]} proven[/] [red]{task.fields[wrong]} wrong par[/] "
+                          "[yellow]{task.fields[unknown]} unknown[/]"), TimeElapsedColumn(), TextColumn("ETA"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("pack", total=total, proven=0, wrong=0, unknown=0)
+
+        def advance(row: Row, skipped: bool) -> None:
+            count(row)
+            bar.update(task, completed=counts["done"], proven=counts["proven"], wrong=counts["wrong"],
+                       unknown=counts["unknown"])
+        yield advance
+
+
+def _open_store(path: Path | None, resume: bool) -> Store | None:
+    if resume and path is None:
+        raise fail("--resume needs --store FILE")
+    if path is None:
+        return None
+    with bad_input():
+        return Store(path)
+
+
+@app.command("validate")
+def validate_cmd(
+    paths: Annotated[list[str], typer.Argument(metavar="PATHS...", help="Level files, folders (searched "
+                                               "recursively) and glob patterns ('pack/*.json').",
+                                               show_default=False)],
+    par: Annotated[int | None, typer.Option("--par", min=0, help="Par to check (default: each file's).")] = None,
+    slack: Annotated[int, typer.Option("--slack", min=0, help="Search up to par + K moves to say how far off.")] = 2,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.001, help="Seconds per level.")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="CP-SAT threads per level.")] = 1,
+    engine: EngineOpt = Engine.auto,
+    seed: Seed = 0,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Levels at a time (default: the cores, "
+                                             "halved for --engine auto, which races 2 processes per level).",
+                                             show_default=False)] = None,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Run on a Dask cluster: the "
+                                             "scheduler's address, or 'local' (needs kamicp\\[dask]).")] = None,
+    store_path: Annotated[Path | None, typer.Option("--store", metavar="FILE", help="Keep every answer in this "
+                                                    "SQLite file as it comes.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Skip levels the store already answered "
+                                         "(same content and settings).")] = False,
+    memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, help="Address-space cap of "
+                                           "each level's process (0: none).")] = 2048,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """Check each level's par: achievable, minimal, or how far off (a table; a summary line for a pack).
+
+    Exit code, the worst wins: 2 a file is bad input (its row is reported, the rest still run), else 3 a
+    level is unknown or failed, else 1 a par is wrong, else 0."""
+    settings = PackSettings(par=par, slack=slack, time_limit=time_limit, engine=engine.value, workers=workers,
+                            seed=seed, memory_mb=memory_mb or None)
+    store = _open_store(store_path, resume)
+    items = load_pack(discover(paths), fmt, geometry.value if geometry else None)
+    jobs = jobs or (2 if dask == "local" else default_jobs(engine.value))
+    skipped = []
+    try:
+        with bad_input(), pack_progress(len(items), plain=len(items) > 1) as show:
+            def on_row(row: Row, was_skipped: bool) -> None:
+                skipped.extend([row] if was_skipped else [])
+                show(row, was_skipped)
+            rows = run_pack(items, settings, jobs=jobs, dask=dask, store=store, resume=resume, on_row=on_row)
+    except KeyboardInterrupt:
+        kept = f"; answers so far are in {store_path}" if store_path else ""
+        raise fail(f"interrupted{kept}", EXIT_UNKNOWN) from None
+    finally:
+        if store is not None:
+            store.close()
+    _print_rows(rows, as_json=as_json, skipped=len(skipped))
+    raise typer.Exit(EXIT_FOR[outcome(rows)])
+
+
+def _print_rows(rows: list[Row], *, as_json: bool, skipped: int) -> None:
+    for r in rows:
+        if r.verdict == Verdict.bad_input:
+            err.print(f"error: {r.error}", markup=False, soft_wrap=True)
+        elif r.verdict == Verdict.error:
+            err.print(f"error: {r.path}: {r.error}", markup=False, soft_wrap=True)
+    if as_json:
+        out.print_json(to_json(rows))
+    elif any(r.verdict != Verdict.bad_input for r in rows):
+        out.print(pack_table(rows))
+        if len(rows) > 1:
+            out.print(f"[bold]{summarize(rows, skipped).line()}[/]")
+
+
+@app.command("report")
+def report_cmd(
+    store_path: Annotated[Path, typer.Argument(metavar="STORE", help="A results store (validate --store).",
+                                               show_default=False)],
+    as_json: JsonOpt = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
+    as_markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown table.")] = False,
+) -> None:
+    """Print a pack's table again from its store (exit code as validate's)."""
+    if as_json + as_csv + as_markdown > 1:
+        raise fail("give at most one of --json, --csv, --markdown")
+    with bad_input(), Store(store_path, create=False) as store:
+        rows = store.rows()
+    if as_csv:
+        out.out(to_csv(rows), end="", highlight=False)
+    elif as_markdown:
+        out.out(to_markdown(rows), end="", highlight=False)
+    elif as_json:
+        out.print_json(to_json(rows))
+    else:
+        out.print(pack_table(rows))
+        out.print(f"[bold]{summarize(rows).line()}[/]")
+    raise typer.Exit(EXIT_FOR[outcome(rows)] if rows else EXIT_OK)

@@ -1,0 +1,134 @@
+"""The pack report as data and text: the summary, the pack's outcome, and JSON / CSV / Markdown tables."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from kamicp.packs.rows import WRONG, Row, Verdict
+
+COLUMNS = ("level", "file", "par", "optimum", "bounds", "verdict", "seconds", "proof", "error")
+
+
+class Outcome(StrEnum):
+    """The pack's outcome; the worst row wins, in this order: bad input, unknown, par wrong, all correct.
+    (An unknown or crashed level leaves the pack unchecked, which matters more than a par found wrong:
+    the run must be repeated; a par found wrong is reported either way in the table.)"""
+
+    correct = "correct"
+    wrong = "wrong"
+    unknown = "unknown"
+    bad_input = "bad-input"
+
+
+@dataclass(frozen=True)
+class Summary:
+    levels: int
+    correct: int
+    beatable: int  # not-minimal: a shorter solution exists
+    unachievable: int
+    unknown: int
+    errors: int  # crashed, out of memory, overran
+    bad_input: int
+    skipped: int = 0  # answered by the store (--resume)
+
+    def line(self) -> str:
+        """'412 levels: 398 par correct, 9 par beatable, 5 unknown' (zero counts left out)."""
+        parts = [f"{self.correct} par correct"]
+        for count, words in ((self.beatable, "par beatable"), (self.unachievable, "par unachievable"),
+                             (self.unknown, "unknown"), (self.errors, "failed"), (self.bad_input, "bad input")):
+            if count:
+                parts.append(f"{count} {words}")
+        tail = f" ({self.skipped} answered before, from the store)" if self.skipped else ""
+        return f"{self.levels} level{'s' if self.levels != 1 else ''}: {', '.join(parts)}{tail}"
+
+
+def summarize(rows: Sequence[Row], skipped: int = 0) -> Summary:
+    n = Counter(r.verdict for r in rows)
+    return Summary(len(rows), n[Verdict.correct], n[Verdict.not_minimal], n[Verdict.unachievable],
+                   n[Verdict.unknown], n[Verdict.error], n[Verdict.bad_input], skipped)
+
+
+def outcome(rows: Sequence[Row]) -> Outcome:
+    verdicts = {r.verdict for r in rows}
+    if Verdict.bad_input in verdicts:
+        return Outcome.bad_input
+    if verdicts & {Verdict.unknown, Verdict.error}:
+        return Outcome.unknown
+    if verdicts & set(WRONG):
+        return Outcome.wrong
+    return Outcome.correct
+
+
+def _span(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def proof_text(row: Row) -> str:
+    """The engine of each proof step, runs of horizons grouped: '≤3 bound, 4-5 search, 6 greedy'.
+    Refuted horizons name the engine that refuted them; the solved one (marked ✓) the engine that solved it;
+    a '?' marks a horizon left unknown."""
+    parts: list[str] = []
+    groups: list[list] = []  # [first, last, outcome kind, engine]
+    for steps, outcome_, engine in row.proof:
+        kind = {"feasible": "✓", "unknown": "?"}.get(outcome_, "")
+        if outcome_ == "bound":
+            engine = "bound"
+        if groups and groups[-1][2:] == [kind, engine] and groups[-1][1] == steps - 1 and not kind:
+            groups[-1][1] = steps
+        else:
+            groups.append([steps, steps, kind, engine])
+    for lo, hi, kind, engine in groups:
+        span = f"≤{hi}" if engine == "bound" else _span(lo, hi)
+        parts.append(f"{span} {engine}{kind}")
+    return ", ".join(parts)
+
+
+def optimum_text(row: Row) -> str:
+    if row.optimum is not None:
+        return str(row.optimum)
+    if row.result is not None and row.result.get("status") == "no-solution":
+        return f"> {row.max_steps}"
+    return "?" if row.verdict.answered else ""
+
+
+def bounds_text(row: Row) -> str:
+    if row.lower is None:
+        return ""
+    return f"{row.lower}..{'' if row.upper is None else row.upper}"
+
+
+def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
+    """Each row as the report's text cells, by COLUMNS."""
+    return [{"level": r.level, "file": r.path, "par": "" if r.par is None else str(r.par),
+             "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": str(r.verdict),
+             "seconds": f"{r.seconds:.2f}", "proof": proof_text(r), "error": r.error} for r in rows]
+
+
+def to_json(rows: Sequence[Row]) -> str:
+    """A list with a dict per level (Row.to_dict: level, path, par, verdict, optimum, bounds, ..., result)."""
+    return json.dumps([r.to_dict() for r in rows], indent=2)
+
+
+def to_csv(rows: Sequence[Row]) -> str:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table_rows(rows))
+    return buf.getvalue()
+
+
+def _md(cell: str) -> str:
+    return cell.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(rows: Sequence[Row]) -> str:
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "|".join("---:" if c in ("par", "optimum", "seconds")
+                                                              else "---" for c in COLUMNS) + "|"]
+    lines += ["| " + " | ".join(_md(cells[c]) for c in COLUMNS) + " |" for cells in table_rows(rows)]
+    return "\n".join([*lines, "", summarize(rows).line()]) + "\n"

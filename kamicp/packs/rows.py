@@ -1,0 +1,118 @@
+"""The plain data of a pack: its settings, each level as loaded, and each level's answer (a Row)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from kamicp.level import Level
+from kamicp.solver import Validation
+
+
+class Verdict(StrEnum):
+    """A row's verdict: the solver's four (equal to `Validation.verdict`), plus the pack's two."""
+
+    correct = "correct"  # par achievable and minimal
+    not_minimal = "not-minimal"  # a shorter solution exists (par beatable)
+    unachievable = "unachievable"  # no solution within par
+    unknown = "unknown"  # the time limit ended the search (see the bounds)
+    bad_input = "bad-input"  # the file could not be read, or no par was given
+    error = "error"  # the level's process crashed, ran out of memory or overran its time: no answer
+
+    @property
+    def answered(self) -> bool:
+        """An answer for these settings (so --resume skips it); bad input and errors are tried again."""
+        return self not in (Verdict.bad_input, Verdict.error)
+
+
+WRONG = (Verdict.not_minimal, Verdict.unachievable)
+
+
+@dataclass(frozen=True)
+class PackSettings:
+    """What each level is validated with. Everything except `memory_mb` changes the answer, so it is
+    part of the store's key (`key()`); `memory_mb` caps each level's process (RLIMIT_AS)."""
+
+    par: int | None = None
+    slack: int = 2
+    time_limit: float | None = None
+    engine: str = "auto"
+    workers: int | None = 1
+    seed: int = 0
+    memory_mb: int | None = 2048
+
+    def key(self) -> str:
+        data = asdict(self)
+        del data["memory_mb"]
+        return json.dumps(data, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One file of a pack, read: its level, or the one-line error that stopped it."""
+
+    path: str
+    level: Level | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One level's line of the pack report. `proof` holds (steps, outcome, engine) per horizon, as in
+    `Result.proof_by_horizon()`; `result` is `Result.to_dict(level)` (None when there is no answer)."""
+
+    path: str
+    level: str  # the level's name
+    level_hash: str
+    verdict: Verdict
+    par: int | None = None
+    optimum: int | None = None
+    lower: int | None = None
+    upper: int | None = None
+    max_steps: int | None = None
+    seconds: float = 0.0
+    proof: tuple[tuple[int, str, str], ...] = ()
+    error: str = ""
+    result: dict | None = None
+    settings: str = ""
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["verdict"] = str(self.verdict)
+        data["proof"] = [list(p) for p in self.proof]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Row:
+        return cls(**{**data, "verdict": Verdict(data["verdict"]), "proof": tuple(tuple(p) for p in data["proof"])})
+
+
+def level_hash(level: Level) -> str:
+    """The level's content hash: its geometry, cells, colours, adjacency and par (not its name or file),
+    so a renamed or converted copy of a level is recognised as answered."""
+    data = [level.geometry, list(level.labels), list(level.colors), list(level.edges), level.par]
+    return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:32]
+
+
+def row_from_validation(loaded: Loaded, key: str, check: Validation, settings: PackSettings) -> Row:
+    r = check.result
+    assert loaded.level is not None
+    return Row(
+        path=loaded.path, level=check.level or Path(loaded.path).stem, level_hash=key,
+        verdict=Verdict(str(check.verdict)), par=check.par, optimum=check.optimum, lower=r.lower_bound,
+        upper=r.upper_bound, max_steps=r.max_steps, seconds=r.seconds,
+        proof=tuple((h.steps, str(h.outcome), str(h.engine)) for h in r.proof_by_horizon()),
+        result=r.to_dict(loaded.level), settings=settings.key(),
+    )
+
+
+def error_row(loaded: Loaded, key: str, verdict: Verdict, error: str, settings: PackSettings,
+              seconds: float = 0.0) -> Row:
+    level = loaded.level
+    name = (level.name if level is not None else "") or Path(loaded.path).stem
+    par = settings.par if settings.par is not None else (level.par if level is not None else None)
+    return Row(path=loaded.path, level=name, level_hash=key, verdict=verdict, par=par, error=error,
+               seconds=seconds, settings=settings.key())

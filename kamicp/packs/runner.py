@@ -1,0 +1,147 @@
+"""Running a pack: files read in this process, each level validated in its own process, locally
+(`jobs` at a time) or on a Dask cluster, every answer stored as it comes.
+
+Levels are read here and sent as data, so Dask workers on other machines need no access to the files.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from pathlib import Path
+
+from kamicp.errors import KamiError, UsageError
+from kamicp.formats import detect_format, load_level
+from kamicp.formats.screenshot import read_screenshot
+from kamicp.packs import worker
+from kamicp.packs.discover import SCREENSHOT_SUFFIXES
+from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, level_hash
+from kamicp.packs.store import Store
+
+OnRow = Callable[[Row, bool], None]  # (row, skipped: answered before, taken from the store)
+
+
+def default_jobs(engine: str) -> int:
+    """The machine's cores, halved for `auto` (its race runs two processes per level)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores // 2) if engine == "auto" else cores
+
+
+def _read(path: Path, fmt: str | None, geometry: str | None) -> Loaded:
+    if not path.exists():
+        return Loaded(str(path), None, f"{path}: no such file or folder (or no file matches this pattern)")
+    try:
+        if fmt is None and path.suffix.lower() in SCREENSHOT_SUFFIXES:
+            level = read_screenshot(path, geometry or "triangle").level
+        else:
+            # in a mixed pack, --geometry is for the text grids (game files know their geometry)
+            text = (fmt or detect_format(path)) == "text"
+            level = load_level(path, fmt, geometry if text else None)
+    except KamiError as e:
+        return Loaded(str(path), None, str(e))
+    except (OSError, ValueError, MemoryError) as e:
+        return Loaded(str(path), None, f"{path}: cannot read: {e}")
+    return Loaded(str(path), level)
+
+
+def load_pack(files: Sequence[Path], fmt: str | None = None, geometry: str | None = None) -> list[Loaded]:
+    """Read every file; a file that cannot be read is kept with its error (it becomes a bad-input row).
+    `geometry` applies to text grids and screenshots (game files and JSON carry their own)."""
+    return [_read(Path(f), fmt, geometry) for f in files]
+
+
+def _precheck(item: Loaded, settings: PackSettings) -> Row | None:
+    """The row of a level that cannot run (unreadable, or no par), else None."""
+    if item.level is None:
+        return error_row(item, "", Verdict.bad_input, item.error, settings)
+    if settings.par is None and item.level.par is None:
+        return error_row(item, "", Verdict.bad_input, f"{item.path}: no par in the file (give --par)", settings)
+    return None
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops a run like Ctrl-C does (children ended, answers kept); main thread only."""
+    try:
+        old = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | None = None,
+             dask: str | None = None, store: Store | None = None, resume: bool = False,
+             on_row: OnRow | None = None) -> list[Row]:
+    """Validate every level; rows come back in the order of `items`.
+
+    Each row is stored (and `on_row` called) as soon as it is known. With `resume`, a level the store
+    already answered with these settings (same content, any file) is not run again. On Ctrl-C or
+    SIGTERM every level's process is ended and KeyboardInterrupt propagates; stored rows stay.
+    """
+    if resume and store is None:
+        raise UsageError("--resume needs --store")
+    jobs = default_jobs(settings.engine) if jobs is None else jobs
+    if jobs < 1:
+        raise UsageError(f"jobs must be at least 1, got {jobs}")
+    rows: dict[int, Row] = {}
+    todo: list[tuple[int, Loaded, str]] = []
+
+    def record(i: int, row: Row, skipped: bool) -> None:
+        rows[i] = row
+        if store is not None and not skipped:
+            store.put(row)
+        if on_row:
+            on_row(row, skipped)
+
+    for i, item in enumerate(items):
+        early = _precheck(item, settings)
+        if early is not None:
+            record(i, early, False)
+            continue
+        assert item.level is not None
+        key = level_hash(item.level)
+        old = store.answered(key, settings.key()) if resume and store is not None else None
+        if old is not None:
+            row = Row.from_dict({**old.to_dict(), "path": item.path})
+            if old.path != item.path:
+                assert store is not None
+                store.put(row)  # the same level under another file name: answered for this file too
+            record(i, row, True)
+        else:
+            todo.append((i, item, key))
+    with _sigterm_as_interrupt():
+        if dask is None:
+            _run_local(todo, settings, jobs, record)
+        else:
+            from kamicp.packs.dask_runner import run_dask
+
+            run_dask(todo, settings, dask, jobs, record)
+    return [rows[i] for i in sorted(rows)]
+
+
+def _run_local(todo: list[tuple[int, Loaded, str]], settings: PackSettings, jobs: int,
+               record: Callable[[int, Row, bool], None]) -> None:
+    worker.reset()
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="kamicp-level")
+    pending: dict[Future, int] = {}
+    try:
+        for i, item, key in todo:
+            pending[pool.submit(worker.run_isolated, item, key, settings)] = i
+        while pending:
+            done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for fut in done:
+                record(pending.pop(fut), fut.result(), False)
+    except BaseException:
+        for fut in pending:
+            fut.cancel()
+        worker.stop_all()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,184 @@
+"""One level in its own process: a crash, a MemoryError or an overrun is that level's row, not the run's end.
+
+`run_isolated` forks a child (leading its own process group, so it and the portfolio's processes its
+work starts are stopped together), caps the work's address space (RLIMIT_AS, `PackSettings.memory_mb`),
+and waits for its row. The group dies with the runner (Linux PR_SET_PDEATHSIG), so a killed runner or
+Dask worker leaves no process behind. `stop_all()` ends every running child (Ctrl-C, SIGTERM).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing as mp
+import os
+import resource
+import signal
+import threading
+import time
+
+from kamicp.errors import KamiError
+from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, row_from_validation
+from kamicp.solver import validate
+
+GRACE = 30.0  # seconds past the time limit before a level's process is killed (it ends on its own before)
+STOP_WAIT = 2.0  # seconds between SIGTERM and SIGKILL when stopping children
+PR_SET_PDEATHSIG = 1
+
+_children: set[mp.process.BaseProcess] = set()
+_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
+    """The work of one level (in the child): validate it with the pack's settings."""
+    assert loaded.level is not None
+    check = validate(loaded.level, settings.par, slack=settings.slack, time_limit=settings.time_limit,
+                     workers=settings.workers, engine=settings.engine, seed=settings.seed)
+    return row_from_validation(loaded, key, check, settings)
+
+
+def _die_with_parent() -> None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux: the runner's stop_all still applies
+        pass
+
+
+def _cap_memory(megabytes: int | None) -> None:
+    if megabytes:
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
+    """A level's process: a supervisor leading its own process group, with the work in a child.
+
+    The supervisor only waits, so a SIGTERM (the runner stopping, or the runner or Dask worker dying,
+    through PR_SET_PDEATHSIG) is handled at once: it kills the whole group, work and the race's
+    processes included, even while they are inside a long C++ call. The work keeps the default SIGTERM,
+    so the portfolio can still stop its own processes as usual."""
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
+    signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
+    _die_with_parent()
+    work = mp.get_context("fork").Process(target=_work, args=(conn, loaded, key, settings))
+    work.start()
+    conn.close()
+    work.join()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.killpg(0, signal.SIGTERM)  # whatever the work left behind (not this process: it ignores it now)
+    code = work.exitcode or 0
+    os._exit(code if code >= 0 else 128 - code)  # a signal that ended the work, as a shell reports it
+
+
+def _work(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
+    """Answer, or report why not, on `conn`."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent()
+    start = time.monotonic()
+    try:
+        _cap_memory(settings.memory_mb)
+        row = solve_level(loaded, key, settings)
+    except MemoryError:
+        row = error_row(loaded, key, Verdict.error, f"out of memory (the cap is {settings.memory_mb} MiB per "
+                        "level, --memory-limit)", settings, time.monotonic() - start)
+    except KamiError as e:
+        row = error_row(loaded, key, Verdict.bad_input, str(e), settings, time.monotonic() - start)
+    except Exception as e:  # noqa: BLE001 - any failure is this level's row
+        row = error_row(loaded, key, Verdict.error, f"crashed: {e!r}", settings, time.monotonic() - start)
+    conn.send(row)
+    conn.close()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _kill_group(proc: mp.process.BaseProcess, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError, TypeError):
+        if proc.is_alive():
+            proc.kill() if sig == signal.SIGKILL else proc.terminate()
+
+
+def _end(proc: mp.process.BaseProcess) -> None:
+    """Stop a level's process group: SIGTERM, then SIGKILL whatever is left."""
+    _kill_group(proc, signal.SIGTERM)
+    proc.join(STOP_WAIT)
+    _kill_group(proc, signal.SIGKILL)
+    proc.join(STOP_WAIT)
+
+
+def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
+    """Validate one level in a child process and return its row (never raises for the level's failures)."""
+    if _stopping.is_set():
+        return error_row(loaded, key, Verdict.error, "stopped", settings)
+    if mp.current_process().daemon:
+        return error_row(loaded, key, Verdict.error, "this worker process is daemonic and cannot start the "
+                         "level's process (Dask: start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False)",
+                         settings)
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, loaded, key, settings))
+    start = time.monotonic()
+    with _lock:  # stop_all sets _stopping under this lock: a process is either not started or seen by it
+        if _stopping.is_set():
+            child.close()
+            parent.close()
+            return error_row(loaded, key, Verdict.error, "stopped", settings)
+        proc.start()
+        child.close()  # before another thread forks: a write end left open there would delay this EOF
+        _children.add(proc)
+    with contextlib.suppress(PermissionError, ProcessLookupError):
+        os.setpgid(proc.pid, proc.pid)  # also here: no window in which a stop misses the group
+    limit = None if settings.time_limit is None else settings.time_limit + GRACE
+    try:
+        if parent.poll(limit):
+            try:
+                return parent.recv()
+            except (EOFError, OSError):
+                pass
+        else:
+            _end(proc)
+            return error_row(loaded, key, Verdict.error, f"no answer within {limit:.0f} s: killed", settings,
+                             time.monotonic() - start)
+        proc.join(STOP_WAIT)
+        code = proc.exitcode
+        number = None if code is None else -code if code < 0 else code - 128 if code > 128 else None
+        why = f"killed by {_signal_name(number)}" if number else f"exit code {code}"
+        if number == signal.SIGKILL:
+            why += " (out of memory?)"
+        return error_row(loaded, key, Verdict.error, f"the level's process died: {why}", settings,
+                         time.monotonic() - start)
+    finally:
+        proc.join(STOP_WAIT)
+        if proc.is_alive():
+            _end(proc)
+        with _lock:
+            _children.discard(proc)
+        parent.close()
+
+
+def stop_all() -> None:
+    """End every level's process (and what it started); later `run_isolated` calls return at once."""
+    with _lock:
+        _stopping.set()
+        procs = list(_children)
+    for proc in procs:
+        _kill_group(proc, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_WAIT
+    for proc in procs:
+        proc.join(max(0.0, deadline - time.monotonic()))
+    for proc in procs:
+        _kill_group(proc, signal.SIGKILL)
+
+
+def reset() -> None:
+    """Allow runs again after `stop_all()` (the next run in this process)."""
+    _stopping.clear()
