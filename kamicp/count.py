@@ -47,6 +47,7 @@ class CountResult:
     examples: tuple[tuple[Move, ...], ...]  # the first class representatives found (normal forms)
     seconds: float
     solutions_complete: bool = False  # `solutions` is exact (it is counted before the classes)
+    stopped_by: str | None = None  # what cut the count short: "limit", "time", or None
 
     @property
     def unique(self) -> bool:
@@ -61,6 +62,7 @@ class CountResult:
             "classes": self.classes,
             "complete": self.complete,
             "solutions_complete": self.solutions_complete,
+            "stopped_by": self.stopped_by,
             "unique": self.unique,
             "lower_bound": self.lower_bound,
             "upper_bound": self.upper_bound,
@@ -206,12 +208,12 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
     regions = regions_of(level)
     if result.status != OPTIMAL:
         return CountResult(level.name, None, 0, 0, False, result.lower_bound, result.upper_bound, (),
-                           time.monotonic() - start)
+                           time.monotonic() - start, stopped_by="time")
     optimum = len(result.moves)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     counter = PlanCounter(regions.adj, regions.colors, len(regions.palette), deadline=deadline, limit=limit)
     solutions_complete = complete = False
-    solutions = 0
+    solutions, stopped_by = 0, None
     try:
         if progress:
             progress(f"counting plans of {optimum} moves")
@@ -225,9 +227,10 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
         if not solutions_complete:
             solutions = counter.found
         classes = counter.found_classes
+        stopped_by = "limit" if limit is not None and classes >= limit else "time"
     if solutions_complete and solutions == 0 or complete and not 0 < classes <= solutions:
         raise SolverError(f"counted {solutions} plans in {classes} classes of {optimum} moves, "
                           "but the solver replayed one: refusing to report it")
     return CountResult(level.name, optimum, solutions, classes, complete, optimum, optimum,
                        tuple(_to_moves(regions, p) for p in counter.examples), time.monotonic() - start,
-                       solutions_complete)
+                       solutions_complete, stopped_by)
