@@ -16,16 +16,18 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from kamicp.bounds import lower_bound
 from kamicp.count import CountResult, count_with
 from kamicp.errors import SolverError, UsageError
 from kamicp.level import Level
-from kamicp.solver import OPTIMAL, Result, solve
+from kamicp.regions import regions_of
+from kamicp.solver import OPTIMAL, Progress, Result, solve
 
 SIZES = {"triangle": (29, 10), "square": (10, 16)}  # the games' boards (Kami 2, Kami 1)
 SYMMETRIES = ("none", "mirror", "rotate")
 PALETTE = {"A": "#e9d8a6", "B": "#005f73", "C": "#ae2012", "D": "#ee9b00", "E": "#0a9396",
            "F": "#9b2226", "G": "#94d2bd", "H": "#3d405b", "I": "#f2cc8f"}
-ATTEMPT_SECONDS = 30.0  # the solver's budget per attempt (less when the whole run's time is shorter)
+ATTEMPT_SECONDS = 10.0  # the solver's budget per board (less when the whole run's time is shorter)
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class GenerateSpec:
     time_limit: float | None = None
     max_attempts: int = 400
     engine: str = "auto"
+    attempt_seconds: float = ATTEMPT_SECONDS  # a board not proven within this is dropped
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -146,9 +149,10 @@ def level_name(spec: GenerateSpec, index: int) -> str:
     return f"gen-{kind}-par{spec.par}-s{spec.seed}-{index + 1:03d}"
 
 
-def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None = None) -> Generated:
+def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None = None,
+                   progress: Progress | None = None) -> Generated:
     """The `index`-th level of `spec`'s pack. SolverError when `max_attempts` boards all missed the par;
-    TimeoutError when `deadline` (a time.monotonic() value) passes first."""
+    TimeoutError when `deadline` (a time.monotonic() value) passes first. `progress` hears each board."""
     spec.check()
     start = time.monotonic()
     rng = random.Random(f"kamicp-generate/{spec.seed}/{index}")
@@ -156,14 +160,22 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None
     sigma = symmetry_map(spec.geometry, rows, cols, spec.symmetry)
     blobs = max(2, min(rows * cols, 3 * spec.par))
     for attempt in range(1, spec.max_attempts + 1):
-        left = ATTEMPT_SECONDS if deadline is None else min(ATTEMPT_SECONDS, deadline - time.monotonic())
+        budget = spec.attempt_seconds
+        left = budget if deadline is None else min(budget, deadline - time.monotonic())
         if left <= 0:
             raise TimeoutError(f"the time limit ran out after {attempt - 1} boards")
         grid = blob_rows(rng, spec.geometry, rows, cols, blobs, spec.colours, sigma)
         used = sorted(set("".join(grid)))
         level = Level.from_rows(grid, spec.geometry, name=level_name(spec, index),
                                 palette={k: PALETTE[k] for k in used})
+        regions = regions_of(level)
+        if lower_bound(regions.adj, regions.colors, len(regions.palette)) > spec.par:
+            blobs = max(2, blobs - max(1, blobs // 6))  # too hard, by the bound alone: no need to solve
+            continue
         result = solve(level, max_steps=spec.par, time_limit=left, engine=spec.engine)
+        if progress:
+            found = len(result.moves) if result.status == OPTIMAL else f"{result.status} {result.lower_bound}.."
+            progress(f"board {attempt}: {blobs} blobs, {result.regions} regions, optimum {found}")
         if result.status == OPTIMAL and len(result.moves) < spec.par:
             blobs = min(rows * cols, blobs + max(1, blobs // 6))  # too easy
             continue
@@ -173,7 +185,7 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None
         count = None
         if spec.unique:
             left = None if deadline is None else deadline - time.monotonic()
-            count = count_with(level, result, limit=2, time_limit=min(ATTEMPT_SECONDS, left or ATTEMPT_SECONDS))
+            count = count_with(level, result, limit=2, time_limit=min(budget, left or budget))
             if not count.unique:
                 continue
         return Generated(level.with_par(spec.par), result, count, attempt, time.monotonic() - start,
