@@ -14,13 +14,14 @@ depth-first search pruned by the sound lower bound (a state whose bound exceeds 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kamicp.bounds import quotient_bound
 from kamicp.errors import SolverError, UsageError
 from kamicp.level import Level, Move
-from kamicp.regions import Regions, quotient, recolor, regions_of
+from kamicp.regions import Quotient, Regions, quotient, recolor, regions_of
 from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
 
 Letter = tuple[tuple[int, ...], int, int]  # (initial regions of the tapped region, old colour, new colour)
@@ -93,9 +94,10 @@ class PlanCounter:
         self._touching: dict[tuple[int, ...], frozenset[int]] = {}
 
     # --- moves ------------------------------------------------------------------------------------
-    def moves(self, state: State) -> list[tuple[Letter, State]]:
-        """Every legal move of `state` as (letter, next state): each current region, each other colour."""
-        q = quotient(self.adj0, state)
+    def moves(self, state: State, q: Quotient | None = None) -> list[tuple[Letter, State]]:
+        """Every legal move of `state` as (letter, next state): each current region, each other colour.
+        (`q`: the state's quotient when the caller has it.)"""
+        q = q or quotient(self.adj0, state)
         out = []
         for k in range(q.size):
             members, old = q.members[k], q.colors[k]
@@ -121,12 +123,22 @@ class PlanCounter:
         if len(set(q.colors)) == 1:
             total = 1 if budget == 0 else 0
             self._credit(total)
+        elif budget == 1:
+            total = self._last_moves(q)
+            self._credit(total)
         elif budget == 0 or quotient_bound(q, self.num_colors) > budget:
             total = 0  # the sound lower bound: no plan of `budget` moves from here
         else:
-            total = sum(self.plans(child, budget - 1) for _, child in self.moves(state))
+            total = sum(self.plans(child, budget - 1) for _, child in self.moves(state, q))
         self.memo[key] = total
         return total
+
+    @staticmethod
+    def _last_moves(q: Quotient) -> int:
+        """Moves that leave a board of several colours one colour: painting region k colour c does iff every
+        other region has colour c, i.e. there are two colours and k is the only region of its colour."""
+        counts = Counter(q.colors)
+        return sum(n == 1 for n in counts.values()) if len(counts) == 2 else 0
 
     def _credit(self, n: int) -> None:
         """`n` more distinct plans are established (a memo hit is reached by a new prefix)."""
