@@ -149,3 +149,10 @@ def test_pack_of_20_levels_par_6_to_10_validates(tmp_path: Path) -> None:
     check = run("validate", *files, "--json")
     assert check.exit_code == 0, check.output
     assert [d["verdict"] for d in json.loads(check.stdout)] == ["correct"] * 20
+
+
+def test_generate_time_limit_is_unknown(tmp_path: Path) -> None:
+    res = run("generate", "--geometry", "square", "--colours", "3", "--par", "4", "--count", "2",
+              "--time-limit", "0.001", "-o", tmp_path / "pack")
+    assert res.exit_code == 3 and "wrote 0 of 2 levels" in res.output
+    assert not list((tmp_path / "pack").glob("*.json"))
