@@ -88,9 +88,16 @@ def _official(value: Any, level: Level, source: str) -> tuple[Move, ...] | None:
     return tuple(moves)
 
 
+def _proof(value: Any, source: str) -> None:
+    """The optional proof a generated level carries (`kamicp generate`): kept in the file, not in the Level."""
+    if value is not None and not isinstance(value, dict):
+        raise FormatError("must be an object (the proof of the par)", source=source, where="field 'proof'")
+
+
 def level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     """Build a level from parsed JSON data; every problem names the field."""
     level = _level_from_data(data, source, default_name)
+    _proof(data.get("proof"), source)
     medals = _medals(data.get("medals"), source)
     official = _official(data.get("official"), level, source)
     if medals or official is not None:
@@ -191,8 +198,9 @@ def read_json(path: str | Path) -> Level:
     return level_from_data(data, str(path), default_name=Path(path).stem)
 
 
-def level_to_data(level: Level) -> dict:
-    """The JSON object of a level (grid levels as rows, graph levels as nodes and edges)."""
+def level_to_data(level: Level, proof: dict | None = None) -> dict:
+    """The JSON object of a level (grid levels as rows, graph levels as nodes and edges), with `proof`
+    (the proof of its par, from `kamicp generate`) when given."""
     out: dict[str, Any] = {"name": level.name, "geometry": level.geometry}
     if level.geometry == "graph":
         out["nodes"] = dict(zip(level.labels, level.colors, strict=True))
@@ -212,6 +220,8 @@ def level_to_data(level: Level) -> dict:
         out["medals"] = dict(level.medals)
     if level.official is not None:
         out["official"] = [move_data(level, m) for m in level.official]
+    if proof is not None:
+        out["proof"] = proof
     return out
 
 
@@ -220,13 +230,13 @@ def move_data(level: Level, move: Move) -> dict:
     return {"tap": level.tap_data(move.cell), "color": move.color}
 
 
-def write_json(level: Level, path: str | Path, *, overwrite: bool = False) -> None:
+def write_json(level: Level, path: str | Path, *, overwrite: bool = False, proof: dict | None = None) -> None:
     p = Path(path)
     if p.exists() and not overwrite:
         raise FormatError("exists already (pass --force to overwrite it)", source=str(path))
     if p.exists() and not p.is_file():
         raise FormatError("is not a regular file: kamicp writes levels only to regular files", source=str(path))
     try:
-        p.write_text(json.dumps(level_to_data(level), indent=1) + "\n", encoding="utf-8")
+        p.write_text(json.dumps(level_to_data(level, proof), indent=1) + "\n", encoding="utf-8")
     except OSError as e:
         raise FormatError(f"cannot write: {e.strerror or e}", source=str(path)) from None

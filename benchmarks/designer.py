@@ -1,0 +1,125 @@
+"""Measure the designer tools: count times over a folder of levels, and the generator's rate (levels per
+minute) and region counts by par and board. Writes a Markdown table and JSON.
+
+    .venv/bin/python benchmarks/designer.py FOLDER [--time-limit 60] [--par 6 --par 8 --par 10]
+                                           [--levels 3] [--out benchmarks/results/designer]
+
+Per level, the solve alone and the whole count run one after the other, so the count's cost over the
+solve is a ratio measured in the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from kamicp import load_level, solve
+from kamicp.count import count_with
+from kamicp.errors import KamiError
+from kamicp.generate import GenerateSpec, generate_level
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARDS = [("triangle", 29, 10, 4), ("square", 10, 16, 4)]  # (geometry, rows, cols, colours)
+app = typer.Typer(add_completion=False)
+console = Console(stderr=True)
+
+
+def count_rows(folder: Path, pattern: str, time_limit: float) -> list[dict]:
+    rows = []
+    for path in sorted(folder.glob(pattern)):
+        level = load_level(path)
+        t0 = time.monotonic()
+        result = solve(level, time_limit=time_limit, engine="auto")
+        solved = time.monotonic() - t0
+        res = count_with(level, result, time_limit=time_limit)
+        row = {"level": level.name, "regions": result.regions, "optimum": res.optimum,
+               "solutions": res.solutions, "solutions_exact": res.solutions_complete, "classes": res.classes,
+               "complete": res.complete, "solve_s": round(solved, 3), "count_s": round(res.seconds, 3)}
+        rows.append(row)
+        console.print(row)
+    return rows
+
+
+def generation_rows(pars: list[int], levels: int, seed: int, time_limit: float) -> list[dict]:
+    rows = []
+    for geometry, r, c, colours in BOARDS:
+        for par in pars:
+            spec = GenerateSpec(geometry, colours, par, r, c, seed=seed)
+            made, regions, attempts, failed = 0, [], [], 0
+            t0 = time.monotonic()
+            for i in range(levels):
+                try:
+                    g = generate_level(spec, i, deadline=time.monotonic() + time_limit)
+                except (TimeoutError, KamiError) as e:  # a miss is a data point: counted, not hidden
+                    console.print(f"{geometry} par {par} level {i}: {e}")
+                    failed += 1
+                    continue
+                made += 1
+                regions.append(g.regions)
+                attempts.append(g.attempts)
+            minutes = (time.monotonic() - t0) / 60
+            row = {"board": f"{geometry} {r}x{c}, {colours} colours", "par": par, "made": made, "failed": failed,
+                   "per_minute": round(made / minutes, 2) if minutes else None,
+                   "boards_tried_median": statistics.median(attempts) if attempts else None,
+                   "regions": sorted(regions)}
+            rows.append(row)
+            console.print(row)
+    return rows
+
+
+def markdown(count: list[dict], gen: list[dict], command: str) -> str:
+    lines = [f"Command: `{command}`", ""]
+    if count:
+        lines += ["| level | regions | optimum | solutions | classes | solve s | count s | count / solve |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in count:
+            sol = f"{r['solutions']}" if r["solutions_exact"] else f"≥ {r['solutions']}"
+            cls = f"{r['classes']}" if r["complete"] else f"≥ {r['classes']}"
+            ratio = f"{r['count_s'] / r['solve_s']:.1f}" if r["solve_s"] > 0 else "-"
+            opt = "?" if r["optimum"] is None else r["optimum"]
+            lines.append(f"| {r['level']} | {r['regions']} | {opt} | {sol} | {cls} | {r['solve_s']:.2f} | "
+                         f"{r['count_s']:.2f} | {ratio} |")
+        lines.append("")
+    if gen:
+        lines += ["| board | par | made | failed | levels / minute | boards tried (median) | regions |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in gen:
+            hist = ", ".join(f"{k}" + (f" x{n}" if n > 1 else "") for k, n in sorted(Counter(r["regions"]).items()))
+            lines.append(f"| {r['board']} | {r['par']} | {r['made']} | {r['failed']} | {r['per_minute']} | "
+                         f"{r['boards_tried_median']} | {hist} |")
+    return "\n".join(lines) + "\n"
+
+
+@app.command()
+def main(
+    folder: Annotated[Path | None, typer.Argument(help="Levels to count (skipped when absent).")] = None,
+    pattern: Annotated[str, typer.Option("--glob", help="Which files in the folder.")] = "*.json",
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds per solve, per count and per "
+                                              "generated level.")] = 60.0,
+    par: Annotated[list[int] | None, typer.Option("--par", help="Pars to generate (repeatable).")] = None,
+    levels: Annotated[int, typer.Option("--levels", help="Levels per board and par.")] = 3,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    out: Annotated[Path, typer.Option("--out", help="Output prefix (.md and .json are added).")] = (
+        ROOT / "benchmarks" / "results" / "designer"),
+) -> None:
+    command = "python benchmarks/designer.py " + " ".join(sys.argv[1:])
+    count = count_rows(folder, pattern, time_limit) if folder else []
+    gen = generation_rows(par or [], levels, seed, time_limit)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".md").write_text(markdown(count, gen, command))
+    out.with_suffix(".json").write_text(json.dumps({"command": command, "machine": platform.platform(),
+                                                    "count": count, "generate": gen}, indent=1) + "\n")
+    console.print(f"wrote {out}.md and {out}.json")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,181 @@
+"""Level designers' commands: count (how many optimal solutions, how many classes) and generate (levels
+of a proven par)."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from kamicp.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    Engine,
+    EngineOpt,
+    ForceOpt,
+    FormatOpt,
+    Geometry,
+    GeometryOpt,
+    JsonOpt,
+    LevelArg,
+    TimeLimit,
+    Workers,
+    app,
+    bad_input,
+    err,
+    fail,
+    load,
+    out,
+    spinner,
+)
+from kamicp.count import CountResult, count_optimal
+from kamicp.errors import KamiError
+from kamicp.formats import write_json
+from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
+from kamicp.level import Level
+
+
+def _at_least(n: int, exact: bool) -> str:
+    return str(n) if exact else f"at least {n}"
+
+
+def print_count(level: Level, res: CountResult) -> None:
+    if res.optimum is None:
+        upper = "?" if res.upper_bound is None else str(res.upper_bound)
+        out.print(f"{level.name}: optimum not proven within the time limit (between {res.lower_bound} and "
+                  f"{upper} moves): nothing counted", markup=False)
+        return
+    table = Table(show_header=False, show_edge=False, box=None)
+    table.add_row("optimum", f"{res.optimum} moves")
+    table.add_row("solutions", _at_least(res.solutions, res.solutions_complete))
+    table.add_row("classes", _at_least(res.classes, res.complete) + " (up to the order of commuting moves)")
+    verdict = "yes" if res.unique else "no" if res.classes > 1 else "unknown"
+    table.add_row("unique", verdict)
+    out.print(f"[bold]{level.name}[/]")
+    out.print(table)
+    for k, plan in enumerate(res.examples, start=1):
+        moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
+        out.print(f"class {k}: {moves}", markup=False)
+    if res.stopped_by:
+        why = "the limit" if res.stopped_by == "limit" else "the time limit"
+        out.print(f"[yellow]stopped by {why}: the counts marked 'at least' are lower bounds[/]")
+    out.print(f"total {res.seconds:.3f} s", markup=False)
+
+
+@app.command("count")
+def count_cmd(
+    level_path: LevelArg,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Stop after N classes (then 'at least N').")
+                     ] = None,
+    time_limit: TimeLimit = None,
+    workers: Workers = None,
+    engine: EngineOpt = Engine.auto,
+    as_json: JsonOpt = False,
+    fmt: FormatOpt = None,
+    geometry: GeometryOpt = None,
+) -> None:
+    """The optimum, the number of optimal solutions, and their classes up to commuting moves (unique = one)."""
+    level = load(level_path, fmt, geometry)
+    with bad_input(), spinner(not as_json) as progress:
+        res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
+                            progress=progress)
+    if as_json:
+        out.print_json(json.dumps(res.to_dict(level)))
+    else:
+        print_count(level, res)
+    raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_OK)
+
+
+class Symmetry(StrEnum):
+    none = "none"
+    mirror = "mirror"
+    rotate = "rotate"
+
+
+def _targets(spec: GenerateSpec, count: int, out_path: Path) -> list[Path]:
+    """Where each level goes: OUT itself for one level named *.json, else OUT/<name>.json."""
+    if count == 1 and out_path.suffix.lower() == ".json":
+        return [out_path]
+    return [out_path / f"{level_name(spec, i)}.json" for i in range(count)]
+
+
+def _summary(made: Generated, path: Path) -> dict:
+    data = {"file": str(path), "name": made.level.name, "par": made.level.par, "regions": made.regions,
+            "attempts": made.attempts, "seconds": round(made.seconds, 3)}
+    if made.count is not None:
+        data.update(classes=made.count.classes, solutions=made.count.solutions)
+    return data
+
+
+@app.command("generate")
+def generate_cmd(
+    out_path: Annotated[Path, typer.Option("-o", "--out", help="A .json file for one level, or a folder for "
+                                           "a pack (--count).", show_default=False)],
+    geometry: Annotated[Geometry, typer.Option("--geometry", help="Board geometry.")],
+    colours: Annotated[int, typer.Option("--colours", "--colors", min=2, max=9, help="Colours to paint with.")],
+    par: Annotated[int, typer.Option("--par", min=1, help="The proven optimum every level must have.")],
+    rows: Annotated[int | None, typer.Option("--rows", min=1, help="Rows (default: the game's board).")] = None,
+    cols: Annotated[int | None, typer.Option("--cols", min=1, help="Columns (default: the game's board).")] = None,
+    symmetry: Annotated[Symmetry, typer.Option("--symmetry", help="Mirror (left-right) or 180-degree "
+                                               "rotation symmetric boards.")] = Symmetry.none,
+    unique: Annotated[bool, typer.Option("--unique", help="Only levels with one class of optimal solutions.")
+                      ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed makes the same levels.")] = 0,
+    count: Annotated[int, typer.Option("--count", min=1, help="How many levels (a pack in the folder OUT).")] = 1,
+    time_limit: TimeLimit = None,
+    engine: EngineOpt = Engine.auto,
+    as_json: JsonOpt = False,
+    force: ForceOpt = False,
+) -> None:
+    """Write levels whose optimum is proven to be exactly PAR, each with its proof in the file."""
+    spec = GenerateSpec(geometry.value, colours, par, rows, cols, symmetry.value, unique, seed, time_limit,
+                        engine=engine.value)
+    with bad_input():
+        spec.check()
+    targets = _targets(spec, count, out_path)
+    existing = [p for p in targets if p.exists()]
+    if existing and not force:
+        raise fail(f"{existing[0]}: exists already (pass --force to overwrite it)")
+    if out_path.exists() and not out_path.is_dir() and len(targets) > 1:
+        raise fail(f"{out_path}: is a file, but a pack of {count} levels needs a folder")
+    try:
+        targets[0].parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise fail(f"{targets[0].parent}: cannot create the folder: {e.strerror or e}") from None
+    made, code = _generate(spec, targets, force=force, quiet=as_json)
+    if as_json:
+        out.print_json(json.dumps([_summary(g, p) for g, p in made]))
+    raise typer.Exit(code)
+
+
+def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bool
+              ) -> tuple[list[tuple[Generated, Path]], int]:
+    """Make and write the levels with a progress bar; the exit code: 0, or why it stopped early."""
+    made: list[tuple[Generated, Path]] = []
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True, disable=quiet or not err.is_terminal) as bar:
+        task = bar.add_task(f"par {spec.par}", total=len(targets))
+        try:
+            for level, path in zip(generate_pack(spec, len(targets)), targets, strict=False):
+                write_json(level.level, path, overwrite=force, proof=level.proof_data())
+                made.append((level, path))
+                bar.advance(task)
+                if not quiet:
+                    out.print(f"{path}: par {spec.par}, {level.regions} regions, {level.attempts} boards tried"
+                              + (f", {level.count.classes} class" if level.count else ""), markup=False)
+        except TimeoutError as e:
+            err.print(f"unknown: {e}; wrote {len(made)} of {len(targets)} levels", markup=False)
+            return made, EXIT_UNKNOWN
+        except KamiError as e:
+            err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False)
+            return made, EXIT_BAD_INPUT if "exists" in str(e) else EXIT_NEGATIVE
+    return made, EXIT_OK
+
+

@@ -1,0 +1,248 @@
+"""Counting optimal solutions, and their classes up to the order of commuting moves (models/counting.md).
+
+A move is a letter (A, old, new): the set A of initial regions forming the tapped current region, its
+colour before, and the colour painted. Two letters are independent when their regions are disjoint and,
+if they touch, neither paints the other's old colour: exactly the pairs of consecutive moves that can
+be played in either order with the same moves and the same result. Classes are the trace classes under
+swaps of adjacent independent letters; each holds exactly one lexicographic normal form (Anisimov-Knuth),
+so counting classes is counting optimal plans in normal form, which is what `PlanCounter.classes` does.
+
+The optimum comes from `kamicp.solver.solve`; the plans of that length are counted by a memoised
+depth-first search pruned by the sound lower bound (a state whose bound exceeds its budget has none).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kamicp.bounds import quotient_bound
+from kamicp.errors import SolverError, UsageError
+from kamicp.level import Level, Move
+from kamicp.regions import Quotient, Regions, quotient, recolor, regions_of
+from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
+
+Letter = tuple[tuple[int, ...], int, int]  # (initial regions of the tapped region, old colour, new colour)
+State = tuple[int, ...]  # a colour per initial region
+
+
+class _Stop(Exception):
+    """Internal: the deadline passed or the limit was reached."""
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """Optimal solutions of a level. `solutions` and `classes` are exact when `complete`, else lower
+    bounds (the limit or the time limit cut the count short). `optimum` is None when the solver did not
+    prove one (then the counts are 0 and `lower_bound`/`upper_bound` say what is known)."""
+
+    level: str
+    optimum: int | None
+    solutions: int
+    classes: int
+    complete: bool
+    lower_bound: int
+    upper_bound: int | None
+    examples: tuple[tuple[Move, ...], ...]  # the first class representatives found (normal forms)
+    seconds: float
+    solutions_complete: bool = False  # `solutions` is exact (it is counted before the classes)
+    stopped_by: str | None = None  # what cut the count short: "limit", "time", or None
+
+    @property
+    def unique(self) -> bool:
+        """One class of optimal solutions (proven only when complete)."""
+        return self.complete and self.classes == 1
+
+    def to_dict(self, level: Level) -> dict:
+        return {
+            "level": self.level,
+            "optimum": self.optimum,
+            "solutions": self.solutions,
+            "classes": self.classes,
+            "complete": self.complete,
+            "solutions_complete": self.solutions_complete,
+            "stopped_by": self.stopped_by,
+            "unique": self.unique,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.upper_bound,
+            "examples": [[move_dict(level, m) for m in plan] for plan in self.examples],
+            "seconds": round(self.seconds, 4),
+        }
+
+
+class PlanCounter:
+    """Counts plans of exactly `budget` moves that end one-coloured, on an initial region graph.
+
+    `plans(state, b)`: the move sequences of length b from `state` whose last position, and only that
+    one, is one colour (memoised; on an optimum-length count no earlier position can be one colour).
+    `classes(b)`: how many of them are in lexicographic normal form, i.e. how many trace classes.
+    Both stop with `_Stop` at the deadline, `classes` also once `limit` classes are found; `found` and
+    `found_classes` are then lower bounds. (`plans` needs no limit: it counts without enumerating, its
+    work is the number of positions within the bound, however many plans there are.)"""
+
+    def __init__(self, adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *,
+                 deadline: float | None = None, limit: int | None = None, keep: int = 3) -> None:
+        self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
+        self.deadline, self.limit, self.keep = deadline, limit, keep
+        self.memo: dict[tuple[State, int], int] = {}
+        self.found = 0  # plans established so far (a lower bound on the count while it runs)
+        self.found_classes = 0
+        self.examples: list[tuple[Letter, ...]] = []
+        self._nodes = 0
+        self._touching: dict[tuple[int, ...], frozenset[int]] = {}
+
+    # --- moves ------------------------------------------------------------------------------------
+    def moves(self, state: State, q: Quotient | None = None) -> list[tuple[Letter, State]]:
+        """Every legal move of `state` as (letter, next state): each current region, each other colour.
+        (`q`: the state's quotient when the caller has it.)"""
+        q = q or quotient(self.adj0, state)
+        out = []
+        for k in range(q.size):
+            members, old = q.members[k], q.colors[k]
+            for c in range(self.num_colors):
+                if c != old:
+                    out.append(((members, old, c), recolor(state, members, c)))
+        return out
+
+    def _tick(self) -> None:
+        self._nodes += 1
+        if self.deadline is not None and self._nodes % 256 == 0 and time.monotonic() > self.deadline:
+            raise _Stop
+
+    # --- all plans ----------------------------------------------------------------------------------
+    def plans(self, state: State, budget: int) -> int:
+        key = (state, budget)
+        hit = self.memo.get(key)
+        if hit is not None:
+            self._credit(hit)
+            return hit
+        self._tick()
+        q = quotient(self.adj0, state)
+        if len(set(q.colors)) == 1:
+            total = 1 if budget == 0 else 0
+            self._credit(total)
+        elif budget == 1:
+            total = self._last_moves(q)
+            self._credit(total)
+        elif budget == 0 or quotient_bound(q, self.num_colors) > budget:
+            total = 0  # the sound lower bound: no plan of `budget` moves from here
+        else:
+            total = sum(self.plans(child, budget - 1) for _, child in self.moves(state, q))
+        self.memo[key] = total
+        return total
+
+    @staticmethod
+    def _last_moves(q: Quotient) -> int:
+        """Moves that leave a board of several colours one colour: painting region k colour c does iff every
+        other region has colour c, i.e. there are two colours and k is the only region of its colour."""
+        counts = Counter(q.colors)
+        return sum(n == 1 for n in counts.values()) if len(counts) == 2 else 0
+
+    def _credit(self, n: int) -> None:
+        """`n` more distinct plans are established (a memo hit is reached by a new prefix)."""
+        self.found += n
+
+    # --- classes ------------------------------------------------------------------------------------
+    def independent(self, a: Letter, b: Letter) -> bool:
+        """Disjoint regions, and if they touch, neither paints the other's old colour (counting.md §1)."""
+        (ra, old_a, new_a), (rb, old_b, new_b) = a, b
+        if not set(ra).isdisjoint(rb):
+            return False
+        if self._touch(ra).isdisjoint(rb):
+            return True
+        return new_a != old_b and new_b != old_a
+
+    def _touch(self, regions: tuple[int, ...]) -> frozenset[int]:
+        """The initial regions next to a set of initial regions (and the set itself)."""
+        got = self._touching.get(regions)
+        if got is None:
+            got = frozenset(w for v in regions for w in self.adj0[v]) | frozenset(regions)
+            self._touching[regions] = got
+        return got
+
+    def normal_after(self, prefix: Sequence[Letter], x: Letter) -> bool:
+        """Is prefix + x in lexicographic normal form, given that prefix is? It is not when x could be
+        swapped left past a greater letter: some b > x with x independent of b and of every letter
+        after b (counting.md §2)."""
+        for b in reversed(prefix):
+            if not self.independent(x, b):
+                return True
+            if b > x:
+                return False
+        return True
+
+    def classes(self, budget: int) -> int:
+        """The number of plans of `budget` moves from the start in normal form (after `plans`)."""
+        self._walk(self.start, budget, [])
+        return self.found_classes
+
+    def _walk(self, state: State, budget: int, prefix: list[Letter]) -> None:
+        if budget == 0:
+            self.found_classes += 1
+            if len(self.examples) < self.keep:
+                self.examples.append(tuple(prefix))
+            if self.limit is not None and self.found_classes >= self.limit:
+                raise _Stop
+            return
+        for letter, child in self.moves(state):
+            self._tick()
+            if not self.normal_after(prefix, letter) or not self.plans(child, budget - 1):
+                continue
+            prefix.append(letter)
+            self._walk(child, budget - 1, prefix)
+            prefix.pop()
+
+
+def _to_moves(regions: Regions, plan: Sequence[Letter]) -> tuple[Move, ...]:
+    return tuple(Move(regions.ids[members[0]], regions.palette[new]) for members, _, new in plan)
+
+
+def count_optimal(level: Level, *, limit: int | None = None, time_limit: float | None = None,
+                  engine: str = "auto", workers: int | None = None, progress: Progress | None = None
+                  ) -> CountResult:
+    """The proven optimum of `level`, the number of optimal solutions and of their classes."""
+    if limit is not None and (not isinstance(limit, int) or limit < 1):
+        raise UsageError(f"limit must be a positive integer, got {limit!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise UsageError(f"time-limit must be positive, got {time_limit!r}")
+    start = time.monotonic()
+    result = solve(level, time_limit=time_limit, engine=engine, workers=workers, progress=progress)
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.001)
+    return count_with(level, result, limit=limit, time_limit=left, progress=progress, started=start)
+
+
+def count_with(level: Level, result: Result, *, limit: int | None = None, time_limit: float | None = None,
+               progress: Progress | None = None, started: float | None = None) -> CountResult:
+    """Count the optimal solutions of `level` given a solver `result` (its proof gives the optimum)."""
+    start = time.monotonic() if started is None else started
+    regions = regions_of(level)
+    if result.status != OPTIMAL:
+        return CountResult(level.name, None, 0, 0, False, result.lower_bound, result.upper_bound, (),
+                           time.monotonic() - start, stopped_by="time")
+    optimum = len(result.moves)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    counter = PlanCounter(regions.adj, regions.colors, len(regions.palette), deadline=deadline, limit=limit)
+    solutions_complete = complete = False
+    solutions, stopped_by = 0, None
+    try:
+        if progress:
+            progress(f"counting plans of {optimum} moves")
+        solutions = counter.plans(counter.start, optimum)
+        solutions_complete = True
+        if progress:
+            progress(f"{solutions} plans; counting classes")
+        classes = counter.classes(optimum)
+        complete = True
+    except _Stop:
+        if not solutions_complete:
+            solutions = counter.found
+        classes = counter.found_classes
+        stopped_by = "limit" if limit is not None and classes >= limit else "time"
+    if solutions_complete and solutions == 0 or complete and not 0 < classes <= solutions:
+        raise SolverError(f"counted {solutions} plans in {classes} classes of {optimum} moves, "
+                          "but the solver replayed one: refusing to report it")
+    return CountResult(level.name, optimum, solutions, classes, complete, optimum, optimum,
+                       tuple(_to_moves(regions, p) for p in counter.examples), time.monotonic() - start,
+                       solutions_complete, stopped_by)
