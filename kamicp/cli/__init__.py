@@ -6,6 +6,7 @@ builds the whole command line. A new command goes in its own module, added to th
 
 from kamicp.cli import solving  # noqa: F401, I001 - registers the commands, in the order of --help
 from kamicp.cli import levels  # noqa: F401, I001
+from kamicp.cli import katamino  # noqa: F401, I001
 from kamicp.cli.common import app
 
 __all__ = ["app", "main"]
