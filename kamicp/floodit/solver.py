@@ -18,7 +18,8 @@ from kamicp.level import Label, Level, Move
 from kamicp.rules import verify
 from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
 
-PIVOT_ENGINES = ("search", "cpsat", "auto")  # auto: the search (measured faster, benchmarks/RESULTS.md)
+PIVOT_ENGINES = ("search", "cpsat", "auto")
+SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
 
 
 def greedy_plan(game: PivotGame) -> list[int] | None:
@@ -35,6 +36,23 @@ def greedy_plan(game: PivotGame) -> list[int] | None:
     return plan
 
 
+def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | None, deadline: float | None,
+             workers: int | None, proof: list[Horizon]) -> tuple[str, list[int] | None]:
+    """One horizon by the search (auto: for SEARCH_FIRST s), then by CP-SAT; the answer's row goes in `proof`."""
+    t0 = time.monotonic()
+    outcome, plan = "unknown", None
+    if search is not None:
+        stop = deadline if engine == "search" else min(deadline or float("inf"), t0 + SEARCH_FIRST)
+        outcome, plan = search.horizon(steps, stop)
+        by = "search"
+    if outcome == "unknown" and engine != "search":
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
+        outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers)
+        by = "cpsat"
+    proof.append(Horizon(steps, outcome, time.monotonic() - t0, by))
+    return outcome, plan
+
+
 def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto", max_steps: int | None = None,
                 time_limit: float | None = None, workers: int | None = None,
                 progress: Callable[[str], None] | None = None) -> Result:
@@ -49,7 +67,7 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     game = pivot_game(level, pivot)
-    name = "search" if engine == "auto" else engine
+    name = engine
     proof: list[Horizon] = []
 
     def result(status: str, plan: list[int] | None, lower: int) -> Result:
@@ -69,20 +87,14 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
     assert best is not None
     if lower > 0:
         proof.append(Horizon(lower - 1, "bound", 0.0, "bound"))
-    search = PivotSearch(game) if name == "search" else None
+    search = PivotSearch(game) if engine != "cpsat" else None
     top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
     for steps in range(lower, top + 1):
         if progress:
             progress(f"{level.name or 'level'}: {steps} moves")
         if deadline is not None and time.monotonic() >= deadline:
             return result(UNKNOWN, best, steps)
-        t0 = time.monotonic()
-        left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-        if search is not None:
-            outcome, plan = search.horizon(steps, None if left is None else t0 + left)
-        else:
-            outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers)
-        proof.append(Horizon(steps, outcome, time.monotonic() - t0, name))
+        outcome, plan = _horizon(game, steps, engine, search, deadline, workers, proof)
         if outcome == "feasible":
             return result(OPTIMAL, plan, len(plan or []))
         if outcome == "unknown":
