@@ -73,15 +73,12 @@ class KataminoModel:
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {self.model.validate()}")
         sols = tuple(found.solutions)
-        if not enumerate_all:
-            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return ModelOutcome("feasible", (self.extract(solver.boolean_value),), False, seconds)
-            return ModelOutcome("infeasible" if status == cp_model.INFEASIBLE else "unknown", (), status ==
-                                cp_model.INFEASIBLE, seconds)
-        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not found.stopped
-        if complete:
-            return ModelOutcome("feasible" if sols else "infeasible", sols, True, seconds)
-        return ModelOutcome("feasible" if sols and found.stopped else "unknown", sols, False, seconds)
+        # With enumeration, OPTIMAL means every solution was listed (unless the callback stopped it early).
+        complete = status == cp_model.INFEASIBLE or (status == cp_model.OPTIMAL and enumerate_all
+                                                     and not found.stopped)
+        if sols:
+            return ModelOutcome("feasible", sols, complete, seconds)
+        return ModelOutcome("infeasible" if status == cp_model.INFEASIBLE else "unknown", (), complete, seconds)
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
