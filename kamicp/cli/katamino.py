@@ -77,7 +77,7 @@ def _print(result: KataminoResult, all_solutions: bool) -> None:
 @app.command("katamino")
 def katamino_cmd(
     puzzle_path: Annotated[Path | None, typer.Argument(
-        metavar="[PUZZLE]", show_default=False, help='Puzzle JSON {"rows", "cols", "pieces", "blocked"}.')] = None,
+        metavar="PUZZLE", show_default=False, help='Puzzle JSON {"rows", "cols", "pieces", "blocked"}.')] = None,
     board: Annotated[str | None, typer.Option("--board", help="Board size ROWSxCOLS, e.g. 5x6.")] = None,
     pieces: Annotated[str | None, typer.Option("--pieces", help="Piece letters (FILNPTUVWXYZ), e.g. LPUVYN.")] = None,
     all_solutions: Annotated[bool, typer.Option("--all", help="Print every solution.")] = False,
