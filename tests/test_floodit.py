@@ -141,3 +141,18 @@ def test_time_limit_gives_unknown_with_a_replayed_upper_bound():
     if result.status == UNKNOWN:
         assert result.upper_bound == len(result.moves) and result.lower_bound <= result.upper_bound
         verify(level, result.moves, pivot=0)
+
+
+def test_benchmark_script_runs(tmp_path):
+    import importlib.util
+    import json
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_floodit", ROOT / "benchmarks" / "floodit.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "f"
+    module.main(["--sizes", "6", "--colours", "3", "--time-limit", "30", "--out", str(out)])
+    (record,) = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert {record[e]["optimum"] for e in ("search", "cpsat", "auto")} == {len(solve_pivot(square(6, 3, 603)).moves)}

@@ -213,3 +213,18 @@ def test_symmetric_boards_counts_match_plain_enumeration(board, pieces):
     assert a.count == b.count == _plain_count(puzzle) > 0
     assert a.distinct == b.distinct
     assert a.distinct * a.symmetries >= a.count >= a.distinct
+
+
+def test_benchmark_script_runs(tmp_path, capsys):
+    import importlib.util
+
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_katamino", ROOT / "benchmarks" / "katamino.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "k"
+    module.main(["--min-n", "3", "--max-n", "3", "--limit", "12", "--counts", "", "--out", str(out)])
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert len(data["sets"]) == 12 and all(r["cpsat"]["status"] == r["dlx"]["status"] for r in data["sets"])
+    assert "| 5x3 | 12 |" in out.with_suffix(".md").read_text()
