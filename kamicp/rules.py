@@ -6,7 +6,8 @@ Rules (named in every RuleError):
 - `known-colour`: a move paints one of the level's colours;
 - `colour-changes`: a move paints its region a colour different from the one it has;
 - `one-colour`: after the last move the whole board has one colour;
-- `move-limit`: a solution uses no more moves than allowed.
+- `move-limit`: a solution uses no more moves than allowed;
+- `pivot-region` (Flood-It rules, `pivot` given): a move taps the region holding the pivot cell.
 """
 
 from __future__ import annotations
@@ -52,11 +53,15 @@ class Board:
         return len(set(self.colors))
 
 
-def apply_move(board: Board, move: Move, step: int | None = None) -> Board:
-    """Paint the region containing `move.cell` with `move.color` (it merges with its neighbours)."""
+def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | None = None) -> Board:
+    """Paint the region containing `move.cell` with `move.color` (it merges with its neighbours).
+    With `pivot` (a cell), the Flood-It rules: the move must tap the region holding the pivot."""
     level = board.level
     if not 0 <= move.cell < level.size:
         raise RuleError("cell-exists", f"cell {move.cell} is not on the board", step=step)
+    if pivot is not None and move.cell not in board.region_at(pivot):
+        raise RuleError("pivot-region", f"{level.format_label(move.cell)} is not in the region holding the pivot "
+                        f"{level.format_label(pivot)}", step=step)
     if move.color not in level.color_keys:
         raise RuleError(
             "known-colour",
@@ -76,19 +81,20 @@ def apply_move(board: Board, move: Move, step: int | None = None) -> Board:
     return Board(level, tuple(colors))
 
 
-def replay(level: Level, moves: Sequence[Move]) -> list[Board]:
-    """The start board and the board after each move."""
+def replay(level: Level, moves: Sequence[Move], pivot: int | None = None) -> list[Board]:
+    """The start board and the board after each move (Flood-It rules when a `pivot` cell is given)."""
     boards = [Board.start(level)]
     for step, move in enumerate(moves, start=1):
-        boards.append(apply_move(boards[-1], move, step=step))
+        boards.append(apply_move(boards[-1], move, step=step, pivot=pivot))
     return boards
 
 
-def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None) -> Board:
-    """Check that `moves` solve `level` (within `max_moves` if given); return the final board."""
+def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None, pivot: int | None = None) -> Board:
+    """Check that `moves` solve `level` (within `max_moves` if given; every move tapping the region of the
+    `pivot` cell if given); return the final board."""
     if max_moves is not None and len(moves) > max_moves:
         raise RuleError("move-limit", f"{len(moves)} moves, but at most {max_moves} are allowed")
-    final = replay(level, moves)[-1]
+    final = replay(level, moves, pivot)[-1]
     if not final.solved:
         raise RuleError(
             "one-colour",

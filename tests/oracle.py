@@ -39,3 +39,31 @@ def bfs_optimum(level: Level, limit: int = 12) -> tuple[int, list[Move]] | None:
                     nxt.append((child, [*path, move]))
         frontier = nxt
     return None
+
+
+def bfs_pivot_optimum(level: Level, pivot: int = 0, limit: int = 12) -> tuple[int, list[Move]] | None:
+    """Flood-It rules: fewest moves, each tapping the region holding cell `pivot`, that make the board one
+    colour (and one such move list), or None past `limit` (also when no solution exists)."""
+    start = Board.start(level)
+    if start.solved:
+        return 0, []
+    seen = {start.colors}
+    frontier = [(start, [])]
+    for depth in range(1, limit + 1):
+        nxt = []
+        for board, path in frontier:
+            for color in level.color_keys:
+                if color == board.colors[pivot]:
+                    continue
+                move = Move(pivot, color)
+                child = apply_move(board, move, pivot=pivot)
+                if child.colors in seen:
+                    continue
+                seen.add(child.colors)
+                if child.solved:
+                    return depth, [*path, move]
+                nxt.append((child, [*path, move]))
+        frontier = nxt
+        if not frontier:
+            return None
+    return None

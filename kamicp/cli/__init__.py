@@ -10,6 +10,7 @@ from kamicp.cli import levels  # noqa: F401, I001
 from kamicp.cli import importing  # noqa: F401, I001
 from kamicp.cli import play  # noqa: F401, I001
 from kamicp.cli import designer  # noqa: F401, I001
+from kamicp.cli import katamino  # noqa: F401, I001
 from kamicp.cli.common import app
 
 __all__ = ["app", "main"]

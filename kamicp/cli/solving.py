@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -33,7 +32,9 @@ from kamicp.cli.common import (
     printable,
     spinner,
 )
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_data, pivot_label, print_pivot_result
 from kamicp.cli.report import exit_for, print_result
+from kamicp.floodit import prove_pivot_under, solve_pivot
 from kamicp.render.files import check_steps_dir, write_steps
 from kamicp.solver import NO_SOLUTION, OPTIMAL, options_without, prove_under, solve
 
@@ -52,17 +53,26 @@ def solve_cmd(
     steps_dir: StepsDirOpt = None,
     force: ForceOpt = False,
     no: NoOpt = None,
+    rules: RulesOpt = Rules.free,
+    pivot: PivotOpt = None,
 ) -> None:
     """Print a shortest solution (taps and colours) with the proof that nothing shorter exists."""
     level = load(level_path, fmt, geometry)
-    if steps_dir is not None:
-        with bad_input():
+    with bad_input():
+        label = pivot_label(level, rules, pivot)
+        if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
     with bad_input(), spinner(not as_json) as progress:
-        result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
-                       engine=engine.value, seed=seed, progress=progress, options=options_without(no or []))
+        if rules == Rules.pivot:  # Flood-It: kamicp.floodit's own horizon loop
+            result = solve_pivot(level, label, engine=engine.value, max_steps=max_steps, time_limit=time_limit,
+                                 workers=workers, progress=progress)
+        else:
+            result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
+                           engine=engine.value, seed=seed, progress=progress, options=options_without(no or []))
     if as_json:
-        print_json(result.to_dict(level))
+        print_json(pivot_data(level, result, label) if rules == Rules.pivot else result.to_dict(level))
+    elif rules == Rules.pivot:
+        print_pivot_result(level, result, label, show_moves=result.status != NO_SOLUTION)
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
         print_result(level, result, show_moves=result.status != NO_SOLUTION)
@@ -84,24 +94,33 @@ def prove_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
+    rules: RulesOpt = Rules.free,
+    pivot: PivotOpt = None,
 ) -> None:
     """Prove that LEVEL has no solution with fewer than N moves, or show one that has."""
     level = load(level_path, fmt, geometry)
+    with bad_input():
+        label = pivot_label(level, rules, pivot)
+    show = print_result if rules == Rules.free else (lambda lv, r, **kw: print_pivot_result(lv, r, label, **kw))
     with bad_input(), spinner(not as_json) as progress:
-        result = prove_under(level, under, time_limit=time_limit, workers=workers, engine=engine.value,
-                             seed=seed, progress=progress)
+        if rules == Rules.pivot:  # Flood-It: kamicp.floodit's own horizon loop
+            result = prove_pivot_under(level, under, label, engine=engine.value, time_limit=time_limit,
+                                       workers=workers, progress=progress)
+        else:
+            result = prove_under(level, under, time_limit=time_limit, workers=workers, engine=engine.value,
+                                 seed=seed, progress=progress)
     if as_json:
-        data = result.to_dict(level)
+        data = pivot_data(level, result, label) if rules == Rules.pivot else result.to_dict(level)
         data["under"] = under
         data["proven"] = result.status == NO_SOLUTION
         print_json(data)
     elif result.status == NO_SOLUTION:
-        print_result(level, result, show_moves=False)
+        show(level, result, show_moves=False)
         out.print(f"[bold green]proven: no solution with fewer than {under} moves[/]")
     elif result.status == OPTIMAL:
-        print_result(level, result)
+        show(level, result)
         out.print(f"[bold red]not proven: this solution has {len(result.moves)} moves, fewer than {under}[/]")
     else:
-        print_result(level, result, show_moves=False)
+        show(level, result, show_moves=False)
     code = {NO_SOLUTION: EXIT_OK, OPTIMAL: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)
     raise typer.Exit(code)

@@ -1,0 +1,112 @@
+"""Solving Flood-It with a fixed pivot, with proofs: the pivot bound, a greedy upper bound, then every
+horizon from the bound up to the greedy length minus one refuted (or solved) by the pivot IDA* or the
+pivot CP-SAT model. Returns kamicp.solver.Result; every solution is replayed by the rules engine with the
+pivot rule (kamicp.rules.verify(..., pivot=cell)) first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from kamicp.errors import UsageError
+from kamicp.floodit.bound import pivot_bound
+from kamicp.floodit.game import PivotGame, pivot_game
+from kamicp.floodit.model import PivotModel
+from kamicp.floodit.search import PivotSearch
+from kamicp.level import Label, Level, Move
+from kamicp.rules import verify
+from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
+
+PIVOT_ENGINES = ("search", "cpsat", "auto")
+SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
+
+
+def greedy_plan(game: PivotGame) -> list[int] | None:
+    """Each move the colour that floods the most regions (ties: the smaller colour), then the final colour."""
+    flooded, color = 1 << game.start, game.regions.colors[game.start]
+    plan: list[int] = []
+    colours = sorted(set(game.regions.colors))
+    while flooded != game.island:
+        best = max((c for c in colours if c != color), key=lambda c: (game.absorb(flooded, c).bit_count(), -c))
+        flooded, color = game.absorb(flooded, best), best
+        plan.append(best)
+    if game.final is not None and color != game.final:
+        plan.append(game.final)
+    return plan
+
+
+def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | None, deadline: float | None,
+             workers: int | None, proof: list[Horizon]) -> tuple[str, list[int] | None]:
+    """One horizon by the search (auto: for SEARCH_FIRST s), then by CP-SAT; the answer's row goes in `proof`."""
+    t0 = time.monotonic()
+    outcome, plan = "unknown", None
+    if search is not None:
+        stop = deadline if engine == "search" else min(deadline or float("inf"), t0 + SEARCH_FIRST)
+        outcome, plan = search.horizon(steps, stop)
+        by = "search"
+    if outcome == "unknown" and engine != "search":
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
+        outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers)
+        by = "cpsat"
+    proof.append(Horizon(steps, outcome, time.monotonic() - t0, by))
+    return outcome, plan
+
+
+def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto", max_steps: int | None = None,
+                time_limit: float | None = None, workers: int | None = None,
+                progress: Callable[[str], None] | None = None) -> Result:
+    """A shortest Flood-It solution (every move taps the pivot's region; default pivot: the top-left
+    cell), proven shortest; `no-solution` when none has at most `max_steps` moves (or none exists)."""
+    if engine not in PIVOT_ENGINES:
+        raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(PIVOT_ENGINES)})")
+    if max_steps is not None and max_steps < 0:
+        raise UsageError(f"max-steps must be a non-negative integer, got {max_steps!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise UsageError(f"time-limit must be positive, got {time_limit!r}")
+    start = time.monotonic()
+    deadline = None if time_limit is None else start + time_limit
+    game = pivot_game(level, pivot)
+    name = engine
+    proof: list[Horizon] = []
+
+    def result(status: str, plan: list[int] | None, lower: int) -> Result:
+        moves = tuple(Move(game.pivot_cell, game.regions.palette[c]) for c in plan or [])
+        if plan is not None:
+            verify(level, moves, pivot=game.pivot_cell)
+        return Result(level=level.name, status=status, moves=moves, lower_bound=lower,
+                      upper_bound=None if plan is None else len(plan), max_steps=max_steps, proof=tuple(proof),
+                      engine=name, seconds=time.monotonic() - start, regions=game.n,
+                      colors=game.regions.num_colors)
+
+    if game.blocked:
+        proof.append(Horizon(max_steps or 0, "bound", 0.0, "unreachable"))
+        return result(NO_SOLUTION, None, 0)
+    lower = pivot_bound(game, 1 << game.start, game.regions.colors[game.start])
+    best = greedy_plan(game)
+    assert best is not None
+    if lower > 0:
+        proof.append(Horizon(lower - 1, "bound", 0.0, "bound"))
+    search = PivotSearch(game) if engine != "cpsat" else None
+    top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
+    for steps in range(lower, top + 1):
+        if progress:
+            progress(f"{level.name or 'level'}: {steps} moves")
+        if deadline is not None and time.monotonic() >= deadline:
+            return result(UNKNOWN, best, steps)
+        outcome, plan = _horizon(game, steps, engine, search, deadline, workers, proof)
+        if outcome == "feasible":
+            return result(OPTIMAL, plan, len(plan or []))
+        if outcome == "unknown":
+            return result(UNKNOWN, best, steps)
+    if max_steps is not None and len(best) > max_steps:
+        return result(NO_SOLUTION, best, max(lower, max_steps + 1))
+    proof.append(Horizon(len(best), "feasible", 0.0, "greedy"))
+    return result(OPTIMAL, best, len(best))
+
+
+def prove_pivot_under(level: Level, under: int, pivot: Label | None = None, **kwargs) -> Result:
+    """Prove no pivot solution has fewer than `under` moves (status no-solution), or show one that has."""
+    if under < 1:
+        raise UsageError(f"--under must be at least 1, got {under}")
+    return solve_pivot(level, pivot, max_steps=under - 1, **kwargs)
