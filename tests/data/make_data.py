@@ -12,7 +12,8 @@ tests/data/KNOWN.json: for every level its regions, colours and optimum, and how
 - `cpsat+search`: larger boards, proven optimal twice, once by `solve(engine="cpsat")` and once by
   `solve(engine="search")` (the reference IDA*), which must agree; both solutions replay in the rules engine.
 
-Deterministic: the same files come out on every run (only the optimum, never a timing, is recorded).
+Deterministic levels and optima (fixed seeds; only the optimum, never a timing, is recorded); the
+official solution written into a game file is an optimal one, not necessarily the same on every run.
 """
 
 from __future__ import annotations
