@@ -249,12 +249,14 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
         complete = True
     except _Stop:
         if not solutions_complete:
-            solutions = counter.found
+            solutions = max(counter.found, 1)  # (the solver's replayed solution is one)
         classes = counter.found_classes
         stopped_by = "limit" if limit is not None and classes >= limit else "time"
+        classes = max(classes, 1)
     if solutions_complete and solutions == 0 or complete and not 0 < classes <= solutions:
         raise SolverError(f"counted {solutions} plans in {classes} classes of {optimum} moves, "
                           "but the solver replayed one: refusing to report it")
+    examples = tuple(_to_moves(regions, p) for p in counter.examples) or (result.moves,)
     return CountResult(level.name, optimum, solutions, classes, complete, optimum, optimum,
-                       tuple(_to_moves(regions, p) for p in counter.examples), time.monotonic() - start,
+                       examples, time.monotonic() - start,
                        solutions_complete, stopped_by)
