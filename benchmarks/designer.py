@@ -28,7 +28,7 @@ from kamicp.errors import KamiError
 from kamicp.generate import GenerateSpec, generate_level
 
 ROOT = Path(__file__).resolve().parent.parent
-BOARDS = [("triangle", 29, 10, 4), ("square", 10, 16, 4)]  # (geometry, rows, cols, colours)
+BOARDS = [("triangle", 29, 10), ("square", 10, 16)]  # the games' boards
 app = typer.Typer(add_completion=False)
 console = Console(stderr=True)
 
@@ -49,9 +49,10 @@ def count_rows(folder: Path, pattern: str, time_limit: float) -> list[dict]:
     return rows
 
 
-def generation_rows(pars: list[int], levels: int, seed: int, time_limit: float) -> list[dict]:
+def generation_rows(pars: list[int], levels: int, seed: int, time_limit: float, colour_counts: list[int]
+                    ) -> list[dict]:
     rows = []
-    for geometry, r, c, colours in BOARDS:
+    for (geometry, r, c), colours in ((b, k) for b in BOARDS for k in colour_counts):
         for par in pars:
             spec = GenerateSpec(geometry, colours, par, r, c, seed=seed)
             made, regions, attempts, failed = 0, [], [], 0
@@ -107,13 +108,15 @@ def main(
                                               "generated level.")] = 60.0,
     par: Annotated[list[int] | None, typer.Option("--par", help="Pars to generate (repeatable).")] = None,
     levels: Annotated[int, typer.Option("--levels", help="Levels per board and par.")] = 3,
+    colours: Annotated[list[int] | None, typer.Option("--colours", help="Colours of generated boards "
+                                                      "(repeatable; default 4).")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     out: Annotated[Path, typer.Option("--out", help="Output prefix (.md and .json are added).")] = (
         ROOT / "benchmarks" / "results" / "designer"),
 ) -> None:
     command = "python benchmarks/designer.py " + " ".join(sys.argv[1:])
     count = count_rows(folder, pattern, time_limit) if folder else []
-    gen = generation_rows(par or [], levels, seed, time_limit)
+    gen = generation_rows(par or [], levels, seed, time_limit, colours or [4])
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".md").write_text(markdown(count, gen, command))
     out.with_suffix(".json").write_text(json.dumps({"command": command, "machine": platform.platform(),

@@ -126,12 +126,24 @@ class PlanCounter:
         elif budget == 1:
             total = self._last_moves(q)
             self._credit(total)
-        elif budget == 0 or quotient_bound(q, self.num_colors) > budget:
-            total = 0  # the sound lower bound: no plan of `budget` moves from here
+        elif budget == 0 or self._quick_bound(q) > budget or quotient_bound(q, self.num_colors) > budget:
+            total = 0  # a sound lower bound: no plan of `budget` moves from here
         else:
             total = sum(self.plans(child, budget - 1) for _, child in self.moves(state, q))
         self.memo[key] = total
         return total
+
+    @staticmethod
+    def _quick_bound(q: Quotient) -> int:
+        """A weaker bound, cheap to compute first: a move removes at most one colour, and an island needs
+        at least its radius, which is at least half the eccentricity of any of its regions (bounds.md)."""
+        depth, frontier, seen = 0, [0], {0}
+        while True:
+            frontier = [w for v in frontier for w in q.adj[v] if w not in seen and not seen.add(w)]
+            if not frontier:
+                break
+            depth += 1
+        return max(len(set(q.colors)) - 1, (depth + 1) // 2)
 
     @staticmethod
     def _last_moves(q: Quotient) -> int:
@@ -237,12 +249,14 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
         complete = True
     except _Stop:
         if not solutions_complete:
-            solutions = counter.found
+            solutions = max(counter.found, 1)  # (the solver's replayed solution is one)
         classes = counter.found_classes
         stopped_by = "limit" if limit is not None and classes >= limit else "time"
+        classes = max(classes, 1)
     if solutions_complete and solutions == 0 or complete and not 0 < classes <= solutions:
         raise SolverError(f"counted {solutions} plans in {classes} classes of {optimum} moves, "
                           "but the solver replayed one: refusing to report it")
+    examples = tuple(_to_moves(regions, p) for p in counter.examples) or (result.moves,)
     return CountResult(level.name, optimum, solutions, classes, complete, optimum, optimum,
-                       tuple(_to_moves(regions, p) for p in counter.examples), time.monotonic() - start,
+                       examples, time.monotonic() - start,
                        solutions_complete, stopped_by)

@@ -184,8 +184,8 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None
             continue
         count = None
         if spec.unique:
-            left = None if deadline is None else deadline - time.monotonic()
-            count = count_with(level, result, limit=2, time_limit=min(budget, left or budget))
+            left = budget if deadline is None else min(budget, max(deadline - time.monotonic(), 0.001))
+            count = count_with(level, result, limit=2, time_limit=left)
             if not count.unique:
                 continue
         return Generated(level.with_par(spec.par), result, count, attempt, time.monotonic() - start,
@@ -194,11 +194,11 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None
                       f"({spec.geometry} {rows} x {cols}, {spec.colours} colours)")
 
 
-def generate_pack(spec: GenerateSpec, count: int) -> Iterator[Generated]:
+def generate_pack(spec: GenerateSpec, count: int, progress: Progress | None = None) -> Iterator[Generated]:
     """`count` levels (indices 0..count-1), each proven; stops with TimeoutError at `spec.time_limit`."""
     spec.check()
     if count < 1:
         raise UsageError(f"count must be at least 1, got {count}")
     deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
     for index in range(count):
-        yield generate_level(spec, index, deadline=deadline)
+        yield generate_level(spec, index, deadline=deadline, progress=progress)

@@ -163,7 +163,10 @@ def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bo
     with Progress(*columns, console=err, transient=True, disable=quiet or not err.is_terminal) as bar:
         task = bar.add_task(f"par {spec.par}", total=len(targets))
         try:
-            for level, path in zip(generate_pack(spec, len(targets)), targets, strict=False):
+            def note(message: str) -> None:
+                bar.update(task, description=f"par {spec.par}: {message}")
+
+            for level, path in zip(generate_pack(spec, len(targets), note), targets, strict=False):
                 write_json(level.level, path, overwrite=force, proof=level.proof_data())
                 made.append((level, path))
                 bar.advance(task)
