@@ -35,7 +35,7 @@ def piece_sets(min_n: int, max_n: int, limit: int | None) -> list[dict]:
             for engine in ENGINES:
                 start = time.perf_counter()
                 result = solve_katamino(puzzle, engine=engine, time_limit=ARGS.time_limit)
-                rec[engine] = {"status": result.status.value, "seconds": time.perf_counter() - start}
+                rec[engine] = {"status": result.status.value, "seconds": round(time.perf_counter() - start, 4)}
             known = {rec[e]["status"] for e in ENGINES} - {Status.UNKNOWN.value}
             if len(known) > 1:
                 raise SystemExit(f"engines disagree on 5x{n} {puzzle.pieces}: {rec}")
@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> None:
     out = Path(ARGS.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".md").write_text("\n".join(md) + "\n")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "sets": sets, "counts": rects}, indent=1))
+    data = {"command": command, "sets": sets, "counts": rects}
+    out.with_suffix(".json").write_text(json.dumps(data, separators=(",", ":")))
     print("\n".join(md))
 
 
