@@ -230,3 +230,19 @@ def test_a_level_overrunning_its_time_limit_is_killed_as_a_row(monkeypatch):
     rows = run_pack(load_pack([PUZZLES / "blog-18.json"]), replace(FAST, time_limit=0.5), jobs=1)
     assert rows[0].verdict == Verdict.error and "killed" in rows[0].error
     assert time.monotonic() - start < 30
+
+
+def _in_daemon(conn, item, settings):
+    conn.send(worker.run_isolated(item, "k", settings))
+
+
+def test_a_daemonic_worker_says_how_to_start_it():
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_in_daemon, args=(child, load_pack([PUZZLES / "blog-18.json"])[0], FAST), daemon=True)
+    proc.start()
+    got = parent.recv() if parent.poll(60) else None
+    proc.join(10)
+    assert got is not None and got.verdict == Verdict.error and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in got.error
