@@ -1,4 +1,4 @@
-"""Sound lower bounds and a greedy upper bound on the number of moves.
+"""Sound lower bounds on the number of moves (the upper bounds are in `kamicp.upper`).
 
 Only bounds with a proof enter here (see models/bounds.md):
 - radius: a move lowers the radius of a connected region graph by at most 1; and a graph of radius r
@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kamicp.regions import Quotient, islands, quotient, recolor
+from kamicp.regions import Quotient, islands
 
 
 def _outermost_ring(s: int, adj: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
@@ -132,47 +132,3 @@ def lower_bound(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors:
 
 def quotient_bound(q: Quotient, num_colors: int) -> int:
     return lower_bound(q.adj, q.colors, num_colors)
-
-
-def greedy(
-    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6
-) -> list[tuple[int, int]]:
-    """A quick solution as (initial region, colour) moves: an upper bound, never a proof of optimality.
-
-    While some island has several regions: among the `width` moves that merge the most regions
-    (central regions first), take the one leaving the smallest lower bound, then the fewest regions.
-    Every such move merges, so this ends. Then paint every single-region island the most common
-    island colour.
-    """
-    state = tuple(start)
-    moves: list[tuple[int, int]] = []
-    while True:
-        q = quotient(adj0, state)
-        if all(not nb for nb in q.adj):
-            break
-        ecc: dict[int, int] = {}
-        for nodes in islands(q.size, q.adj):
-            ecc.update(eccentricities(nodes, q.adj))
-        candidates = []
-        for k in range(q.size):
-            merged = Counter(q.colors[j] for j in q.adj[k])
-            for c, count in merged.items():
-                candidates.append((-count, ecc[k], k, c))
-        candidates.sort()
-        best = None
-        for _, _, k, c in candidates[:width]:
-            child = recolor(state, q.members[k], c)
-            cq = quotient(adj0, child)
-            key = (quotient_bound(cq, num_colors), cq.size)
-            if best is None or key < best[0]:
-                best = (key, q.rep[k], c, child)
-        assert best is not None
-        moves.append((best[1], best[2]))
-        state = best[3]
-    q = quotient(adj0, state)
-    if len(set(q.colors)) > 1:
-        final = Counter(q.colors).most_common(1)[0][0]
-        for k in range(q.size):
-            if q.colors[k] != final:
-                moves.append((q.rep[k], final))
-    return moves

@@ -13,45 +13,19 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from kamicp.config import ModelOptions
+from kamicp.outcome import Outcome, Plan
 from kamicp.regions import Regions, islands
 from kamicp.symmetry import involution
 
-Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
-
-
-@dataclass(frozen=True)
-class ModelOptions:
-    """Switchable parts of the model. Every one of them is sound (see models/flood.md)."""
-
-    colour_count_bound: bool = True  # colours present after step t <= T - t + 1
-    smallest_root: bool = True  # the connectivity root of a clicked set is its smallest region
-    # The strengthenings below are proved in models/strengthening.md.
-    tight_colours: bool = True  # no wiggle room (colours = moves left + 1): click every region of the old colour
-    commuting_order: bool = True  # consecutive independent moves in increasing order of their smallest region
-    radius_bound: bool = False  # connected boards: after step t some centre reaches every region within T - t
-    radius_window: int = 0  # > 0: the radius constraint only for the steps with T - t <= radius_window
-    symmetry: bool = False  # a colour-preserving involution sigma: first move on r only if r <= sigma(r)
-    search_symmetry: bool = False  # the same rule at the compiled search's root (measured slower: off)
-    # Solver-side switches (not constraints), kept here so one object configures an ablation run.
-    hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
-    beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
-    rollout: bool = True  # then one move and a pivot rollout, every move tried (an upper bound; no proof)
-    search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
-    search_por_adjacent: bool = True  # ... also between adjacent moves that commute (models/strengthening.md §2)
-    search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
-    search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
-    ledger: bool = True  # the portfolio's race shares proven horizons (and hands a lagging search's core to CP-SAT)
-    top_down: bool = True  # race: CP-SAT skips to best - 1 when two horizons are left (strengthening.md §9)
-    cubes: int = 4  # a CP-SAT horizon not solved whole within CUBE_AFTER s is solved as this many first-move cubes
-    compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
-    cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)
+__all__ = ["FloodModel", "HorizonOutcome", "ModelOptions"]
 
 
 @dataclass(frozen=True)
 class HorizonOutcome:
     """How one horizon ended: 'feasible' (with a plan), 'infeasible' (a proof) or 'unknown'."""
 
-    status: str
+    status: Outcome
     plan: Plan | None
     seconds: float
 
@@ -338,12 +312,12 @@ class FloodModel:
                 watcher.join()
         seconds = solver.wall_time
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return HorizonOutcome("feasible", self.extract(solver), seconds)
+            return HorizonOutcome(Outcome.FEASIBLE, self.extract(solver), seconds)
         if status == cp_model.INFEASIBLE:
-            return HorizonOutcome("infeasible", None, seconds)
+            return HorizonOutcome(Outcome.INFEASIBLE, None, seconds)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-        return HorizonOutcome("unknown", None, seconds)
+        return HorizonOutcome(Outcome.UNKNOWN, None, seconds)
 
     def cube_regions(self, part: int, parts: int) -> range:
         """The regions whose first-move cube is `part` of `parts` (contiguous index ranges)."""
