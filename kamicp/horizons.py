@@ -13,6 +13,7 @@ more move), so that horizon refuted proves every shorter one impossible too (mod
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from kamicp.bounds import BoundReport, bound_report
 from kamicp.config import ModelOptions, SolveOptions, as_solve_options
 from kamicp.coordination import Coordinator, Solo
 from kamicp.engines import CpSatEngine, Engine, SearchEngine
-from kamicp.errors import SolverError
+from kamicp.errors import Interrupted, SolverError, Terminated
 from kamicp.level import Level, Move
 from kamicp.outcome import EngineName, Horizon, Outcome, Plan, Result, Status, to_moves
 from kamicp.regions import Regions, regions_of
@@ -68,12 +69,20 @@ def run_horizons(level: Level, engine: str, *, max_steps: int | None = None, tim
     and all. `coordinator`: the other engines' proofs and cubes (the race's ledger)."""
     start = time.monotonic()
     opts = as_solve_options(options)
-    if prepared is None:
-        prepared = prepare(level, opts, start=start, time_limit=time_limit, known=known)
+    try:
+        if prepared is None:
+            prepared = prepare(level, opts, start=start, time_limit=time_limit, known=known)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(None, signal_of(exc)) from None
     loop = HorizonLoop(level, prepared, EngineName(engine), opts, start=start, time_limit=time_limit,
                        max_steps=max_steps, workers=workers, seed=seed, progress=progress,
                        coordinator=coordinator if coordinator is not None else Solo(), search=search)
     return loop.run(refuted)
+
+
+def signal_of(exc: KeyboardInterrupt) -> int:
+    """The signal behind an interrupt: SIGTERM (the CLI raises `Terminated` for it) or SIGINT."""
+    return signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
 
 
 class HorizonLoop:
@@ -128,7 +137,10 @@ class HorizonLoop:
                 self.lb = h.steps + 1
         top = len(self.best) - 1
         self.top = top if self.max_steps is None else min(top, self.max_steps)
-        return self._bottom_up()
+        try:
+            return self._bottom_up()
+        except KeyboardInterrupt as exc:  # what is proven so far, for the caller to report
+            raise Interrupted(self._result(Status.UNKNOWN, self.lb), signal_of(exc)) from None
 
     # --- bottom-up ------------------------------------------------------------------------------
     def _bottom_up(self) -> Result:

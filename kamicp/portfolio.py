@@ -23,15 +23,19 @@ replayed again here before they are returned.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing as mp
+import os
+import signal
 import time
 from dataclasses import replace
 from multiprocessing.connection import wait
 
 from kamicp.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
 from kamicp.engines import SearchEngine
-from kamicp.errors import SolverError
-from kamicp.horizons import Prepared, Progress, prepare, run_horizons
+from kamicp.errors import Interrupted, WorkerError
+from kamicp.horizons import Prepared, Progress, prepare, run_horizons, signal_of
 from kamicp.level import Level
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status
 from kamicp.rules import verify
@@ -172,8 +176,20 @@ class Ledger:
             search.stop_on(self.halt)
 
 
-def _run(conn, level: Level, engine: str, kwargs: dict) -> None:
+def _die_with(parent: int) -> None:
+    """A worker never outlives the race: the parent handles SIGINT and stops its workers; SIGTERM ends a
+    worker at once; and (Linux) the kernel kills it when the parent dies, even by SIGKILL."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with contextlib.suppress(OSError, AttributeError):  # (not Linux: no such call)
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def _run(conn, level: Level, engine: str, kwargs: dict, parent: int) -> None:
     """A race worker: the horizon loop of one engine; its Result, or its failure as a message."""
+    _die_with(parent)
     try:
         conn.send(("ok", run_horizons(level, engine, **kwargs)))
     except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent, which raises it
@@ -225,18 +241,30 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
     specs = {"search": {"workers": None, "options": searching, **inherit},
              "cpsat": {"workers": workers or 1, "options": opts}}
     procs, conns = {}, {}
-    for name, extra in specs.items():
-        parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra}), daemon=True)
-        proc.start()
-        child.close()
-        procs[name], conns[parent] = proc, name
-    if progress:
-        progress("portfolio: search and cpsat racing")
     try:
+        for name, extra in specs.items():
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra}, os.getpid()),
+                               daemon=True)
+            procs[name], conns[parent] = proc, name
+            proc.start()
+            child.close()
+        if progress:
+            progress("portfolio: search and cpsat racing")
         return _collect(conns, procs, left, progress)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
         _stop(procs)
+
+
+def _so_far(quick: Result, ledger: Ledger | None) -> Result:
+    """What is proven when the race is interrupted: the slice's result, with the horizons the ledger holds
+    refuted contiguously above its lower bound."""
+    lower = quick.lower_bound
+    while ledger is not None and ledger.proven(lower) is not None:
+        lower += 1
+    return replace(quick, lower_bound=lower, engine=EngineName.AUTO)
 
 
 def _collect(conns: dict, procs: dict, left: float | None, progress: Progress | None) -> dict[str, Result]:
@@ -255,7 +283,7 @@ def _collect(conns: dict, procs: dict, left: float | None, progress: Progress | 
                 procs[name].join(timeout=1)
                 kind, payload = "error", f"process ended without an answer (exit code {procs[name].exitcode})"
             if kind == "error":
-                raise SolverError(f"the race's {name} worker failed: {payload}")
+                raise WorkerError(f"the race's {name} worker failed: {payload}")
             results[name] = payload
             if progress:
                 progress(f"portfolio: {name} finished: {payload.status}")
@@ -267,9 +295,11 @@ def _collect(conns: dict, procs: dict, left: float | None, progress: Progress | 
 def _stop(procs: dict) -> None:
     """End every worker: SIGTERM, then SIGKILL for one that does not end within a second."""
     for proc in procs.values():
-        if proc.is_alive():
+        if proc.pid is not None and proc.is_alive():
             proc.terminate()
     for proc in procs.values():
+        if proc.pid is None:
+            continue  # (never started)
         proc.join(timeout=1)
         if proc.is_alive():
             proc.kill()

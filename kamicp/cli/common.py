@@ -1,11 +1,13 @@
 """What every command shares: the typer app, the consoles, option types, exit codes and error handling.
 
 Exit codes: 0 success (solved, proven, par correct); 1 the answer is negative (no solution within N,
-a shorter solution exists, par wrong); 2 bad input; 3 time limit reached without an answer.
+a shorter solution exists, par wrong); 2 bad input; 3 time limit reached without an answer; 4 internal
+error (a solver failed, e.g. a worker of the race crashed); 130 / 143 interrupted by SIGINT / SIGTERM.
 """
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -15,12 +17,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from kamicp.errors import KamiError
+from kamicp.errors import Interrupted, KamiError, SolverError, Terminated
 from kamicp.formats import load_level
 from kamicp.level import Level
 from kamicp.solver import TECHNIQUES
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_INTERNAL = 4  # a solver failed (SolverError: a crashed race worker, an internal inconsistency)
+EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number
 
 app = typer.Typer(
     add_completion=False,
@@ -71,11 +75,47 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
 
 @contextmanager
 def bad_input() -> Iterator[None]:
-    """Turn every KamiError into a one-line message and exit code 2."""
+    """Turn every KamiError into a one-line message and exit code 2 (4 for a solver's failure)."""
     try:
         yield
+    except Interrupted:
+        raise  # (for `interruptible`, outside)
+    except SolverError as e:
+        raise fail(str(e), EXIT_INTERNAL) from None
     except KamiError as e:
         raise fail(str(e)) from None
+
+
+def _raise_terminated(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM end the command with one line, what was proven so far, and exit 130 / 143. (The
+    library stops its worker processes on the way out; SIGTERM is raised as `Terminated` meanwhile.)"""
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
+    try:
+        yield
+    except Interrupted as e:
+        raise _interrupted(e.result, e.signal) from None
+    except KeyboardInterrupt as e:
+        raise _interrupted(None, signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT) from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(result: object, signum: int) -> typer.Exit:
+    lower = getattr(result, "lower_bound", None)
+    upper = getattr(result, "upper_bound", None)
+    best = "no solution" if upper is None else f"{upper} moves"
+    bounds = "none" if lower is None else f"{lower}..{'?' if upper is None else upper}"
+    err.print(f"interrupted: best so far {best}, bounds {bounds}", markup=False, soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED[signum])
 
 
 def load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:

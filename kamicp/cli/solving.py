@@ -31,6 +31,7 @@ from kamicp.cli.common import (
     app,
     bad_input,
     err,
+    interruptible,
     load,
     out,
     spinner,
@@ -62,7 +63,7 @@ def solve_cmd(
     if steps_dir is not None:
         with bad_input():
             check_steps_dir(steps_dir, force=force)
-    with bad_input(), spinner(not as_json) as progress:
+    with interruptible(), bad_input(), spinner(not as_json) as progress:
         result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
                        engine=engine.value, seed=seed, progress=progress, options=options_without(no or []))
     if as_json:
@@ -91,7 +92,7 @@ def prove_cmd(
 ) -> None:
     """Prove that LEVEL has no solution with fewer than N moves, or show one that has."""
     level = load(level_path, fmt, geometry)
-    with bad_input(), spinner(not as_json) as progress:
+    with interruptible(), bad_input(), spinner(not as_json) as progress:
         result = prove_under(level, under, time_limit=time_limit, workers=workers, engine=engine.value,
                              seed=seed, progress=progress)
     if as_json:
@@ -149,7 +150,7 @@ def validate_cmd(
             err.print(f"error: {p}", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_BAD_INPUT)
     checks = []
-    with bad_input(), spinner(not as_json) as progress:
+    with interruptible(), bad_input(), spinner(not as_json) as progress:
         for level in levels:
             if progress:
                 progress(f"{level.name}: solving")
