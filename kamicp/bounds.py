@@ -14,6 +14,7 @@ colour d: the bound is min over d of the sum over islands of max(radius term, co
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +41,10 @@ def _outermost_ring(s: int, adj: Sequence[Sequence[int]]) -> tuple[int, list[int
     return depth, ring
 
 
+def eccentricity(s: int, adj: Sequence[Sequence[int]]) -> int:
+    return _outermost_ring(s, adj)[0]
+
+
 def eccentricities(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> dict[int, int]:
     """Eccentricity of each node of one connected component (breadth-first search from each)."""
     return {s: _outermost_ring(s, adj)[0] for s in nodes}
@@ -50,12 +55,24 @@ def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequ
 
     The second is a lower bound on the moves (models/bounds.md, "ring"): a centre whose farthest
     regions all share one colour is needed to finish in exactly `radius` moves."""
+    radius, ring, _cut = _ring_radius(nodes, adj, colors, None)
+    return radius, ring
+
+
+def _ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int],
+                 deadline: float | None) -> tuple[int, int, bool]:
+    """`ring_radius` (cut False), or, once the deadline passes, max over the centres tried of
+    ceil(ecc / 2) for both (cut True): sound, as every eccentricity is at most twice the radius."""
     best_ecc = best = len(nodes)
+    half = 0
     for s in nodes:
+        if deadline is not None and half and time.monotonic() >= deadline:
+            return half, half, True
         ecc, ring = _outermost_ring(s, adj)
+        half = max(half, (ecc + 1) // 2)
         best_ecc = min(best_ecc, ecc)
         best = min(best, ecc + (len({colors[w] for w in ring}) > 1))
-    return best_ecc, best
+    return best_ecc, best, False
 
 
 def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> dict[int, int]:
@@ -96,16 +113,22 @@ class BoundReport:
     final_color: int  # a final colour that attains the bound
     colour_part: int = 0  # the colour bound (summed over islands) for that final colour
     ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
+    cut: bool = False  # the deadline cut the radius search: `radius` is only a lower bound on it
 
 
-def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int) -> BoundReport:
-    """Combined lower bound for a (contracted) region graph with colour indices < num_colors."""
+def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
+                 deadline: float | None = None) -> BoundReport:
+    """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
+    `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound."""
     n = len(colors)
     parts = islands(n, adj)
     per_island = []
     radii = []
+    cut = False
     for nodes in parts:
-        radii.append(ring_radius(nodes, adj, colors))
+        radius, ring, island_cut = _ring_radius(nodes, adj, colors, deadline)
+        cut |= island_cut
+        radii.append((radius, ring))
         counts = Counter(colors[v] for v in nodes)
         per_island.append((radii[-1][1], counts, gather_costs(nodes, adj, colors)))
     best, best_d = None, 0
@@ -123,6 +146,7 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
         final_color=best_d,
         colour_part=colour_part,
         ring=sum(refined > r for r, refined in radii),
+        cut=cut,
     )
 
 

@@ -72,6 +72,7 @@ class RaceOptions:
     first_slice: float = 0.4  # seconds of search before the processes are started
     search_grace: float = 3.0  # seconds the search keeps a horizon CP-SAT solves in cubes before it helps
     search_helps_up_to: int = 110  # regions: on larger boards the search keeps its horizon (measured)
+    wait_grace: float = 0.3  # seconds past the deadline the workers' answers are waited for, then they are stopped
 
 
 @dataclass(frozen=True)

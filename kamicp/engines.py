@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from kamicp.config import CpSatOptions, ModelOptions, SearchOptions
 from kamicp.coordination import Coordinator, Solo
-from kamicp.model import FloodModel, HorizonOutcome
+from kamicp.model import BuildTimeout, FloodModel, HorizonOutcome
 from kamicp.outcome import EngineName, Outcome, Plan
 from kamicp.regions import Regions
 from kamicp.search import SearchTimeout, make_search
@@ -52,9 +52,12 @@ class CpSatEngine:
         self.monotone = monotone
 
     def horizon(self, steps: int, deadline: float | None, stop: Stop | None = None) -> Answer:
-        model = FloodModel(self.regions, steps, self.model_options)
-        if self.known is not None and self.cpsat.hints:
-            model.add_plan_hint(self.known)
+        try:
+            model = FloodModel(self.regions, steps, self.model_options, deadline)
+            if self.known is not None and self.cpsat.hints:
+                model.add_plan_hint(self.known)
+        except BuildTimeout:
+            return UNKNOWN
         parts = int(self.cpsat.cubes)
         left = None if deadline is None else deadline - time.monotonic()  # building the model counts too
         after = self.cpsat.cube_after

@@ -30,6 +30,7 @@ from kamicp.rules import verify
 from kamicp.upper import UpperBound, greedy, improve
 
 Progress = Callable[[str], None]
+NO_TOP = 1 << 30  # the highest horizon to try when there is no upper bound
 
 
 @dataclass(frozen=True)
@@ -42,17 +43,22 @@ class Prepared:
 
 
 def prepare(level: Level, options: SolveOptions, *, start: float, time_limit: float | None,
-            known: Prepared | None = None) -> Prepared:
-    """The region graph, the lower bound and the best upper bound (from `known` when given, improved)."""
+            known: Prepared | None = None, budgets: float | None = None) -> Prepared:
+    """The region graph, the lower bound and the best upper bound (from `known` when given, improved),
+    each phase within the deadline. The heuristics' budgets are shares of `budgets` (default: the time
+    limit). Without time for the greedy there is no upper bound (plan None)."""
     deadline = None if time_limit is None else start + time_limit
     if known is None:
         regions = regions_of(level)
-        report = bound_report(regions.adj, regions.colors, len(regions.palette))
-        plan = greedy(regions.adj, regions.colors, len(regions.palette))
-        known = Prepared(regions, report, UpperBound(plan, EngineName.GREEDY, time.monotonic() - start))
+        report = bound_report(regions.adj, regions.colors, len(regions.palette), deadline)
+        known = Prepared(regions, report, UpperBound(None, EngineName.GREEDY, 0.0))
+    if known.upper.plan is None:
+        plan = greedy(known.regions.adj, known.regions.colors, len(known.regions.palette), deadline=deadline)
+        known = Prepared(known.regions, known.bound, UpperBound(plan, EngineName.GREEDY, time.monotonic() - start))
     upper = improve(known.regions, known.bound.value, known.upper, options.upper, start=start,
-                    time_limit=time_limit, deadline=deadline)
-    verify(level, to_moves(known.regions, upper.plan))
+                    time_limit=time_limit if budgets is None else budgets, deadline=deadline)
+    if upper.plan is not None:
+        verify(level, to_moves(known.regions, upper.plan))
     return Prepared(known.regions, known.bound, upper)
 
 
@@ -97,8 +103,8 @@ class HorizonLoop:
         self.start, self.max_steps, self.workers, self.seed = start, max_steps, workers, seed
         self.deadline = None if time_limit is None else start + time_limit
         self.note = progress or (lambda _msg: None)
-        self.plan: Plan = prepared.upper.plan
-        self.best: tuple[Move, ...] = to_moves(self.regions, self.plan)
+        self.plan: Plan | None = prepared.upper.plan
+        self.best: tuple[Move, ...] | None = None if self.plan is None else to_moves(self.regions, self.plan)
         self.source, self.found_at = prepared.upper.source, prepared.upper.found_at
         self.proof: list[Horizon] = []
         self.lb = self.report.value
@@ -123,8 +129,9 @@ class HorizonLoop:
 
     def _result(self, status: Status, lower: int, moves: tuple[Move, ...] | None = None) -> Result:
         moves = self.best if moves is None else moves
-        return Result(level=self.level.name, status=status, moves=moves, lower_bound=lower,
-                      upper_bound=len(moves), max_steps=self.max_steps, proof=tuple(self.proof),
+        return Result(level=self.level.name, status=status, moves=moves or (), lower_bound=lower,
+                      upper_bound=None if moves is None else len(moves), max_steps=self.max_steps,
+                      proof=tuple(self.proof),
                       engine=self.label, seconds=time.monotonic() - self.start, regions=self.regions.size,
                       colors=self.regions.num_colors, bound=self.report)
 
@@ -135,7 +142,8 @@ class HorizonLoop:
             if h.outcome == Outcome.INFEASIBLE and h.steps >= self.lb:
                 self.proof.append(h)
                 self.lb = h.steps + 1
-        top = len(self.best) - 1
+        # (no upper bound: only when the deadline came first, which then ends the loop)
+        top = NO_TOP if self.best is None else len(self.best) - 1
         self.top = top if self.max_steps is None else min(top, self.max_steps)
         try:
             return self._bottom_up()
@@ -157,7 +165,8 @@ class HorizonLoop:
             elif (done := self._step_up(steps)) is not None:
                 return done
             steps = max(steps + 1, self.lb)
-        if (self.max_steps is None or len(self.best) <= self.max_steps) and len(self.best) != self.lb:
+        if self.best is not None and (self.max_steps is None or len(self.best) <= self.max_steps) and (
+                len(self.best) != self.lb):
             raise SolverError(f"horizons below the {self.source} solution were not all refuted")
         return self._finish(self.lb)
 
@@ -258,7 +267,7 @@ class HorizonLoop:
         """Every horizon below `lower` is ruled out: optimal if the best solution is that short."""
         if self.max_steps is not None and lower > self.max_steps:
             return self._result(Status.NO_SOLUTION, lower)
-        if len(self.best) != lower:
+        if self.best is None or len(self.best) != lower:
             return self._result(Status.UNKNOWN, lower)  # (in the race: the other process found that solution)
         if not any(h.steps == lower and h.outcome == Outcome.FEASIBLE for h in self.proof):
             # the replayed upper-bound solution

@@ -211,14 +211,17 @@ def solve_auto(level: Level, *, max_steps: int | None, time_limit: float | None,
     start = time.monotonic()
     opts = as_solve_options(options)
     first = opts.race.first_slice if time_limit is None else min(opts.race.first_slice, time_limit)
-    prepared = prepare(level, opts, start=start, time_limit=first)
+    try:  # (the bound and the greedy within the whole time limit: the workers are handed them)
+        prepared = prepare(level, opts, start=start, time_limit=time_limit, budgets=first)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(None, signal_of(exc)) from None
     # the race's search process continues this search (a forked child inherits its table)
     search = SearchEngine(prepared.regions, opts.search)
     quick = run_horizons(level, "search", max_steps=max_steps, time_limit=first - (time.monotonic() - start),
                          seed=seed, options=opts, progress=progress, prepared=prepared, search=search)
-    if quick.status != Status.UNKNOWN or (time_limit is not None and time_limit <= first):
+    left = None if time_limit is None else time_limit - (time.monotonic() - start)
+    if quick.status != Status.UNKNOWN or (left is not None and left <= 0.05 * time_limit):
         return replace(quick, engine=EngineName.AUTO, seconds=time.monotonic() - start)
-    left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.01)
     results = _race(level, prepared, quick, search, opts, left=left, max_steps=max_steps, workers=workers,
                     seed=seed, progress=progress)
     return _merge(level, quick, results, max_steps, time.monotonic() - start)
@@ -251,7 +254,8 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
             child.close()
         if progress:
             progress("portfolio: search and cpsat racing")
-        return _collect(conns, procs, left, progress)
+        deadline = None if left is None else time.monotonic() + left + opts.race.wait_grace
+        return _collect(conns, procs, deadline, progress)
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
@@ -267,12 +271,12 @@ def _so_far(quick: Result, ledger: Ledger | None) -> Result:
     return replace(quick, lower_bound=lower, engine=EngineName.AUTO)
 
 
-def _collect(conns: dict, procs: dict, left: float | None, progress: Progress | None) -> dict[str, Result]:
-    """The workers' results until one has a proof, or both have answered, or the time is up. A worker that
+def _collect(conns: dict, procs: dict, deadline: float | None, progress: Progress | None) -> dict[str, Result]:
+    """The workers' results until one has a proof, or both have answered, or the deadline. A worker that
     fails is an error here, with its message."""
     results: dict[str, Result] = {}
     while conns:
-        ready = wait(list(conns), timeout=None if left is None else left + 5.0)
+        ready = wait(list(conns), timeout=None if deadline is None else max(deadline - time.monotonic(), 0.0))
         if not ready:
             break
         for conn in ready:

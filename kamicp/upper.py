@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kamicp.bounds import eccentricities, quotient_bound
+from kamicp.bounds import eccentricity, quotient_bound
 from kamicp.config import UpperOptions
 from kamicp.outcome import EngineName, Plan
-from kamicp.regions import Regions, islands, quotient, recolor
+from kamicp.regions import Regions, quotient, recolor
 from kamicp.search import beam_plan, rollout_plan
 
 
@@ -23,20 +23,21 @@ from kamicp.search import beam_plan, rollout_plan
 class UpperBound:
     """The best plan known, which heuristic found it, and when (seconds after the solve started)."""
 
-    plan: Plan
+    plan: Plan | None  # None: the deadline came before the greedy's first plan
     source: EngineName
     found_at: float
 
 
 def greedy(
-    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6
-) -> list[tuple[int, int]]:
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6,
+    deadline: float | None = None,
+) -> list[tuple[int, int]] | None:
     """A quick solution as (initial region, colour) moves: an upper bound, never a proof of optimality.
 
     While some island has several regions: among the `width` moves that merge the most regions
     (central regions first), take the one leaving the smallest lower bound, then the fewest regions.
     Every such move merges, so this ends. Then paint every single-region island the most common
-    island colour.
+    island colour. None once the deadline has passed (on large boards each candidate's bound is costly).
     """
     state = tuple(start)
     moves: list[tuple[int, int]] = []
@@ -44,9 +45,13 @@ def greedy(
         q = quotient(adj0, state)
         if all(not nb for nb in q.adj):
             break
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
         ecc: dict[int, int] = {}
-        for nodes in islands(q.size, q.adj):
-            ecc.update(eccentricities(nodes, q.adj))
+        for v in range(q.size):  # (one breadth-first search each: the deadline is checked between them)
+            if deadline is not None and v % 32 == 0 and time.monotonic() >= deadline:
+                return None
+            ecc[v] = eccentricity(v, q.adj)
         candidates = []
         for k in range(q.size):
             merged = Counter(q.colors[j] for j in q.adj[k])
@@ -55,6 +60,8 @@ def greedy(
         candidates.sort()
         best = None
         for _, _, k, c in candidates[:width]:
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
             child = recolor(state, q.members[k], c)
             cq = quotient(adj0, child)
             key = (quotient_bound(cq, num_colors), cq.size)
@@ -84,6 +91,8 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
     the lower bound `lower`."""
     best = known
     k = len(regions.palette)
+    if best.plan is None:
+        return best  # (no time was left for the greedy, so none for these either)
     if options.beam and lower < len(best.plan):
         budget = _budget(options.beam_seconds, options.beam_share, time_limit, deadline)
         found = beam_plan(regions.adj, regions.colors, k, seconds=budget) if budget > 0 else None

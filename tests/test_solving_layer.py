@@ -66,7 +66,7 @@ def test_a_crashing_worker_is_an_error_with_its_message():
     conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", {"options": bad, "time_limit": 30})})
     try:
         with pytest.raises(WorkerError, match="cpsat worker failed: AttributeError.*no_such_parameter"):
-            _collect(conns, procs, 30, None)
+            _collect(conns, procs, time.monotonic() + 30, None)
     finally:
         _stop(procs)
     assert not any(p.is_alive() for p in procs.values())
@@ -84,7 +84,7 @@ def test_a_worker_that_dies_is_an_error_with_its_exit_code():
     child.close()
     try:
         with pytest.raises(WorkerError, match="search worker failed: process ended without an answer .exit code 7"):
-            _collect({parent: "search"}, {"search": proc}, 30, None)
+            _collect({parent: "search"}, {"search": proc}, time.monotonic() + 30, None)
     finally:
         _stop({"search": proc})
 
