@@ -22,6 +22,11 @@ from kamicp.symmetry import involution
 __all__ = ["BuildTimeout", "FloodModel", "HorizonOutcome", "ModelOptions"]
 
 
+# Set (from any thread) when the process is interrupted: every CP-SAT solve stops, so the main thread
+# can run its signal handler (which it cannot while CP-SAT holds it); see cli/common.py's interruptible.
+INTERRUPT = threading.Event()
+
+
 class BuildTimeout(Exception):
     """Internal: the deadline passed while the model was built (the horizon's answer is 'unknown')."""
 
@@ -311,19 +316,17 @@ class FloodModel:
 
         def watch() -> None:
             while not done.wait(0.05):
-                if stop():
+                if INTERRUPT.is_set() or (stop is not None and stop()):
                     solver.stop_search()
                     return
 
-        watcher = threading.Thread(target=watch, daemon=True) if stop is not None else None
-        if watcher is not None:
-            watcher.start()
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         try:
             status = solver.solve(model)
         finally:
             done.set()
-            if watcher is not None:
-                watcher.join()
+            watcher.join()
         seconds = solver.wall_time
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return HorizonOutcome(Outcome.FEASIBLE, self.extract(solver), seconds)

@@ -187,9 +187,12 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
-def _run(conn, level: Level, engine: str, kwargs: dict, parent: int) -> None:
-    """A race worker: the horizon loop of one engine; its Result, or its failure as a message."""
+def _run(conn, level: Level, engine: str, kwargs: dict, parent: int, deadline: float | None = None) -> None:
+    """A race worker: the horizon loop of one engine; its Result, or its failure as a message. `deadline`:
+    the parent's (the monotonic clock is the machine's), so the worker's start-up does not extend it."""
     _die_with(parent)
+    if deadline is not None:
+        kwargs = {**kwargs, "time_limit": max(deadline - time.monotonic(), 0.001)}
     try:
         conn.send(("ok", run_horizons(level, engine, **kwargs)))
     except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent, which raises it
@@ -244,18 +247,18 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
     specs = {"search": {"workers": None, "options": searching, **inherit},
              "cpsat": {"workers": workers or 1, "options": opts}}
     procs, conns = {}, {}
+    end = None if left is None else time.monotonic() + left
     try:
         for name, extra in specs.items():
             parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra}, os.getpid()),
+            proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra}, os.getpid(), end),
                                daemon=True)
             procs[name], conns[parent] = proc, name
             proc.start()
             child.close()
         if progress:
             progress("portfolio: search and cpsat racing")
-        deadline = None if left is None else time.monotonic() + left + opts.race.wait_grace
-        return _collect(conns, procs, deadline, progress)
+        return _collect(conns, procs, None if end is None else end + opts.race.wait_grace, progress)
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:

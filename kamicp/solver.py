@@ -12,6 +12,7 @@ from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_withou
 from kamicp.errors import UsageError
 from kamicp.horizons import Progress, run_horizons
 from kamicp.level import Level
+from kamicp.model import INTERRUPT
 from kamicp.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
 from kamicp.portfolio import solve_auto
 
@@ -21,7 +22,7 @@ SEED_RANGE = (-(2**31), 2**31 - 1 - 64)  # CP-SAT's seeds are 32-bit; the race a
 __all__ = [
     "ENGINES", "NO_SOLUTION", "OPTIMAL", "TECHNIQUES", "UNKNOWN", "EngineName", "Horizon", "ModelOptions",
     "Outcome", "Result", "SolveOptions", "Status", "Validation", "Verdict", "move_dict", "options_without",
-    "prove_under", "solve", "validate",
+    "interrupt_solves", "prove_under", "solve", "validate",
 ]
 
 
@@ -58,6 +59,15 @@ def solve(
                           options=options, progress=progress)
     return run_horizons(level, engine, max_steps=max_steps, time_limit=time_limit, workers=workers, seed=seed,
                         options=options, progress=progress)
+
+
+def interrupt_solves(on: bool = True) -> None:
+    """Stop every running CP-SAT solve of this process (thread-safe; a signal's helper thread calls it, so
+    that the main thread gets to raise the interrupt), or, with on=False, allow solves again."""
+    if on:
+        INTERRUPT.set()
+    else:
+        INTERRUPT.clear()
 
 
 def validate(level: Level, par: int | None = None, *, slack: int = 2, **kwargs) -> Validation:

@@ -7,7 +7,10 @@ error (a solver failed, e.g. a worker of the race crashed); 130 / 143 interrupte
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -20,7 +23,7 @@ from rich.console import Console
 from kamicp.errors import Interrupted, KamiError, SolverError, Terminated
 from kamicp.formats import load_level
 from kamicp.level import Level
-from kamicp.solver import TECHNIQUES
+from kamicp.solver import TECHNIQUES, interrupt_solves
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERNAL = 4  # a solver failed (SolverError: a crashed race worker, an internal inconsistency)
@@ -90,6 +93,34 @@ def _raise_terminated(_signum: int, _frame: object) -> None:
     raise Terminated
 
 
+def _watch_signals() -> Callable[[], None] | None:
+    """A helper thread that hears a signal at once (through Python's wakeup fd) and stops the running
+    CP-SAT solves, so that the main thread returns from OR-Tools and raises the interrupt. Returns the undo."""
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    try:
+        old = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread
+        os.close(read)
+        os.close(write)
+        return None
+
+    def listen() -> None:
+        with contextlib.suppress(OSError):
+            if os.read(read, 1):
+                interrupt_solves()
+        os.close(read)
+
+    threading.Thread(target=listen, daemon=True).start()
+
+    def undo() -> None:
+        signal.set_wakeup_fd(old)
+        os.close(write)  # (ends the helper's read)
+        interrupt_solves(False)
+
+    return undo
+
+
 @contextmanager
 def interruptible() -> Iterator[None]:
     """SIGINT and SIGTERM end the command with one line, what was proven so far, and exit 130 / 143. (The
@@ -98,6 +129,7 @@ def interruptible() -> Iterator[None]:
         previous = signal.signal(signal.SIGTERM, _raise_terminated)
     except ValueError:  # not the main thread: leave signals alone
         previous = None
+    undo = _watch_signals() if previous is not None else None
     try:
         yield
     except Interrupted as e:
@@ -105,6 +137,8 @@ def interruptible() -> Iterator[None]:
     except KeyboardInterrupt as e:
         raise _interrupted(None, signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT) from None
     finally:
+        if undo is not None:
+            undo()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 
