@@ -138,13 +138,25 @@ def _alive(pids: list[int]) -> list[int]:
     return alive
 
 
+def _start(level: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "solve", str(level), *args],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _one_line(proc: subprocess.Popen, code: int) -> None:
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted: best so far ") and ", bounds " in lines[0]
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_ends_the_race_and_its_workers_with_one_line(tmp_path, sig, code):
     level = tmp_path / "big.json"
     _big_level(level)
-    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "solve", str(level)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = _start(level)
     end = time.monotonic() + 60
     workers: list[int] = []
     while len(workers) < 2 and time.monotonic() < end and proc.poll() is None:
@@ -152,9 +164,25 @@ def test_a_signal_ends_the_race_and_its_workers_with_one_line(tmp_path, sig, cod
         workers = _children(proc.pid)
     assert len(workers) == 2, "the race did not start"
     proc.send_signal(sig)
-    _out, err = proc.communicate(timeout=30)
-    assert proc.returncode == code
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("interrupted: best so far ") and ", bounds " in lines[0]
+    _one_line(proc, code)
     time.sleep(0.5)
     assert _alive(workers) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_a_signal_stops_a_running_cpsat_solve(tmp_path):
+    """CP-SAT holds the main thread while it solves; the signal still ends the command at once."""
+    level = tmp_path / "big.json"
+    _big_level(level)
+    proc = _start(level, "--engine", "cpsat", "--no", "beam", "--no", "rollout")
+    # wait for CP-SAT: the signal helper thread, the solve's watcher thread and CP-SAT's own
+    end = time.monotonic() + 90
+    while len(list(Path(f"/proc/{proc.pid}/task").iterdir())) < 4 and time.monotonic() < end:
+        time.sleep(0.2)
+    time.sleep(1)
+    assert proc.poll() is None
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    _one_line(proc, 143)
+    assert time.monotonic() - t0 < 10
