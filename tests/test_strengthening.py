@@ -639,7 +639,7 @@ def _proof_covers(res, opt: int) -> None:
 
 @pytest.mark.parametrize(("cubes", "span"), [(False, 2), (True, 2), (False, 99), (True, 99)])
 def test_top_down_matches_the_oracle(cubes, span):
-    """The race's CP-SAT process, going top-down once at most TOP_DOWN_SPAN horizons are left below the
+    """The race's CP-SAT process, going top-down once at most `top_down_span` horizons are left below the
     greedy solution (no beam, no rollouts: often above the optimum, so it also solves horizons on the way
     down), reports the oracle's optimum with a proof that covers every shorter horizon. With a span
     larger than any horizon it goes top-down from the start. (Horizons shown as implied need a bound two
