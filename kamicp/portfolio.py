@@ -187,7 +187,8 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
-def _run(conn, level: Level, engine: str, kwargs: dict, parent: int, deadline: float | None = None) -> None:
+def worker_main(conn, level: Level, engine: str, kwargs: dict, parent: int,
+                deadline: float | None = None) -> None:
     """A race worker: the horizon loop of one engine; its Result, or its failure as a message. `deadline`:
     the parent's (the monotonic clock is the machine's), so the worker's start-up does not extend it."""
     _die_with(parent)
@@ -251,18 +252,18 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
     try:
         for name, extra in specs.items():
             parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra}, os.getpid(), end),
+            proc = ctx.Process(target=worker_main, args=(child, level, name, {**common, **extra}, os.getpid(), end),
                                daemon=True)
             procs[name], conns[parent] = proc, name
             proc.start()
             child.close()
         if progress:
             progress("portfolio: search and cpsat racing")
-        return _collect(conns, procs, None if end is None else end + opts.race.wait_grace, progress)
+        return collect(conns, procs, None if end is None else end + opts.race.wait_grace, progress)
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
-        _stop(procs)
+        stop_workers(procs)
 
 
 def _so_far(quick: Result, ledger: Ledger | None) -> Result:
@@ -274,7 +275,7 @@ def _so_far(quick: Result, ledger: Ledger | None) -> Result:
     return replace(quick, lower_bound=lower, engine=EngineName.AUTO)
 
 
-def _collect(conns: dict, procs: dict, deadline: float | None, progress: Progress | None) -> dict[str, Result]:
+def collect(conns: dict, procs: dict, deadline: float | None, progress: Progress | None) -> dict[str, Result]:
     """The workers' results until one has a proof, or both have answered, or the deadline. A worker that
     fails is an error here, with its message."""
     results: dict[str, Result] = {}
@@ -299,7 +300,7 @@ def _collect(conns: dict, procs: dict, deadline: float | None, progress: Progres
     return results
 
 
-def _stop(procs: dict) -> None:
+def stop_workers(procs: dict) -> None:
     """End every worker: SIGTERM, then SIGKILL for one that does not end within a second."""
     for proc in procs.values():
         if proc.pid is not None and proc.is_alive():

@@ -46,36 +46,36 @@ def test_every_technique_switches_one_field_off():
 
 
 def _crashing_worker(target_kwargs: dict) -> tuple[dict, dict]:
-    """One race worker (the real `_run`) with a pipe, as `_race` starts them."""
+    """One race worker (the real `worker_main`) with a pipe, as `_race` starts them."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import _run
+    from kamicp.portfolio import worker_main
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_run, args=(child, *target_kwargs["args"], os.getpid()), daemon=True)
+    proc = ctx.Process(target=worker_main, args=(child, *target_kwargs["args"], os.getpid()), daemon=True)
     proc.start()
     child.close()
     return {parent: "cpsat"}, {"cpsat": proc}
 
 
 def test_a_crashing_worker_is_an_error_with_its_message():
-    from kamicp.portfolio import _collect, _stop
+    from kamicp.portfolio import collect, stop_workers
 
     bad = SolveOptions(model=ModelOptions(cpsat_parameters=(("no_such_parameter", 1),)))
     conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", {"options": bad, "time_limit": 30})})
     try:
         with pytest.raises(WorkerError, match="cpsat worker failed: AttributeError.*no_such_parameter"):
-            _collect(conns, procs, time.monotonic() + 30, None)
+            collect(conns, procs, time.monotonic() + 30, None)
     finally:
-        _stop(procs)
+        stop_workers(procs)
     assert not any(p.is_alive() for p in procs.values())
 
 
 def test_a_worker_that_dies_is_an_error_with_its_exit_code():
     import multiprocessing as mp
 
-    from kamicp.portfolio import _collect, _stop
+    from kamicp.portfolio import collect, stop_workers
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
@@ -84,9 +84,9 @@ def test_a_worker_that_dies_is_an_error_with_its_exit_code():
     child.close()
     try:
         with pytest.raises(WorkerError, match="search worker failed: process ended without an answer .exit code 7"):
-            _collect({parent: "search"}, {"search": proc}, time.monotonic() + 30, None)
+            collect({parent: "search"}, {"search": proc}, time.monotonic() + 30, None)
     finally:
-        _stop({"search": proc})
+        stop_workers({"search": proc})
 
 
 def test_cli_reports_a_solver_failure_in_one_line_with_exit_4(monkeypatch):
