@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kamicp.bounds import eccentricity, quotient_bound
+from kamicp.bounds import bound_report, eccentricity
 from kamicp.config import UpperOptions
 from kamicp.outcome import EngineName, Plan
 from kamicp.regions import Regions, quotient, recolor
@@ -64,7 +64,10 @@ def greedy(
                 return None
             child = recolor(state, q.members[k], c)
             cq = quotient(adj0, child)
-            key = (quotient_bound(cq, num_colors), cq.size)
+            bound = bound_report(cq.adj, cq.colors, num_colors, deadline)  # (a BFS per region: checked)
+            if bound.cut:
+                return None
+            key = (bound.value, cq.size)
             if best is None or key < best[0]:
                 best = (key, q.rep[k], c, child)
         assert best is not None
