@@ -9,10 +9,10 @@ bounds. Nothing below imports anything above it.
 from __future__ import annotations
 
 from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
+from kamicp.coordination import stop_everything
 from kamicp.errors import UsageError
 from kamicp.horizons import Progress, run_horizons
 from kamicp.level import Level
-from kamicp.model import INTERRUPT
 from kamicp.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
 from kamicp.portfolio import solve_auto
 
@@ -62,12 +62,10 @@ def solve(
 
 
 def interrupt_solves(on: bool = True) -> None:
-    """Stop every running CP-SAT solve of this process (thread-safe; a signal's helper thread calls it, so
-    that the main thread gets to raise the interrupt), or, with on=False, allow solves again."""
-    if on:
-        INTERRUPT.set()
-    else:
-        INTERRUPT.clear()
+    """Stop every running CP-SAT solve and compiled search of this process (thread-safe: a signal's helper
+    thread calls it, so that the main thread gets to raise the interrupt), or, with on=False, allow them
+    again."""
+    stop_everything(on)
 
 
 def validate(level: Level, par: int | None = None, *, slack: int = 2, **kwargs) -> Validation:
