@@ -26,45 +26,45 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kamicp.config import SolveOptions  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
-from kamicp.model import ModelOptions  # noqa: E402
 
-# name -> (engine, ModelOptions overrides)
+# name -> (engine, SolveOptions overrides as "part.field": value)
 VARIANTS: dict[str, tuple[str, dict]] = {
     "cpsat": ("cpsat", {}),
-    "cpsat-no-tight": ("cpsat", {"tight_colours": False}),
-    "cpsat-no-commute": ("cpsat", {"commuting_order": False}),
-    "cpsat-no-hints": ("cpsat", {"hints": False}),
-    "cpsat-radius": ("cpsat", {"radius_bound": True}),
-    "cpsat-radius3": ("cpsat", {"radius_bound": True, "radius_window": 3}),
-    "cpsat-no-count": ("cpsat", {"colour_count_bound": False, "tight_colours": False}),
-    "cpsat-plain": ("cpsat", {"colour_count_bound": False, "tight_colours": False, "commuting_order": False,
-                              "hints": False, "cubes": 1}),
-    "cpsat-w1": ("cpsat", {"cpsat_parameters": (("num_workers", 1),)}),
-    "cpsat-w4": ("cpsat", {"cpsat_parameters": (("num_workers", 4),)}),
-    "cpsat-w8": ("cpsat", {"cpsat_parameters": (("num_workers", 8),)}),
-    "cpsat-lin2": ("cpsat", {"cpsat_parameters": (("linearization_level", 2),)}),
-    "cpsat-sym": ("cpsat", {"cpsat_parameters": (("symmetry_level", 4),)}),
+    "cpsat-no-tight": ("cpsat", {"model.tight_colours": False}),
+    "cpsat-no-commute": ("cpsat", {"model.commuting_order": False}),
+    "cpsat-no-hints": ("cpsat", {"cpsat.hints": False}),
+    "cpsat-radius": ("cpsat", {"model.radius_bound": True}),
+    "cpsat-radius3": ("cpsat", {"model.radius_bound": True, "model.radius_window": 3}),
+    "cpsat-no-count": ("cpsat", {"model.colour_count_bound": False, "model.tight_colours": False}),
+    "cpsat-plain": ("cpsat", {"model.colour_count_bound": False, "model.tight_colours": False,
+                              "model.commuting_order": False, "cpsat.hints": False, "cpsat.cubes": 1}),
+    "cpsat-w1": ("cpsat", {"model.cpsat_parameters": (("num_workers", 1),)}),
+    "cpsat-w4": ("cpsat", {"model.cpsat_parameters": (("num_workers", 4),)}),
+    "cpsat-w8": ("cpsat", {"model.cpsat_parameters": (("num_workers", 8),)}),
+    "cpsat-lin2": ("cpsat", {"model.cpsat_parameters": (("linearization_level", 2),)}),
+    "cpsat-sym": ("cpsat", {"model.cpsat_parameters": (("symmetry_level", 4),)}),
     "search": ("search", {}),
-    "search-no-por": ("search", {"search_por": False}),
-    "search-no-por-adjacent": ("search", {"search_por_adjacent": False}),
-    "search-no-gather": ("search", {"search_gather": False}),
-    "search-no-ring": ("search", {"search_ring": False}),
-    "search-no-beam": ("search", {"beam": False}),
-    "cpsat-no-beam": ("cpsat", {"beam": False}),
-    "search-python": ("search", {"compiled_search": False, "search_por": False}),
+    "search-no-por": ("search", {"search.por": False}),
+    "search-no-por-adjacent": ("search", {"search.por_adjacent": False}),
+    "search-no-gather": ("search", {"search.gather": False}),
+    "search-no-ring": ("search", {"search.ring": False}),
+    "search-no-beam": ("search", {"upper.beam": False}),
+    "cpsat-no-beam": ("cpsat", {"upper.beam": False}),
+    "search-python": ("search", {"search.compiled": False, "search.por": False}),
     "auto": ("auto", {}),
-    "auto-sym": ("auto", {"symmetry": True}),
-    "auto-no-sym": ("auto", {"symmetry": False}),
-    "cpsat-sym-break": ("cpsat", {"symmetry": True}),
-    "search-sym": ("search", {"search_symmetry": True}),
+    "auto-sym": ("auto", {"model.symmetry": True}),
+    "auto-no-sym": ("auto", {"model.symmetry": False}),
+    "cpsat-sym-break": ("cpsat", {"model.symmetry": True}),
+    "search-sym": ("search", {"search.symmetry": True}),
     "auto-w2": ("auto", {"_workers": 2}),  # the portfolio's CP-SAT process with two workers
-    "auto-no-ledger": ("auto", {"ledger": False}),
-    "auto-no-cubes": ("auto", {"cubes": 1}),
-    "cpsat-no-cubes": ("cpsat", {"cubes": 1}),
-    "auto-no-top-down": ("auto", {"top_down": False}),
-    "auto-no-rollout": ("auto", {"rollout": False}),
-    "auto-no-top-down-no-rollout": ("auto", {"top_down": False, "rollout": False}),
+    "auto-no-ledger": ("auto", {"race.ledger": False}),
+    "auto-no-cubes": ("auto", {"cpsat.cubes": 1}),
+    "cpsat-no-cubes": ("cpsat", {"cpsat.cubes": 1}),
+    "auto-no-top-down": ("auto", {"race.top_down": False}),
+    "auto-no-rollout": ("auto", {"upper.rollout": False}),
+    "auto-no-top-down-no-rollout": ("auto", {"race.top_down": False, "upper.rollout": False}),
 }
 SETS = {
     "cpsat": ["cpsat", "cpsat-no-tight", "cpsat-no-commute", "cpsat-no-hints", "cpsat-plain"],
@@ -82,7 +82,10 @@ def run_one(path: str, variant: str, time_limit: float, workers: int | None) -> 
     engine, overrides = VARIANTS[variant]
     overrides = dict(overrides)
     workers = overrides.pop("_workers", workers)
-    options = replace(ModelOptions(), **overrides)
+    options = SolveOptions()
+    for key, value in overrides.items():
+        part, name = key.split(".")
+        options = replace(options, **{part: replace(getattr(options, part), **{name: value})})
     t0 = time.monotonic()
     res = solve(level, time_limit=time_limit, engine=engine, options=options, workers=workers)
     wall = time.monotonic() - t0

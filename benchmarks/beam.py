@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kamicp.formats import load_level  # noqa: E402
+from kamicp.outcome import to_moves  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
 from kamicp.rules import verify  # noqa: E402
 from kamicp.search import _fastsearch, beam_plan  # noqa: E402
-from kamicp.solver import _to_moves  # noqa: E402
 
 DEFAULT_VARIANTS = (
     "r3=0:1:8/40/0,8/40/1,32/60/0",  # round 3: no closeness tie-break, at most 1 s
@@ -59,7 +59,7 @@ def run(files: list[str], variants: list[str]) -> list[dict]:
                              schedule=schedule, closeness=close)
             secs = time.perf_counter() - t0
             if plan is not None:
-                verify(level, _to_moves(regions, plan))
+                verify(level, to_moves(regions, plan))
             row[name] = {"moves": None if plan is None else len(plan), "seconds": round(secs, 3)}
         rows.append(row)
         print(row["level"], *(f"{n}={row[n]['moves']}" for n, *_ in parsed), file=sys.stderr, flush=True)

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "puzzles"))
 from make_puzzles import PALETTE, blob_rows  # noqa: E402
 
 from kamicp import Level  # noqa: E402
-from kamicp.bounds import greedy  # noqa: E402
+from kamicp.upper import greedy  # noqa: E402
 from kamicp.packs import PackSettings, Store, load_pack, run_pack, summarize  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
 

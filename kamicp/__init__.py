@@ -1,6 +1,6 @@
 """kamicp: solve Kami-style flood puzzles provably optimally."""
 
-from kamicp.errors import FormatError, KamiError, RuleError, SolverError, UsageError
+from kamicp.errors import FormatError, Interrupted, KamiError, RuleError, SolverError, UsageError, WorkerError
 from kamicp.formats import load_level
 from kamicp.level import Level, Move
 from kamicp.regions import region_graph
@@ -10,6 +10,6 @@ from kamicp.solver import Result, Validation, prove_under, solve, validate
 __version__ = "0.1.0"
 
 __all__ = [
-    "FormatError", "KamiError", "Level", "Move", "Result", "RuleError", "SolverError", "UsageError",
-    "Validation", "load_level", "prove_under", "region_graph", "replay", "solve", "validate", "verify",
+    "FormatError", "Interrupted", "KamiError", "Level", "Move", "Result", "RuleError", "SolverError", "UsageError",
+    "Validation", "load_level", "prove_under", "region_graph", "replay", "solve", "validate", "verify", "WorkerError",
 ]

@@ -1,4 +1,4 @@
-"""Sound lower bounds and a greedy upper bound on the number of moves.
+"""Sound lower bounds on the number of moves (the upper bounds are in `kamicp.upper`).
 
 Only bounds with a proof enter here (see models/bounds.md):
 - radius: a move lowers the radius of a connected region graph by at most 1; and a graph of radius r
@@ -14,11 +14,12 @@ colour d: the bound is min over d of the sum over islands of max(radius term, co
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kamicp.regions import Quotient, islands, quotient, recolor
+from kamicp.regions import Quotient, islands
 
 
 def _outermost_ring(s: int, adj: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
@@ -40,6 +41,10 @@ def _outermost_ring(s: int, adj: Sequence[Sequence[int]]) -> tuple[int, list[int
     return depth, ring
 
 
+def eccentricity(s: int, adj: Sequence[Sequence[int]]) -> int:
+    return _outermost_ring(s, adj)[0]
+
+
 def eccentricities(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> dict[int, int]:
     """Eccentricity of each node of one connected component (breadth-first search from each)."""
     return {s: _outermost_ring(s, adj)[0] for s in nodes}
@@ -50,12 +55,24 @@ def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequ
 
     The second is a lower bound on the moves (models/bounds.md, "ring"): a centre whose farthest
     regions all share one colour is needed to finish in exactly `radius` moves."""
+    radius, ring, _cut = _ring_radius(nodes, adj, colors, None)
+    return radius, ring
+
+
+def _ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int],
+                 deadline: float | None) -> tuple[int, int, bool]:
+    """`ring_radius` (cut False), or, once the deadline passes, max over the centres tried of
+    ceil(ecc / 2) for both (cut True): sound, as every eccentricity is at most twice the radius."""
     best_ecc = best = len(nodes)
+    half = 0
     for s in nodes:
+        if deadline is not None and half and time.monotonic() >= deadline:
+            return half, half, True
         ecc, ring = _outermost_ring(s, adj)
+        half = max(half, (ecc + 1) // 2)
         best_ecc = min(best_ecc, ecc)
         best = min(best, ecc + (len({colors[w] for w in ring}) > 1))
-    return best_ecc, best
+    return best_ecc, best, False
 
 
 def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> dict[int, int]:
@@ -96,16 +113,22 @@ class BoundReport:
     final_color: int  # a final colour that attains the bound
     colour_part: int = 0  # the colour bound (summed over islands) for that final colour
     ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
+    cut: bool = False  # the deadline cut the radius search: `radius` is only a lower bound on it
 
 
-def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int) -> BoundReport:
-    """Combined lower bound for a (contracted) region graph with colour indices < num_colors."""
+def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
+                 deadline: float | None = None) -> BoundReport:
+    """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
+    `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound."""
     n = len(colors)
     parts = islands(n, adj)
     per_island = []
     radii = []
+    cut = False
     for nodes in parts:
-        radii.append(ring_radius(nodes, adj, colors))
+        radius, ring, island_cut = _ring_radius(nodes, adj, colors, deadline)
+        cut |= island_cut
+        radii.append((radius, ring))
         counts = Counter(colors[v] for v in nodes)
         per_island.append((radii[-1][1], counts, gather_costs(nodes, adj, colors)))
     best, best_d = None, 0
@@ -123,6 +146,7 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
         final_color=best_d,
         colour_part=colour_part,
         ring=sum(refined > r for r, refined in radii),
+        cut=cut,
     )
 
 
@@ -132,47 +156,3 @@ def lower_bound(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors:
 
 def quotient_bound(q: Quotient, num_colors: int) -> int:
     return lower_bound(q.adj, q.colors, num_colors)
-
-
-def greedy(
-    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6
-) -> list[tuple[int, int]]:
-    """A quick solution as (initial region, colour) moves: an upper bound, never a proof of optimality.
-
-    While some island has several regions: among the `width` moves that merge the most regions
-    (central regions first), take the one leaving the smallest lower bound, then the fewest regions.
-    Every such move merges, so this ends. Then paint every single-region island the most common
-    island colour.
-    """
-    state = tuple(start)
-    moves: list[tuple[int, int]] = []
-    while True:
-        q = quotient(adj0, state)
-        if all(not nb for nb in q.adj):
-            break
-        ecc: dict[int, int] = {}
-        for nodes in islands(q.size, q.adj):
-            ecc.update(eccentricities(nodes, q.adj))
-        candidates = []
-        for k in range(q.size):
-            merged = Counter(q.colors[j] for j in q.adj[k])
-            for c, count in merged.items():
-                candidates.append((-count, ecc[k], k, c))
-        candidates.sort()
-        best = None
-        for _, _, k, c in candidates[:width]:
-            child = recolor(state, q.members[k], c)
-            cq = quotient(adj0, child)
-            key = (quotient_bound(cq, num_colors), cq.size)
-            if best is None or key < best[0]:
-                best = (key, q.rep[k], c, child)
-        assert best is not None
-        moves.append((best[1], best[2]))
-        state = best[3]
-    q = quotient(adj0, state)
-    if len(set(q.colors)) > 1:
-        final = Counter(q.colors).most_common(1)[0][0]
-        for k in range(q.size):
-            if q.colors[k] != final:
-                moves.append((q.rep[k], final))
-    return moves

@@ -42,3 +42,21 @@ class SolverError(KamiError):
 
 class UsageError(KamiError):
     """A parameter given by the caller is invalid (negative step count, unknown engine, ...)."""
+
+
+class WorkerError(SolverError):
+    """A worker process of the `auto` race failed (an exception, or it died); the message says which and why."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread by the CLI's handler (SIGINT raises KeyboardInterrupt)."""
+
+
+class Interrupted(KamiError):
+    """A solve was interrupted by SIGINT or SIGTERM. `result` (status 'unknown', or None when the
+    interrupt came before the first bound) holds what was proven by then; `signal` is the signal number."""
+
+    def __init__(self, result: object, signal: int) -> None:
+        self.result = result
+        self.signal = signal
+        super().__init__("interrupted")

@@ -8,50 +8,34 @@ OR-Tools is imported here and nowhere else.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from kamicp.config import ModelOptions
+from kamicp.outcome import Outcome, Plan
 from kamicp.regions import Regions, islands
 from kamicp.symmetry import involution
 
-Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
+__all__ = ["BuildTimeout", "FloodModel", "HorizonOutcome", "ModelOptions"]
 
 
-@dataclass(frozen=True)
-class ModelOptions:
-    """Switchable parts of the model. Every one of them is sound (see models/flood.md)."""
+# Set (from any thread) when the process is interrupted: every CP-SAT solve stops, so the main thread
+# can run its signal handler (which it cannot while CP-SAT holds it); see cli/common.py's interruptible.
+INTERRUPT = threading.Event()
 
-    colour_count_bound: bool = True  # colours present after step t <= T - t + 1
-    smallest_root: bool = True  # the connectivity root of a clicked set is its smallest region
-    # The strengthenings below are proved in models/strengthening.md.
-    tight_colours: bool = True  # no wiggle room (colours = moves left + 1): click every region of the old colour
-    commuting_order: bool = True  # consecutive independent moves in increasing order of their smallest region
-    radius_bound: bool = False  # connected boards: after step t some centre reaches every region within T - t
-    radius_window: int = 0  # > 0: the radius constraint only for the steps with T - t <= radius_window
-    symmetry: bool = False  # a colour-preserving involution sigma: first move on r only if r <= sigma(r)
-    search_symmetry: bool = False  # the same rule at the compiled search's root (measured slower: off)
-    # Solver-side switches (not constraints), kept here so one object configures an ablation run.
-    hints: bool = True  # hint the best known solution to CP-SAT (finds solutions faster, proves nothing)
-    beam: bool = True  # a compiled beam search for the first upper bound (better than greedy; no proof)
-    rollout: bool = True  # then one move and a pivot rollout, every move tried (an upper bound; no proof)
-    search_por: bool = True  # the compiled search's commuting-move order (same proof as commuting_order)
-    search_por_adjacent: bool = True  # ... also between adjacent moves that commute (models/strengthening.md §2)
-    search_gather: bool = True  # the compiled search prunes with the gathering colour bound (models/bounds.md)
-    search_ring: bool = True  # the compiled search prunes with the ring rule of the radius bound (models/bounds.md)
-    ledger: bool = True  # the portfolio's race shares proven horizons (and hands a lagging search's core to CP-SAT)
-    top_down: bool = True  # race: CP-SAT skips to best - 1 when two horizons are left (strengthening.md §9)
-    cubes: int = 4  # a CP-SAT horizon not solved whole within CUBE_AFTER s is solved as this many first-move cubes
-    compiled_search: bool | None = None  # None: the compiled search when built; False: pure Python
-    cpsat_parameters: tuple[tuple[str, object], ...] = ()  # extra CP-SAT parameters, e.g. (("num_workers", 8),)
+
+class BuildTimeout(Exception):
+    """Internal: the deadline passed while the model was built (the horizon's answer is 'unknown')."""
 
 
 @dataclass(frozen=True)
 class HorizonOutcome:
     """How one horizon ended: 'feasible' (with a plan), 'infeasible' (a proof) or 'unknown'."""
 
-    status: str
+    status: Outcome
     plan: Plan | None
     seconds: float
 
@@ -61,9 +45,11 @@ class FloodModel:
     refutes every horizon from the lower bound up (models/flood.md); only the race, on connected boards,
     goes top-down (models/strengthening.md §9)."""
 
-    def __init__(self, regions: Regions, horizon: int, options: ModelOptions | None = None) -> None:
+    def __init__(self, regions: Regions, horizon: int, options: ModelOptions | None = None,
+                 deadline: float | None = None) -> None:
         self.regions = regions
         self.T = horizon
+        self.deadline = deadline  # building stops with BuildTimeout once it passes (checked step by step)
         self.options = options or ModelOptions()
         self.n = regions.size
         self.K = len(regions.palette)
@@ -91,12 +77,19 @@ class FloodModel:
         if self.sigma is not None:
             self._add_first_move_symmetry()
 
+    def _steps(self, *bounds: int) -> Iterator[int]:
+        """range(*bounds), checking the deadline before each step (a large model takes seconds per rule)."""
+        for t in range(*bounds):
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise BuildTimeout(f"horizon {self.T}: the deadline passed while building the model")
+            yield t
+
     # --- variables ----------------------------------------------------------------------------
     def _create_variables(self) -> None:
         m, n, K, T = self.model, self.n, self.K, self.T
         steps = range(1, T + 1)
         self.color = [[[m.new_bool_var(f"color[{t},{i},{c}]") for c in range(K)] for i in range(n)]
-                      for t in range(T + 1)]
+                      for t in self._steps(T + 1)]
         self.click = {t: [m.new_bool_var(f"click[{t},{i}]") for i in range(n)] for t in steps}
         self.old = {t: [m.new_bool_var(f"old[{t},{c}]") for c in range(K)] for t in steps}
         self.new = {t: [m.new_bool_var(f"new[{t},{c}]") for c in range(K)] for t in steps}
@@ -114,26 +107,26 @@ class FloodModel:
                 self.model.add(self.color[0][i][c] == int(c == c0))
 
     def _add_one_colour_per_region(self) -> None:
-        for t in range(1, self.T + 1):
+        for t in self._steps(1, self.T + 1):
             for i in range(self.n):
                 self.model.add_exactly_one(self.color[t][i])
 
     def _add_one_old_and_one_new_colour(self) -> None:
-        for t in range(1, self.T + 1):
+        for t in self._steps(1, self.T + 1):
             self.model.add_exactly_one(self.old[t])
             self.model.add_exactly_one(self.new[t])
             for c in range(self.K):
                 self.model.add_bool_or([~self.old[t][c], ~self.new[t][c]])  # a move changes colour
 
     def _add_clicked_have_old_colour(self) -> None:
-        for t in range(1, self.T + 1):
+        for t in self._steps(1, self.T + 1):
             for i in range(self.n):
                 for c in range(self.K):
                     self.model.add(self.color[t - 1][i][c] == self.old[t][c]).only_enforce_if(
                         self.click[t][i])
 
     def _add_painting(self) -> None:
-        for t in range(1, self.T + 1):
+        for t in self._steps(1, self.T + 1):
             for i in range(self.n):
                 for c in range(self.K):
                     now, before = self.color[t][i][c], self.color[t - 1][i][c]
@@ -142,7 +135,7 @@ class FloodModel:
 
     def _add_clicked_set_closed(self) -> None:
         """A clicked region's neighbour of the old colour is clicked too (it is the same region now)."""
-        for t in range(1, self.T + 1):
+        for t in self._steps(1, self.T + 1):
             for i, j in self.arcs:
                 for c in range(self.K):
                     self.model.add_bool_or([
@@ -150,7 +143,7 @@ class FloodModel:
 
     def _add_clicked_set_connected(self) -> None:
         """One root; every other clicked region has a clicked parent neighbour on a lower level."""
-        for t in range(1, self.T + 1):
+        for t in self._steps(1, self.T + 1):
             click, root, level, parent = self.click[t], self.root[t], self.level[t], self.parent[t]
             self.model.add_exactly_one(root)
             for i in range(self.n):
@@ -185,7 +178,7 @@ class FloodModel:
 
     def _add_colour_count_bound(self) -> None:
         """After step t at most T - t + 1 colours remain: each move removes at most one colour."""
-        for t in range(self.T + 1):
+        for t in self._steps(self.T + 1):
             limit = self.T - t + 1
             if limit >= self.K:
                 continue
@@ -194,7 +187,7 @@ class FloodModel:
     def _add_tight_colours(self) -> None:
         """No wiggle room: when exactly T - t + 1 colours are present after step t, each of the T - t
         moves left must remove a colour, so move t + 1 clicks every region of its old colour."""
-        for t in range(self.T):
+        for t in self._steps(self.T):
             limit = self.T - t + 1
             if limit > self.K:
                 continue
@@ -211,11 +204,11 @@ class FloodModel:
         """Consecutive clicked sets that are disjoint and not adjacent commute; keep only the order in
         which the smallest regions (the roots) increase: root[t] < root[t + 1] unless the sets touch."""
         m = self.model
-        index = {t: m.new_int_var(0, max(self.n - 1, 0), f"rootindex[{t}]") for t in range(1, self.T + 1)}
+        index = {t: m.new_int_var(0, max(self.n - 1, 0), f"rootindex[{t}]") for t in self._steps(1, self.T + 1)}
         for t, var in index.items():
             m.add(var == sum(i * r for i, r in enumerate(self.root[t])))
         # With the symmetry rule the pair (1, 2) stays unordered (models/strengthening.md §6).
-        for t in range(2 if self.sigma is not None else 1, self.T):
+        for t in self._steps(2 if self.sigma is not None else 1, self.T):
             touch = []
             for u in range(self.n):
                 b = m.new_bool_var(f"touch[{t},{u}]")
@@ -240,7 +233,7 @@ class FloodModel:
         and a spanning tree of parent arcs, acyclic by strictly decreasing ranks, with labels
         dist[u] >= dist[parent] + (1 unless u and its parent have the same colour) and dist <= T - t."""
         m, n = self.model, self.n
-        for t in range(1, self.T):
+        for t in self._steps(1, self.T):
             r = self.T - t
             if self.options.radius_window and r > self.options.radius_window:
                 continue
@@ -269,7 +262,7 @@ class FloodModel:
         state = list(self.regions.colors)
         adj = self.regions.adj
         steps = list(plan)
-        for t in range(1, self.T + 1):
+        for t in self._steps(1, self.T + 1):
             if t <= len(steps):
                 start, new = steps[t - 1]
                 old = state[start]
@@ -323,27 +316,25 @@ class FloodModel:
 
         def watch() -> None:
             while not done.wait(0.05):
-                if stop():
+                if INTERRUPT.is_set() or (stop is not None and stop()):
                     solver.stop_search()
                     return
 
-        watcher = threading.Thread(target=watch, daemon=True) if stop is not None else None
-        if watcher is not None:
-            watcher.start()
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         try:
             status = solver.solve(model)
         finally:
             done.set()
-            if watcher is not None:
-                watcher.join()
+            watcher.join()
         seconds = solver.wall_time
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return HorizonOutcome("feasible", self.extract(solver), seconds)
+            return HorizonOutcome(Outcome.FEASIBLE, self.extract(solver), seconds)
         if status == cp_model.INFEASIBLE:
-            return HorizonOutcome("infeasible", None, seconds)
+            return HorizonOutcome(Outcome.INFEASIBLE, None, seconds)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-        return HorizonOutcome("unknown", None, seconds)
+        return HorizonOutcome(Outcome.UNKNOWN, None, seconds)
 
     def cube_regions(self, part: int, parts: int) -> range:
         """The regions whose first-move cube is `part` of `parts` (contiguous index ranges)."""

@@ -2,17 +2,20 @@
 
 1. The search runs alone for a short slice (most levels are proven within it, with no process cost).
    Its search object, with its transposition table, is what the race's search process continues with.
-2. Otherwise both engines run the whole horizon loop of `solver.solve` in their own child processes
+2. Otherwise both engines run the whole horizon loop (kamicp.horizons) in their own child processes,
+   handed the region graph, the lower bound and the upper-bound plan this process computed
    (CP-SAT with one worker unless `workers` is given: one core each; measured as fast as two workers).
    The first to finish with a proof ('optimal' or 'no-solution') wins; the other is stopped.
    During the race they share a `Ledger` of the horizons proven infeasible: each skips (or stops) a
    horizon the other has proved, and when the search falls behind, its process runs CP-SAT with another
    seed on the next horizons (the model proves deep horizons far faster, with a large spread by seed).
    A horizon CP-SAT does not solve whole within a few seconds is split into first-move cubes; the
-   ledger hands them out, and once the search has spent SEARCH_GRACE s on that horizon too, its process
+   ledger hands them out, and once the search has spent `RaceOptions.search_grace` s on that
+   horizon too, its process
    leaves the horizon to the cubes and takes cubes itself, so both cores work on the model's parts.
 3. If the time runs out, both proven lower bounds are sound, so the larger one is reported, with the
    shorter replayed solution, and the proof steps of both engines (each tagged with its engine).
+4. A worker that fails raises `SolverError` here with its message; the other worker is stopped.
 
 Each engine's answer was already replayed by the rules engine in its process; the winner's moves are
 replayed again here before they are returned.
@@ -20,18 +23,24 @@ replayed again here before they are returned.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing as mp
+import os
+import signal
 import time
 from dataclasses import replace
 from multiprocessing.connection import wait
 
+from kamicp.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
+from kamicp.engines import SearchEngine
+from kamicp.errors import Interrupted, WorkerError
+from kamicp.horizons import Prepared, Progress, prepare, run_horizons, signal_of
 from kamicp.level import Level
-from kamicp.model import ModelOptions
+from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status
 from kamicp.rules import verify
 
-FIRST_SLICE = 0.4  # seconds of search before the processes are started
-SEARCH_GRACE = 3.0  # seconds the search keeps a horizon that CP-SAT is solving in cubes before it helps
-ENGINE_NAMES = ("search", "cpsat")  # the engines whose proofs of infeasibility the ledger carries
+ENGINE_NAMES = (EngineName.SEARCH, EngineName.CPSAT)  # the engines whose proofs the ledger carries
 
 
 class Ledger:
@@ -46,7 +55,10 @@ class Ledger:
     PARTS = 16  # at most this many cubes per horizon
     OPEN, TAKEN, REFUTED, SOLVED = 0, 1, 2, 3
 
-    def __init__(self, ctx) -> None:
+    racing = True
+
+    def __init__(self, ctx, race: RaceOptions | None = None) -> None:
+        self.race = race or RaceOptions()
         self.by = ctx.Array("i", self.SIZE, lock=False)  # 0: not proven; else 1 + index in ENGINE_NAMES
         self.secs = ctx.Array("d", self.SIZE, lock=False)
         # the compiled search stops horizon h once halt[h] != 0: h proven, or CP-SAT wants help with it
@@ -56,8 +68,8 @@ class Ledger:
         self.cubes = ctx.Array("i", self.SIZE * self.PARTS, lock=False)  # OPEN / TAKEN / REFUTED / SOLVED
         self.lock = ctx.Lock()
 
-    def publish(self, horizon) -> None:
-        if (0 <= horizon.steps < self.SIZE and horizon.outcome == "infeasible" and horizon.engine in ENGINE_NAMES
+    def publish(self, horizon: Horizon) -> None:
+        if (0 <= horizon.steps < self.SIZE and horizon.outcome == Outcome.INFEASIBLE and horizon.engine in ENGINE_NAMES
                 and not self.by[horizon.steps]):
             self.secs[horizon.steps] = horizon.seconds
             self.by[horizon.steps] = 1 + ENGINE_NAMES.index(horizon.engine)
@@ -88,6 +100,10 @@ class Ledger:
                     return p
         return None
 
+    def helps(self, regions: int) -> bool:
+        """Does CP-SAT ask the search to help with its cubes on a board this large?"""
+        return regions <= self.race.search_helps_up_to
+
     def nudge(self, steps: int, below: bool = False) -> None:
         """Called while CP-SAT solves cubes of this horizon: ask the search to help once its grace is over.
         With `below` (a connected board, where this horizon's proof implies the shorter ones) also when
@@ -96,7 +112,7 @@ class Ledger:
         if not (at == steps or (below and 0 <= at < steps)) or not 0 <= steps < self.SIZE:
             return
         since = self.search_since[at]
-        if since and time.monotonic() - since >= SEARCH_GRACE:
+        if since and time.monotonic() - since >= self.race.search_grace:
             self.halt[at] = 1
 
     def cubing(self, steps: int) -> bool:
@@ -135,15 +151,13 @@ class Ledger:
     def all_refuted(self, steps: int, parts: int) -> bool:
         return all(self.cubes[self._at(steps, p)] == self.REFUTED for p in range(min(parts, self.PARTS)))
 
-    def proven(self, steps: int):
+    def proven(self, steps: int) -> Horizon | None:
         """The other process's proof row for this horizon, or None."""
-        from kamicp.solver import Horizon
-
         if not 0 <= steps < self.SIZE or not self.by[steps]:
             return None
-        return Horizon(steps, "infeasible", self.secs[steps], ENGINE_NAMES[self.by[steps] - 1])
+        return Horizon(steps, Outcome.INFEASIBLE, self.secs[steps], ENGINE_NAMES[self.by[steps] - 1])
 
-    def proven_from(self, steps: int):
+    def proven_from(self, steps: int) -> Horizon | None:
         """The proof row of the lowest horizon at or above `steps` proven infeasible, or None. (On a
         connected board that proof implies this horizon: models/flood.md.)"""
         for h in range(max(steps, 0), self.SIZE):
@@ -162,13 +176,28 @@ class Ledger:
             search.stop_on(self.halt)
 
 
-def _run(conn, level: Level, engine: str, kwargs: dict) -> None:
-    from kamicp.solver import _solve
+def _die_with(parent: int) -> None:
+    """A worker never outlives the race: the parent handles SIGINT and stops its workers; SIGTERM ends a
+    worker at once; and (Linux) the kernel kills it when the parent dies, even by SIGKILL."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with contextlib.suppress(OSError, AttributeError):  # (not Linux: no such call)
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
 
+
+def worker_main(conn, level: Level, engine: str, kwargs: dict, parent: int,
+                deadline: float | None = None) -> None:
+    """A race worker: the horizon loop of one engine; its Result, or its failure as a message. `deadline`:
+    the parent's (the monotonic clock is the machine's), so the worker's start-up does not extend it."""
+    _die_with(parent)
+    if deadline is not None:
+        kwargs = {**kwargs, "time_limit": max(deadline - time.monotonic(), 0.001)}
     try:
-        conn.send(("ok", _solve(level, engine=engine, **kwargs)))
-    except BaseException as exc:  # noqa: BLE001 - report any failure to the parent
-        conn.send(("error", repr(exc)))
+        conn.send(("ok", run_horizons(level, engine, **kwargs)))
+    except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent, which raises it
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
 
@@ -180,85 +209,132 @@ def _context():
         return mp.get_context("spawn")
 
 
-def solve_auto(level: Level, *, max_steps, time_limit, workers, seed, options: ModelOptions | None, progress):
-    from kamicp.regions import regions_of
-    from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, _SearchEngine, _solve
-
+def solve_auto(level: Level, *, max_steps: int | None, time_limit: float | None, workers: int | None, seed: int,
+               options: SolveOptions | ModelOptions | None, progress: Progress | None) -> Result:
+    """The search alone for a first slice; then the race, whose first proof wins (or the merged bounds)."""
     start = time.monotonic()
-    common = {"max_steps": max_steps, "seed": seed, "options": options}
-    first = FIRST_SLICE if time_limit is None else min(FIRST_SLICE, time_limit)
+    opts = as_solve_options(options)
+    first = opts.race.first_slice if time_limit is None else min(opts.race.first_slice, time_limit)
+    try:  # (the bound and the greedy within the whole time limit: the workers are handed them)
+        prepared = prepare(level, opts, start=start, time_limit=time_limit, budgets=first)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(None, signal_of(exc)) from None
     # the race's search process continues this search (a forked child inherits its table)
-    search = _SearchEngine(regions_of(level), options)
-    quick = _solve(level, engine="search", time_limit=first, progress=progress, workers=None, search=search,
-                   **common)
-    if quick.status != UNKNOWN or (time_limit is not None and time_limit <= first):
-        return replace(quick, engine="auto", seconds=time.monotonic() - start)
-    left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.01)
+    search = SearchEngine(prepared.regions, opts.search)
+    quick = run_horizons(level, "search", max_steps=max_steps, time_limit=first - (time.monotonic() - start),
+                         seed=seed, options=opts, progress=progress, prepared=prepared, search=search)
+    left = None if time_limit is None else time_limit - (time.monotonic() - start)
+    if quick.status != Status.UNKNOWN or (left is not None and left <= 0.05 * time_limit):
+        return replace(quick, engine=EngineName.AUTO, seconds=time.monotonic() - start)
+    results = _race(level, prepared, quick, search, opts, left=left, max_steps=max_steps, workers=workers,
+                    seed=seed, progress=progress)
+    return _merge(level, quick, results, max_steps, time.monotonic() - start)
+
+
+def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions, *,
+          left: float | None, max_steps: int | None, workers: int | None, seed: int,
+          progress: Progress | None) -> dict[str, Result]:
+    """Both engines in their own processes, handed what this process computed; their results by engine."""
     ctx = _context()
-    procs, conns = {}, {}
-    refuted = tuple(h for h in quick.proof if h.outcome == "infeasible")
-    common.update(progress=None, refuted=refuted)
+    refuted = tuple(h for h in quick.proof if h.outcome == Outcome.INFEASIBLE)
+    ledger = Ledger(ctx, opts.race) if opts.race.ledger else None
+    for h in refuted if ledger is not None else ():
+        ledger.publish(h)
+    common = {"max_steps": max_steps, "seed": seed, "refuted": refuted, "coordinator": ledger,
+              "known": prepared, "time_limit": left}
+    # (the race's search process leaves the rollouts to the CP-SAT process, which needs them most)
+    searching = replace(opts, upper=replace(opts.upper, rollout=False)) if ledger is not None else opts
     inherit = {"search": search} if ctx.get_start_method() == "fork" else {}
-    if (options or ModelOptions()).ledger:
-        ledger = Ledger(ctx)
-        for h in refuted:
-            ledger.publish(h)
-        common["ledger"] = ledger
-    for name, extra in (("search", {"workers": None, **inherit}), ("cpsat", {"workers": workers or 1})):
-        parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_run, args=(child, level, name, {**common, **extra, "time_limit": left}),
-                           daemon=True)
-        proc.start()
-        child.close()
-        procs[name], conns[parent] = proc, name
-    if progress:
-        progress("portfolio: search and cpsat racing")
-    results = {}
+    specs = {"search": {"workers": None, "options": searching, **inherit},
+             "cpsat": {"workers": workers or 1, "options": opts}}
+    procs, conns = {}, {}
+    end = None if left is None else time.monotonic() + left
     try:
-        while conns:
-            ready = wait(list(conns), timeout=None if left is None else left + 5.0)
-            if not ready:
-                break
-            for conn in ready:
-                name = conns.pop(conn)
-                try:
-                    kind, payload = conn.recv()
-                except EOFError:
-                    kind, payload = "error", "process ended without an answer"
-                if kind == "error":
-                    if progress:
-                        progress(f"portfolio: {name} failed: {payload}")
-                    continue
-                results[name] = payload
-                if progress:
-                    progress(f"portfolio: {name} finished: {payload.status}")
-                if payload.status in (OPTIMAL, NO_SOLUTION):
-                    conns.clear()
-                    break
+        for name, extra in specs.items():
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=worker_main, args=(child, level, name, {**common, **extra}, os.getpid(), end),
+                               daemon=True)
+            procs[name], conns[parent] = proc, name
+            proc.start()
+            child.close()
+        if progress:
+            progress("portfolio: search and cpsat racing")
+        return collect(conns, procs, None if end is None else end + opts.race.wait_grace, progress)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
-        for proc in procs.values():
-            if proc.is_alive():
-                proc.terminate()
-        for proc in procs.values():
-            proc.join(timeout=5)
-    proven = [r for r in results.values() if r.status in (OPTIMAL, NO_SOLUTION)]
-    seconds = time.monotonic() - start
+        stop_workers(procs)
+
+
+def _so_far(quick: Result, ledger: Ledger | None) -> Result:
+    """What is proven when the race is interrupted: the slice's result, with the horizons the ledger holds
+    refuted contiguously above its lower bound."""
+    lower = quick.lower_bound
+    while ledger is not None and ledger.proven(lower) is not None:
+        lower += 1
+    return replace(quick, lower_bound=lower, engine=EngineName.AUTO)
+
+
+def collect(conns: dict, procs: dict, deadline: float | None, progress: Progress | None) -> dict[str, Result]:
+    """The workers' results until one has a proof, or both have answered, or the deadline. A worker that
+    fails is an error here, with its message."""
+    results: dict[str, Result] = {}
+    while conns:
+        ready = wait(list(conns), timeout=None if deadline is None else max(deadline - time.monotonic(), 0.0))
+        if not ready:
+            break
+        for conn in ready:
+            name = conns.pop(conn)
+            try:
+                kind, payload = conn.recv()
+            except EOFError:
+                procs[name].join(timeout=1)
+                kind, payload = "error", f"process ended without an answer (exit code {procs[name].exitcode})"
+            if kind == "error":
+                raise WorkerError(f"the race's {name} worker failed: {payload}")
+            results[name] = payload
+            if progress:
+                progress(f"portfolio: {name} finished: {payload.status}")
+            if payload.status in (Status.OPTIMAL, Status.NO_SOLUTION):
+                return results
+    return results
+
+
+def stop_workers(procs: dict) -> None:
+    """End every worker: SIGTERM, then SIGKILL for one that does not end within a second."""
+    for proc in procs.values():
+        if proc.pid is not None and proc.is_alive():
+            proc.terminate()
+    for proc in procs.values():
+        if proc.pid is None:
+            continue  # (never started)
+        proc.join(timeout=1)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
+
+
+def _merge(level: Level, quick: Result, results: dict[str, Result], max_steps: int | None, seconds: float
+           ) -> Result:
+    """The first proof, replayed again; else both engines' sound bounds: the larger lower bound, the shorter
+    replayed solution, and the proof steps of both (each tagged with its engine)."""
+    proven = [r for r in results.values() if r.status in (Status.OPTIMAL, Status.NO_SOLUTION)]
     if proven:
         win = proven[0]
         if win.moves:  # a no-solution answer may carry a solution longer than max_steps
-            verify(level, win.moves, max_moves=max_steps if win.status == OPTIMAL else None)
-        return replace(win, engine="auto", seconds=seconds)
+            verify(level, win.moves, max_moves=max_steps if win.status == Status.OPTIMAL else None)
+        return replace(win, engine=EngineName.AUTO, seconds=seconds)
     every = [quick, *results.values()]
     lower = max(r.lower_bound for r in every)
     solved = [r for r in every if r.moves]
     best = min(solved, key=lambda r: len(r.moves)) if solved else quick
     rows = list(dict.fromkeys(h for r in every for h in r.proof))
-    definite = {h.steps for h in rows if h.outcome != "unknown"}
+    definite = {h.steps for h in rows if h.outcome != Outcome.UNKNOWN}
     # a horizon one engine left unknown and another answered is shown with its answer only
-    proof = tuple(h for h in rows if h.outcome != "unknown" or h.steps not in definite)
-    status = UNKNOWN
+    proof = tuple(h for h in rows if h.outcome != Outcome.UNKNOWN or h.steps not in definite)
+    status = Status.UNKNOWN
     if solved and len(best.moves) == lower and (max_steps is None or lower <= max_steps):
-        status = OPTIMAL  # one engine refuted every shorter horizon, the other found a solution that long
+        status = Status.OPTIMAL  # one engine refuted every shorter horizon, the other found a solution that long
     elif max_steps is not None and lower > max_steps:
-        status = NO_SOLUTION
-    return replace(best, status=status, lower_bound=lower, engine="auto", seconds=seconds, proof=proof)
+        status = Status.NO_SOLUTION
+    return replace(best, status=status, lower_bound=lower, engine=EngineName.AUTO, seconds=seconds, proof=proof)

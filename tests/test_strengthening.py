@@ -17,15 +17,20 @@ import pytest
 
 from boards import random_graph, random_grid
 from kamicp import verify
-from kamicp.bounds import greedy
+from kamicp.config import CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
+from kamicp.coordination import Solo
+from kamicp.engines import CpSatEngine
+from kamicp.horizons import run_horizons
 from kamicp.model import FloodModel, ModelOptions
+from kamicp.outcome import Horizon, to_moves
 from kamicp.regions import islands, regions_of
 from kamicp.search import HAVE_COMPILED, CompiledIDAStar, IDAStar, make_search
-from kamicp.solver import OPTIMAL, _to_moves, solve
+from kamicp.solver import OPTIMAL, solve
+from kamicp.upper import greedy
 from oracle import bfs_optimum
 
 NONE = ModelOptions(colour_count_bound=False, smallest_root=False, tight_colours=False, commuting_order=False,
-                    hints=False, symmetry=False)
+                    symmetry=False)
 VARIANTS = {
     "plain": NONE,
     "count": replace(NONE, colour_count_bound=True),
@@ -36,6 +41,7 @@ VARIANTS = {
     "all": ModelOptions(),  # the defaults
     "all+symmetry+radius": ModelOptions(symmetry=True, radius_bound=True, radius_window=2),
 }
+NO_UPPER = SolveOptions(upper=UpperOptions(beam=False, rollout=False))  # the greedy plan only
 needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled search not built")
 
 
@@ -141,7 +147,7 @@ def test_model_variant_keeps_every_optimum(name):
                 assert out.status == "infeasible", (name, seed, horizon)
             else:
                 assert out.status == "feasible", (name, seed, horizon)
-                verify(level, _to_moves(regions, out.plan), max_moves=horizon)
+                verify(level, to_moves(regions, out.plan), max_moves=horizon)
 
 
 def test_tight_colours_on_boards_with_no_wiggle_room():
@@ -222,7 +228,7 @@ def test_compiled_search_matches_oracle_and_python(por, adjacent):
         fast = CompiledIDAStar(regions.adj, regions.colors, k, por=por, por_adjacent=adjacent)
         t, plan = _search_optimum(fast)
         assert t == opt, seed
-        verify(level, _to_moves(regions, plan), max_moves=opt)
+        verify(level, to_moves(regions, plan), max_moves=opt)
         ref = IDAStar(regions.adj, regions.colors, k)
         assert _search_optimum(ref)[0] == opt, seed
         if not por:  # same algorithm, same move order: same tree
@@ -246,7 +252,7 @@ def test_compiled_search_with_symmetry_matches_the_reference():
             s = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette), por=por, symmetry=sigma)
             t, plan = _search_optimum(s)
             assert t == opt, (seed, por)
-            verify(level, _to_moves(regions, plan), max_moves=opt)
+            verify(level, to_moves(regions, plan), max_moves=opt)
     assert found >= 10
 
 
@@ -307,7 +313,7 @@ def test_engines_with_everything_on_match_the_oracle(engine):
 
 
 def test_search_without_compiled_core_or_por():
-    options = ModelOptions(compiled_search=False, search_por=False)
+    options = SolveOptions(search=SearchOptions(compiled=False, por=False))
     for seed, level, _regions, opt in BOARDS[::4]:
         res = solve(level, engine="search", options=options)
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
@@ -359,7 +365,6 @@ def test_ledger_keeps_only_proofs():
     import multiprocessing as mp
 
     from kamicp.portfolio import Ledger
-    from kamicp.solver import Horizon
 
     ledger = Ledger(mp.get_context())
     ledger.publish(Horizon(5, "unknown", 1.0, "cpsat"))
@@ -410,7 +415,7 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     import threading
 
     from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION, Horizon, _solve
+    from kamicp.solver import NO_SOLUTION
 
     level = _bench("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
@@ -418,8 +423,8 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     # horizon 9 "proved by the other process" one second in (the search alone needs minutes)
     timer = threading.Timer(1.0, ledger.publish, args=(Horizon(9, "infeasible", 12.0, "cpsat"),))
     timer.start()
-    res = _solve(level, engine="search", max_steps=9, time_limit=60, workers=None, seed=0,
-                 options=ModelOptions(top_down=top_down), progress=None, ledger=ledger)
+    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger,
+                       options=SolveOptions(race=RaceOptions(top_down=top_down)))
     timer.join()
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
@@ -442,32 +447,28 @@ def test_first_move_cubes_cover_the_model():
             assert all(o.status in ("feasible", "infeasible") for o in outs)
             assert bool(feasible) == (horizon == opt), (seed, horizon)
             for o in feasible:
-                verify(level, _to_moves(regions, o.plan), max_moves=horizon)
+                verify(level, to_moves(regions, o.plan), max_moves=horizon)
             checked += 1
     assert checked >= 40
 
 
-def test_cpsat_engine_in_cubes_matches_the_oracle(monkeypatch):
+def test_cpsat_engine_in_cubes_matches_the_oracle():
     """With no time for the whole model, every horizon is solved in cubes (taken in turn, or through a
     ledger as in the race): the optima stay the oracle's."""
     import multiprocessing as mp
 
-    import kamicp.solver as solver_module
     from kamicp.portfolio import Ledger
-    from kamicp.solver import _solve
 
-    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0), upper=UpperOptions(beam=False))
     for i, (seed, level, _regions, opt) in enumerate(BOARDS[:16]):
-        ledger = Ledger(mp.get_context()) if i % 2 else None
-        res = _solve(level, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=0,
-                     options=ModelOptions(beam=False), progress=None, ledger=ledger)
+        ledger = Ledger(mp.get_context()) if i % 2 else Solo()
+        res = run_horizons(level, "cpsat", time_limit=60, workers=1, options=options, coordinator=ledger)
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
 
 
-def test_ledger_hands_out_each_cube_once_and_calls_the_search_after_its_grace(monkeypatch):
+def test_ledger_hands_out_each_cube_once_and_calls_the_search_after_its_grace():
     import multiprocessing as mp
 
-    import kamicp.portfolio as portfolio
     from kamicp.portfolio import Ledger
 
     ledger = Ledger(mp.get_context())
@@ -480,37 +481,35 @@ def test_ledger_hands_out_each_cube_once_and_calls_the_search_after_its_grace(mo
     ledger.refuted(9, 2)
     assert ledger.all_refuted(9, 4)
     # the search is asked to help only once it has spent its grace on the horizon, and never on a proven one
-    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 3600.0)
+    patient = Ledger(mp.get_context(), RaceOptions(search_grace=3600.0))
+    patient.search_started(10)
+    patient.nudge(10)
+    assert not patient.halted(10)
+    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0))
     ledger.search_started(10)
     ledger.nudge(10)
-    assert not ledger.halted(10)
-    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
-    ledger.nudge(10)
     assert ledger.halted(10) and not ledger.halted(11)
-    from kamicp.solver import Horizon
 
     ledger.publish(Horizon(10, "infeasible", 1.0, "cpsat"))
     assert not ledger.halted(10) and ledger.halt[10]
 
 
-def test_two_cpsat_workers_share_the_cubes(monkeypatch):
+def test_two_cpsat_workers_share_the_cubes():
     """Two CP-SAT runs with one ledger (as the race's processes, here threads) split each horizon's cubes
     and both report the oracle's optimum."""
     import multiprocessing as mp
     import threading
 
-    import kamicp.solver as solver_module
     from kamicp.portfolio import Ledger
-    from kamicp.solver import _solve
 
-    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0, hints=False), upper=UpperOptions(beam=False))
     for seed, level, _regions, opt in MEDIUM[:4]:
         ledger = Ledger(mp.get_context())
         results = []
 
         def run(s, lvl=level, led=ledger, out=results):
-            out.append(_solve(lvl, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=s,
-                                  options=ModelOptions(beam=False, hints=False), progress=None, ledger=led))
+            out.append(run_horizons(lvl, "cpsat", time_limit=60, workers=1, seed=s, options=options,
+                                    coordinator=led))
 
         threads = [threading.Thread(target=run, args=(s,)) for s in (0, 1)]
         for t in threads:
@@ -528,7 +527,6 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
     of the four cubes of horizon `cubes_at` and asks for help until the search stops on `search_at`."""
     import threading
 
-    from kamicp.solver import _solve
 
     for _ in range(3):
         ledger.refuted(cubes_at, ledger.claim(cubes_at, 4))
@@ -541,25 +539,22 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
 
     helper = threading.Thread(target=other)
     helper.start()
-    res = _solve(level, engine="search", max_steps=9, time_limit=120, workers=None, seed=0,
-                 options=None, progress=None, ledger=ledger)
+    res = run_horizons(level, "search", max_steps=9, time_limit=120, coordinator=ledger)
     helper.join()
     return res
 
 
-def test_search_joins_the_cubes_when_asked(monkeypatch):
+def test_search_joins_the_cubes_when_asked():
     """The race's search, asked to help after its grace, leaves its horizon to CP-SAT's cubes: it solves
     the cube still open and the horizon counts as refuted once every cube is (gen-tri-90b5c-mirror-proper-s703,
     horizon 9: minutes for the search alone)."""
     import multiprocessing as mp
 
-    import kamicp.portfolio as portfolio
     from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION, Horizon
+    from kamicp.solver import NO_SOLUTION
 
-    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.5)
     level = _bench("gen-tri-90b5c-mirror-proper-s703")
-    ledger = Ledger(mp.get_context())
+    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.5))
     for h in (7, 8):
         ledger.publish(Horizon(h, "infeasible", 1.0, "cpsat"))
 
@@ -569,41 +564,34 @@ def test_search_joins_the_cubes_when_asked(monkeypatch):
     assert ledger.all_refuted(9, 4)
 
 
-def test_cpsat_cubes_ask_the_search_for_help_only_on_boards_up_to_the_size_limit(monkeypatch):
+def test_cpsat_cubes_ask_the_search_for_help_only_on_boards_up_to_the_size_limit():
     import multiprocessing as mp
 
-    import kamicp.portfolio as portfolio
-    import kamicp.solver as solver_module
     from kamicp.portfolio import Ledger
-    from kamicp.solver import _CpSatEngine
 
-    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
-    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
     _seed, _level, regions, opt = MEDIUM[0]
     for limit, asked in ((regions.size, True), (regions.size - 1, False)):
-        monkeypatch.setattr(solver_module, "SEARCH_HELPS_UP_TO", limit)
-        ledger = Ledger(mp.get_context())
+        ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0, search_helps_up_to=limit))
         ledger.search_started(opt - 1)
-        engine = _CpSatEngine(regions, 1, 0, ModelOptions(hints=False), None, ledger)
+        engine = CpSatEngine(regions, workers=1, seed=0, model=ModelOptions(),
+                             cpsat=CpSatOptions(hints=False, cube_after=0.0), coordinator=ledger)
         assert engine.horizon(opt - 1, None) == ("infeasible", None)
         assert ledger.halted(opt - 1) == asked and ledger.all_refuted(opt - 1, 4)
 
 
-def test_cpsat_engine_solves_a_part_the_other_process_holds_instead_of_waiting(monkeypatch):
+def test_cpsat_engine_solves_a_part_the_other_process_holds_instead_of_waiting():
     """A part taken by the other process and never finished (here: by nobody) is solved again, with
     another seed, instead of waiting for it; the horizon is then refuted by this engine's own solves."""
     import multiprocessing as mp
 
-    import kamicp.solver as solver_module
     from kamicp.portfolio import Ledger
-    from kamicp.solver import _CpSatEngine
 
-    monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
     _seed, _level, regions, opt = MEDIUM[1]
     ledger = Ledger(mp.get_context())
     assert ledger.claim(opt - 1, 4) == 0  # "the other process" holds part 0
     assert ledger.unfinished(opt - 1, 4) == 0 and not ledger.finished(opt - 1, 0)
-    engine = _CpSatEngine(regions, 1, 0, ModelOptions(hints=False), None, ledger)
+    engine = CpSatEngine(regions, workers=1, seed=0, model=ModelOptions(),
+                         cpsat=CpSatOptions(hints=False, cube_after=0.0), coordinator=ledger)
     assert engine.horizon(opt - 1, time.monotonic() + 60) == ("infeasible", None)
     assert ledger.all_refuted(opt - 1, 4) and ledger.finished(opt - 1, 0) and ledger.unfinished(opt - 1, 4) is None
 
@@ -644,26 +632,22 @@ def _proof_covers(res, opt: int) -> None:
 
 
 @pytest.mark.parametrize(("cubes", "span"), [(False, 2), (True, 2), (False, 99), (True, 99)])
-def test_top_down_matches_the_oracle(monkeypatch, cubes, span):
-    """The race's CP-SAT process, going top-down once at most TOP_DOWN_SPAN horizons are left below the
+def test_top_down_matches_the_oracle(cubes, span):
+    """The race's CP-SAT process, going top-down once at most `top_down_span` horizons are left below the
     greedy solution (no beam, no rollouts: often above the optimum, so it also solves horizons on the way
     down), reports the oracle's optimum with a proof that covers every shorter horizon. With a span
     larger than any horizon it goes top-down from the start. (Horizons shown as implied need a bound two
     below the optimum, which these boards do not have: see the ledger and proof-table tests.)"""
     import multiprocessing as mp
 
-    import kamicp.solver as solver_module
     from kamicp.portfolio import Ledger
-    from kamicp.solver import _solve
 
-    monkeypatch.setattr(solver_module, "TOP_DOWN_SPAN", span)
-    if cubes:
-        monkeypatch.setattr(solver_module, "CUBE_AFTER", 0.0)
+    options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0 if cubes else 2.0),
+                           upper=UpperOptions(beam=False, rollout=False), race=RaceOptions(top_down_span=span))
     descended = 0
     for seed, level, _regions, opt in _connected(BOARDS)[:12] + _greedy_above(6):
-        res = _solve(level, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=0,
-                     options=ModelOptions(beam=False, rollout=False), progress=None,
-                     ledger=Ledger(mp.get_context()))
+        res = run_horizons(level, "cpsat", time_limit=60, workers=1, options=options,
+                           coordinator=Ledger(mp.get_context()))
         assert res.status == OPTIMAL and len(res.moves) == opt == res.lower_bound, seed
         verify(level, res.moves, max_moves=opt)
         _proof_covers(res, opt)
@@ -680,15 +664,14 @@ def test_top_down_with_max_steps_proves_no_solution():
     import multiprocessing as mp
 
     from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION, _solve
+    from kamicp.solver import NO_SOLUTION
 
     checked = 0
     for _seed, level, _regions, opt in _connected(BOARDS):
         if opt < 3:
             continue
-        res = _solve(level, engine="cpsat", max_steps=opt - 1, time_limit=60, workers=1, seed=0,
-                     options=ModelOptions(beam=False, rollout=False), progress=None,
-                     ledger=Ledger(mp.get_context()))
+        res = run_horizons(level, "cpsat", max_steps=opt - 1, time_limit=60, workers=1,
+                           options=NO_UPPER, coordinator=Ledger(mp.get_context()))
         assert res.status == NO_SOLUTION and res.lower_bound == opt
         checked += 1
     assert checked >= 5
@@ -699,28 +682,25 @@ def test_top_down_is_used_only_on_connected_boards():
     import multiprocessing as mp
 
     from kamicp.portfolio import Ledger
-    from kamicp.solver import _solve
 
     split = [e for e in BOARDS if len(islands(e[2].size, e[2].adj)) > 1 and e[3] >= 3][:6]
     assert split
     for seed, level, _regions, opt in split:
-        res = _solve(level, engine="cpsat", max_steps=None, time_limit=60, workers=1, seed=0,
-                     options=ModelOptions(beam=False, rollout=False), progress=None,
-                     ledger=Ledger(mp.get_context()))
+        res = run_horizons(level, "cpsat", time_limit=60, workers=1,
+                           options=NO_UPPER, coordinator=Ledger(mp.get_context()))
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
         assert not any(h.outcome == "implied" for h in res.proof), seed
 
 
-def test_race_with_top_down_end_to_end(monkeypatch):
+def test_race_with_top_down_end_to_end():
     """The real race (processes; the CP-SAT one top-down), with no first slice so it always runs: the
     reference search's optima, with proofs that cover every shorter horizon, whoever wins."""
-    import kamicp.portfolio as portfolio
 
-    monkeypatch.setattr(portfolio, "FIRST_SLICE", -1.0)  # (a slice that ends before it starts)
+    options = SolveOptions(race=RaceOptions(first_slice=-1.0))  # (a slice that ends before it starts)
     raced = 0
     for seed, level, _regions, opt in _connected(MEDIUM)[:3] + _greedy_above(3):
         messages: list[str] = []
-        res = solve(level, engine="auto", time_limit=120, progress=messages.append)
+        res = solve(level, engine="auto", time_limit=120, progress=messages.append, options=options)
         raced += "portfolio: search and cpsat racing" in messages  # (not when the upper bound meets the bound)
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
         verify(level, res.moves, max_moves=opt)
@@ -728,15 +708,12 @@ def test_race_with_top_down_end_to_end(monkeypatch):
     assert raced >= 4
 
 
-def test_ledger_lets_the_search_leave_a_lower_horizon_only_when_monotone(monkeypatch):
+def test_ledger_lets_the_search_leave_a_lower_horizon_only_when_monotone():
     import multiprocessing as mp
 
-    import kamicp.portfolio as portfolio
     from kamicp.portfolio import Ledger
-    from kamicp.solver import Horizon
 
-    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
-    ledger = Ledger(mp.get_context())
+    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0))
     ledger.search_started(8)
     assert ledger.claim(10, 4) == 0 and ledger.cubing_above(8) == 10 and ledger.cubing_above(10) is None
     ledger.nudge(10)
@@ -749,18 +726,16 @@ def test_ledger_lets_the_search_leave_a_lower_horizon_only_when_monotone(monkeyp
     assert ledger.proven(8) is None and ledger.cubing_above(8) is None
 
 
-def test_search_leaves_its_horizon_for_a_higher_horizons_cubes(monkeypatch):
+def test_search_leaves_its_horizon_for_a_higher_horizons_cubes():
     """Asked for help while on horizon 8, the race's search joins CP-SAT's cubes of horizon 9 (top-down):
     it solves the open cube, and horizon 9 refuted implies 8 (gen-tri-90b5c-mirror-proper-s703, a connected board)."""
     import multiprocessing as mp
 
-    import kamicp.portfolio as portfolio
     from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION, Horizon
+    from kamicp.solver import NO_SOLUTION
 
-    monkeypatch.setattr(portfolio, "SEARCH_GRACE", 0.0)
     level = _bench("gen-tri-90b5c-mirror-proper-s703")
-    ledger = Ledger(mp.get_context())
+    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0))
     ledger.publish(Horizon(7, "infeasible", 1.0, "cpsat"))
     res = _search_while_cubes_ask_for_help(level, ledger, cubes_at=9, search_at=8)
     assert res.status == NO_SOLUTION and res.lower_bound == 10
@@ -782,7 +757,7 @@ def test_rollout_plans_are_solutions_within_the_limit():
             assert plan is None or regions.size == 1, seed  # one pivot cannot flood several islands
             continue
         assert plan is not None, seed
-        verify(level, _to_moves(regions, plan))
+        verify(level, to_moves(regions, plan))
         assert len(plan) >= opt, seed
         found += len(plan) == opt
         assert rollout_plan(regions.adj, regions.colors, k, opt - 1, seconds=5) is None, seed
@@ -803,7 +778,7 @@ def test_rollouts_find_the_optimum_the_beam_misses():
     assert len(beam_plan(regions.adj, regions.colors, k, seconds=2)) >= 12  # never below the optimum
     plan = rollout_plan(regions.adj, regions.colors, k, 12, seconds=60)
     assert plan is not None and len(plan) == 12
-    verify(level, _to_moves(regions, plan))
+    verify(level, to_moves(regions, plan))
 
 
 def test_proof_table_shows_implied_horizons_as_one_row():
@@ -813,13 +788,11 @@ def test_proof_table_shows_implied_horizons_as_one_row():
 
     from kamicp.cli.report import proof_table as _proof_table
     from kamicp.portfolio import Ledger
-    from kamicp.solver import Horizon, _solve
 
     level = _bench("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
     ledger.publish(Horizon(9, "infeasible", 12.0, "cpsat"))  # implies 7 and 8 (the bound says 7)
-    res = _solve(level, engine="search", max_steps=9, time_limit=60, workers=None, seed=0,
-                 options=None, progress=None, ledger=ledger)
+    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger)
     assert [h.outcome for h in res.proof_by_horizon()] == ["bound", "implied", "implied", "infeasible"]
     console = Console(width=120, record=True)
     console.print(_proof_table(res))

@@ -2,7 +2,8 @@
 
 Exit codes: 0 success (solved, proven, par correct); 1 the answer is negative (no solution within N,
 a shorter solution exists, par wrong); 2 bad input (a file or an option); 3 time limit reached without
-an answer; 4 internal error (a bug: an exception kamicp did not expect).
+an answer; 4 internal error (a bug: an exception kamicp did not expect, or a solver's failure such as a
+crashed worker of the race); 130 / 143 interrupted by SIGINT / SIGTERM.
 
 Errors end the same way in every command, including commands added later: the app's group class
 (KamiGroup) turns option errors into one `error: ...` line with exit 2, and any unexpected exception
@@ -12,9 +13,12 @@ through `shown` (markup) or `printable` (plain text, kamicp.render.safe).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,13 +36,14 @@ try:  # typer vendors click from 0.2x on; older releases use click itself
 except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
 
-from kamicp.errors import KamiError
+from kamicp.errors import Interrupted, KamiError, SolverError, Terminated
 from kamicp.formats import load_level
 from kamicp.level import Level
 from kamicp.render.safe import printable
-from kamicp.solver import TECHNIQUES
+from kamicp.solver import TECHNIQUES, interrupt_solves
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number
 DEBUG_ENV = "KAMICP_DEBUG"
 
 out = Console(highlight=False)
@@ -145,11 +150,78 @@ def print_json(data: Any) -> None:
 
 @contextmanager
 def bad_input() -> Iterator[None]:
-    """Turn every KamiError into a one-line message and exit code 2."""
+    """Turn every KamiError into a one-line message and exit code 2 (4 for a solver's failure)."""
     try:
         yield
+    except Interrupted:
+        raise  # (for `interruptible`, outside)
+    except SolverError as e:
+        raise fail(str(e), EXIT_INTERNAL) from None
     except KamiError as e:
         raise fail(str(e)) from None
+
+
+def _raise_terminated(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
+def _watch_signals() -> Callable[[], None] | None:
+    """A helper thread that hears a signal at once (through Python's wakeup fd) and stops the running
+    CP-SAT solves, so that the main thread returns from OR-Tools and raises the interrupt. Returns the undo."""
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    try:
+        old = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread
+        os.close(read)
+        os.close(write)
+        return None
+
+    def listen() -> None:
+        with contextlib.suppress(OSError):
+            if os.read(read, 1):
+                interrupt_solves()
+        os.close(read)
+
+    threading.Thread(target=listen, daemon=True).start()
+
+    def undo() -> None:
+        signal.set_wakeup_fd(old)
+        os.close(write)  # (ends the helper's read)
+        interrupt_solves(False)
+
+    return undo
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM end the command with one line, what was proven so far, and exit 130 / 143. (The
+    library stops its worker processes on the way out; SIGTERM is raised as `Terminated` meanwhile.)"""
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: leave signals alone
+        previous = None
+    undo = _watch_signals() if previous is not None else None
+    try:
+        yield
+    except Interrupted as e:
+        raise _interrupted(e.result, e.signal) from None
+    except KeyboardInterrupt as e:
+        raise _interrupted(None, signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT) from None
+    finally:
+        if undo is not None:
+            undo()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(result: object, signum: int) -> typer.Exit:
+    lower = getattr(result, "lower_bound", None)
+    upper = getattr(result, "upper_bound", None)
+    best = "no solution" if upper is None else f"{upper} moves"
+    bounds = "none" if lower is None else f"{lower}..{'?' if upper is None else upper}"
+    err.print(f"interrupted: best so far {best}, bounds {bounds}", markup=False, soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED[signum])
 
 
 def load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:

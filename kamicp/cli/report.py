@@ -43,7 +43,8 @@ def proof_table(result: Result) -> Table:
         elif h.outcome == "bound":
             b = result.bound
             ring = " + 1 by the ring rule" if b.ring else ""
-            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {b.radius}{ring}, "
+            radius = f"≥ {b.radius}" if b.cut else str(b.radius)  # (the time limit cut the radius search)
+            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {radius}{ring}, "
                           f"{b.colors} colours needing {b.colour_part} moves, "
                           f"{b.islands} island{'s' if b.islands > 1 else ''})", "-", "bound")
         else:

@@ -26,6 +26,7 @@ from kamicp.cli.common import (
     app,
     bad_input,
     err,
+    interruptible,
     load,
     out,
     print_json,
@@ -62,7 +63,7 @@ def solve_cmd(
         label = pivot_label(level, rules, pivot)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
-    with bad_input(), spinner(not as_json) as progress:
+    with interruptible(), bad_input(), spinner(not as_json) as progress:
         if rules == Rules.pivot:  # Flood-It: kamicp.floodit's own horizon loop
             result = solve_pivot(level, label, engine=engine.value, max_steps=max_steps, time_limit=time_limit,
                                  workers=workers, progress=progress)
@@ -102,7 +103,7 @@ def prove_cmd(
     with bad_input():
         label = pivot_label(level, rules, pivot)
     show = print_result if rules == Rules.free else (lambda lv, r, **kw: print_pivot_result(lv, r, label, **kw))
-    with bad_input(), spinner(not as_json) as progress:
+    with interruptible(), bad_input(), spinner(not as_json) as progress:
         if rules == Rules.pivot:  # Flood-It: kamicp.floodit's own horizon loop
             result = prove_pivot_under(level, under, label, engine=engine.value, time_limit=time_limit,
                                        workers=workers, progress=progress)

@@ -1,0 +1,143 @@
+"""What a solve answers, as typed data that travels unchanged from each engine to the CLI.
+
+The enums are `StrEnum`s: they compare equal to their old string values ("optimal", "infeasible",
+"cpsat", ...) and are written as those strings in JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+
+from kamicp.bounds import BoundReport
+from kamicp.level import Level, Move
+from kamicp.regions import Regions
+
+Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
+
+
+class Status(StrEnum):
+    """How a solve ended."""
+
+    OPTIMAL = "optimal"  # moves are a shortest solution; every shorter horizon was refuted
+    NO_SOLUTION = "no-solution"  # no solution within max_steps moves (proven)
+    UNKNOWN = "unknown"  # the time limit ended the search; see the bounds
+
+
+class Outcome(StrEnum):
+    """How one horizon ("a solution of this many moves?") was answered."""
+
+    INFEASIBLE = "infeasible"  # proven impossible
+    FEASIBLE = "feasible"  # solved
+    UNKNOWN = "unknown"  # time ran out, or the horizon was stopped
+    BOUND = "bound"  # ruled out by the lower bound, no search needed
+    IMPLIED = "implied"  # ruled out by a higher horizon's proof (connected boards, strengthening.md §9)
+
+
+class EngineName(StrEnum):
+    """Who answered: a proving engine, the portfolio, the lower bound or an upper-bound heuristic."""
+
+    CPSAT = "cpsat"
+    SEARCH = "search"
+    AUTO = "auto"
+    BOUND = "bound"
+    GREEDY = "greedy"
+    BEAM = "beam"
+    ROLLOUT = "rollout"
+
+
+ENGINES = (EngineName.CPSAT, EngineName.SEARCH, EngineName.AUTO)  # the ones a caller may choose
+
+
+class Verdict(StrEnum):
+    """Is a designed par right?"""
+
+    CORRECT = "correct"  # achievable and minimal
+    NOT_MINIMAL = "not-minimal"  # a shorter solution exists
+    UNACHIEVABLE = "unachievable"  # no solution within par
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """One step of a proof: can the level be solved in `steps` moves? For an 'implied' row, `engine` is
+    the engine of the higher horizon's proof that implies it."""
+
+    steps: int
+    outcome: Outcome
+    seconds: float
+    engine: EngineName
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a solve established. `lower_bound` is proven; `upper_bound` is the length of `moves`,
+    the best replayed solution found (None when there is none)."""
+
+    level: str
+    status: Status
+    moves: tuple[Move, ...]
+    lower_bound: int
+    upper_bound: int | None
+    max_steps: int | None
+    proof: tuple[Horizon, ...]
+    engine: EngineName
+    seconds: float
+    regions: int
+    colors: int
+    bound: BoundReport = field(repr=False, default=None)  # type: ignore[assignment]
+
+    @property
+    def optimum(self) -> int | None:
+        return len(self.moves) if self.status == Status.OPTIMAL else None
+
+    def proof_by_horizon(self) -> tuple[Horizon, ...]:
+        """The proof for display, one step per horizon in increasing order. Where several engines
+        answered the same horizon (the portfolio), the first definite answer is kept over 'unknown'."""
+        chosen: dict[int, Horizon] = {}
+        for h in self.proof:
+            old = chosen.get(h.steps)
+            if old is None or (old.outcome == Outcome.UNKNOWN and h.outcome != Outcome.UNKNOWN):
+                chosen[h.steps] = h
+        return tuple(chosen[k] for k in sorted(chosen))
+
+    def to_dict(self, level: Level) -> dict:
+        """Plain JSON-ready data, moves with the cell a player taps and the colour's name."""
+        return {
+            "level": self.level,
+            "status": str(self.status),
+            "optimum": self.optimum,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.upper_bound,
+            "max_steps": self.max_steps,
+            "moves": [move_dict(level, m) for m in self.moves],
+            "proof": [{**asdict(h), "outcome": str(h.outcome), "engine": str(h.engine)} for h in self.proof],
+            "engine": str(self.engine),
+            "seconds": round(self.seconds, 4),
+            "regions": self.regions,
+            "colors": self.colors,
+            "bound": asdict(self.bound) if self.bound else None,
+        }
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Is a level's par right? See `Verdict`."""
+
+    level: str
+    par: int
+    verdict: Verdict
+    result: Result
+
+    @property
+    def optimum(self) -> int | None:
+        return self.result.optimum
+
+
+def move_dict(level: Level, move: Move) -> dict:
+    return {"tap": level.tap_data(move.cell), "color": move.color, "color_name": level.display_color(move.color)}
+
+
+def to_moves(regions: Regions, plan: Plan) -> tuple[Move, ...]:
+    """A plan on region indices as moves on the level's cells and colour keys."""
+    return tuple(Move(regions.ids[r], regions.palette[c]) for r, c in plan)

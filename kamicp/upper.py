@@ -1,0 +1,110 @@
+"""Upper bounds: short solutions found quickly (greedy, then the compiled beam search and pivot rollouts).
+
+None of them proves anything: a plan here is only a solution, replayed by the rules engine before it is
+used, and it is optimal only once every shorter horizon is refuted (kamicp.horizons). Each heuristic gets
+a budget of seconds (a share of the time limit, at most a fixed cap, never past the deadline).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kamicp.bounds import bound_report, eccentricity
+from kamicp.config import UpperOptions
+from kamicp.outcome import EngineName, Plan
+from kamicp.regions import Regions, quotient, recolor
+from kamicp.search import beam_plan, rollout_plan
+
+
+@dataclass(frozen=True)
+class UpperBound:
+    """The best plan known, which heuristic found it, and when (seconds after the solve started)."""
+
+    plan: Plan | None  # None: the deadline came before the greedy's first plan
+    source: EngineName
+    found_at: float
+
+
+def greedy(
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6,
+    deadline: float | None = None,
+) -> list[tuple[int, int]] | None:
+    """A quick solution as (initial region, colour) moves: an upper bound, never a proof of optimality.
+
+    While some island has several regions: among the `width` moves that merge the most regions
+    (central regions first), take the one leaving the smallest lower bound, then the fewest regions.
+    Every such move merges, so this ends. Then paint every single-region island the most common
+    island colour. None once the deadline has passed (on large boards each candidate's bound is costly).
+    """
+    state = tuple(start)
+    moves: list[tuple[int, int]] = []
+    while True:
+        q = quotient(adj0, state)
+        if all(not nb for nb in q.adj):
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
+        ecc: dict[int, int] = {}
+        for v in range(q.size):  # (one breadth-first search each: the deadline is checked between them)
+            if deadline is not None and v % 32 == 0 and time.monotonic() >= deadline:
+                return None
+            ecc[v] = eccentricity(v, q.adj)
+        candidates = []
+        for k in range(q.size):
+            merged = Counter(q.colors[j] for j in q.adj[k])
+            for c, count in merged.items():
+                candidates.append((-count, ecc[k], k, c))
+        candidates.sort()
+        best = None
+        for _, _, k, c in candidates[:width]:
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            child = recolor(state, q.members[k], c)
+            cq = quotient(adj0, child)
+            bound = bound_report(cq.adj, cq.colors, num_colors, deadline)  # (a BFS per region: checked)
+            if bound.cut:
+                return None
+            key = (bound.value, cq.size)
+            if best is None or key < best[0]:
+                best = (key, q.rep[k], c, child)
+        assert best is not None
+        moves.append((best[1], best[2]))
+        state = best[3]
+    q = quotient(adj0, state)
+    if len(set(q.colors)) > 1:
+        final = Counter(q.colors).most_common(1)[0][0]
+        for k in range(q.size):
+            if q.colors[k] != final:
+                moves.append((q.rep[k], final))
+    return moves
+
+
+def _budget(cap: float, share: float, time_limit: float | None, deadline: float | None) -> float:
+    """Seconds for one heuristic: `share` of the time limit, at most `cap`, never past the deadline."""
+    budget = cap if time_limit is None else min(cap, share * time_limit)
+    return budget if deadline is None else min(budget, deadline - time.monotonic())
+
+
+def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptions, *, start: float,
+            time_limit: float | None, deadline: float | None, rollouts: bool = True) -> UpperBound:
+    """`known` improved by the beam search and (with `rollouts`) the pivot rollouts, while it is above
+    the lower bound `lower`."""
+    best = known
+    k = len(regions.palette)
+    if best.plan is None:
+        return best  # (no time was left for the greedy, so none for these either)
+    if options.beam and lower < len(best.plan):
+        budget = _budget(options.beam_seconds, options.beam_share, time_limit, deadline)
+        found = beam_plan(regions.adj, regions.colors, k, seconds=budget) if budget > 0 else None
+        if found is not None and len(found) < len(best.plan):
+            best = UpperBound(found, EngineName.BEAM, time.monotonic() - start)
+    if rollouts and options.rollout and lower < len(best.plan):
+        budget = _budget(options.rollout_seconds, options.rollout_share, time_limit, deadline)
+        limit = len(best.plan) - 1
+        found = rollout_plan(regions.adj, regions.colors, k, limit, seconds=budget) if budget > 0 else None
+        if found is not None and len(found) < len(best.plan):
+            best = UpperBound(found, EngineName.ROLLOUT, time.monotonic() - start)
+    return best
