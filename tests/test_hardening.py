@@ -319,7 +319,9 @@ def test_printable_and_shown_escape_everything(text):
     assert safe.isprintable()
     if text.isprintable():
         assert safe == text
-    assert Text.from_markup(shown(text)).plain == safe
+    # as every caller uses it: inside markup (rich doubles a trailing backslash so it cannot escape the
+    # tag that follows; alone, that doubling would show)
+    assert Text.from_markup(f"[bold]{shown(text)}[/bold]").plain == safe
 
 
 # --- 9. option errors, internal errors, exit codes ----------------------------------------------------

@@ -29,6 +29,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 from typer.core import TyperGroup
 
 try:  # typer vendors click from 0.2x on; older releases use click itself
@@ -236,6 +237,6 @@ def spinner(enabled: bool) -> Iterator[Callable[[str], None] | None]:
         yield None
         return
     with err.status("solving") as status:
-        yield lambda msg: status.update(shown(msg))
+        yield lambda msg: status.update(Text(printable(msg)))
 
 
