@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from kamicp.cli import app
 from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
-from kamicp.errors import WorkerError
+from kamicp.errors import UsageError, WorkerError
 from kamicp.formats import load_level
 from kamicp.outcome import EngineName, Outcome, Status
 from kamicp.solver import solve
@@ -103,7 +103,9 @@ def test_cli_reports_a_solver_failure_in_one_line_with_exit_4(monkeypatch):
 
 def test_seed_out_of_cpsat_range_is_bad_input():
     result = CliRunner().invoke(app, ["solve", str(HARBOUR), "--engine", "cpsat", "--seed", "2147483648"])
-    assert result.exit_code == 2 and "seed must be an integer" in result.output
+    assert result.exit_code == 2 and "--seed" in result.output and "Traceback" not in result.output
+    with pytest.raises(UsageError, match="seed must be an integer"):  # the library checks it too
+        solve(load_level(HARBOUR), engine="cpsat", seed=2**31)
 
 
 def _big_level(path: Path) -> None:

@@ -41,7 +41,7 @@ from kamicp.errors import Interrupted, KamiError, SolverError, Terminated
 from kamicp.formats import load_level
 from kamicp.level import Level
 from kamicp.render.safe import printable
-from kamicp.solver import TECHNIQUES, interrupt_solves
+from kamicp.solver import SEED_RANGE, TECHNIQUES, interrupt_solves
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number
@@ -127,7 +127,7 @@ EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), 
                                            "first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
                                                  f"(repeatable): {', '.join(TECHNIQUES)}.")]
-SEED_MAX = 2**31 - 1  # CP-SAT's random_seed is a 32-bit integer
+SEED_MAX = SEED_RANGE[1]  # CP-SAT's random_seed is 32-bit, and the race adds small offsets to it
 Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX,
                                    help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
