@@ -87,6 +87,10 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
     """
     if resume and store is None:
         raise UsageError("--resume needs --store")
+    if settings.rules not in ("free", "pivot"):
+        raise UsageError(f"unknown rules {settings.rules!r} (expected free or pivot)")
+    if settings.pivot is not None and settings.rules != "pivot":
+        raise UsageError("--pivot needs --rules pivot")
     jobs = default_jobs(settings.engine) if jobs is None else jobs
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, got {jobs}")
