@@ -104,6 +104,6 @@ def test_validate_pack_with_a_pivot_cell(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)[0]["verdict"] == "correct"
     bad = run("validate", path, "--rules", "pivot", "--pivot", "9,9")
-    assert bad.exit_code == 2 and "not a cell" in bad.stderr
+    assert bad.exit_code == 2 and f"{path}: pivot (9, 9) is not a cell" in bad.stderr
     loose = run("validate", path, "--pivot", "2,2")
     assert loose.exit_code == 2 and "--pivot needs --rules pivot" in loose.stderr
