@@ -35,8 +35,10 @@ from kamicp.cli.common import (
     out,
     spinner,
 )
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
 from kamicp.count import CountResult, count_optimal
 from kamicp.errors import KamiError
+from kamicp.floodit.count import count_pivot
 from kamicp.formats import write_json
 from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
 from kamicp.level import Level
@@ -47,6 +49,9 @@ def _at_least(n: int, exact: bool) -> str:
 
 
 def print_count(level: Level, res: CountResult) -> None:
+    if res.optimum is None and res.complete:
+        out.print(f"{level.name}: no solution (proven): nothing to count", markup=False)
+        return
     if res.optimum is None:
         upper = "?" if res.upper_bound is None else str(res.upper_bound)
         out.print(f"{level.name}: optimum not proven within the time limit (between {res.lower_bound} and "
@@ -80,17 +85,29 @@ def count_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
+    rules: RulesOpt = Rules.free,
+    pivot: PivotOpt = None,
 ) -> None:
-    """The optimum, the number of optimal solutions, and their classes up to commuting moves (unique = one)."""
+    """The optimum, the number of optimal solutions, and their classes up to commuting moves (unique = one).
+    With --rules pivot (Flood-It) no two moves commute: the classes are the solutions."""
     level = load(level_path, fmt, geometry)
+    with bad_input():
+        label = pivot_label(level, rules, pivot)
+        if rules == Rules.pivot and limit is not None:
+            raise fail("--limit is for the free rules (the Flood-It count is exact, it enumerates nothing)")
     with bad_input(), spinner(not as_json) as progress:
-        res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
-                            progress=progress)
+        if rules == Rules.pivot:
+            res = count_pivot(level, label, time_limit=time_limit, engine=engine.value, workers=workers,
+                              progress=progress)
+        else:
+            res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
+                                progress=progress)
     if as_json:
         out.print_json(json.dumps(res.to_dict(level)))
     else:
         print_count(level, res)
-    raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_OK)
+    none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
+    raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_NEGATIVE if none else EXIT_OK)
 
 
 class Symmetry(StrEnum):

@@ -13,6 +13,7 @@ from kamicp.cli.common import out
 from kamicp.cli.report import moves_table, summary
 from kamicp.errors import UsageError
 from kamicp.floodit import pivot_cell
+from kamicp.floodit.validate import parse_pivot
 from kamicp.level import Label, Level
 from kamicp.solver import Result
 
@@ -34,14 +35,7 @@ def pivot_label(level: Level, rules: Rules, text: str | None) -> Label | None:
         return None
     if rules != Rules.pivot:
         raise UsageError("--pivot needs --rules pivot")
-    label: Label = text.strip()
-    if level.geometry != "graph":
-        parts = text.split(",")
-        if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-            raise UsageError(f"--pivot: expected ROW,COL such as 0,0, got {text!r}")
-        label = (int(parts[0]), int(parts[1]))
-    pivot_cell(level, label)  # raises when it is not a cell
-    return label
+    return parse_pivot(level, text)
 
 
 def pivot_data(level: Level, result: Result, label: Label | None) -> dict:

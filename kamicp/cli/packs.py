@@ -29,6 +29,7 @@ from kamicp.cli.common import (
     fail,
     out,
 )
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
 from kamicp.packs import (
     Outcome,
     PackSettings,
@@ -142,13 +143,17 @@ def validate_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
+    rules: RulesOpt = Rules.free,
+    pivot: PivotOpt = None,
 ) -> None:
     """Check each level's par: achievable, minimal, or how far off (a table; a summary line for a pack).
 
     Exit code, the worst wins: 2 a file is bad input (its row is reported, the rest still run), else 3 a
     level is unknown or failed, else 1 a par is wrong, else 0."""
     settings = PackSettings(par=par, slack=slack, time_limit=time_limit, engine=engine.value, workers=workers,
-                            seed=seed, memory_mb=memory_mb or None)
+                            seed=seed, memory_mb=memory_mb or None, rules=rules.value, pivot=pivot)
+    if pivot is not None and rules != Rules.pivot:
+        raise fail("--pivot needs --rules pivot")
     store = _open_store(store_path, resume)
     items = load_pack(discover(paths), fmt, geometry.value if geometry else None)
     jobs = jobs or (2 if dask == "local" else default_jobs(engine.value))

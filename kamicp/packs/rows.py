@@ -43,10 +43,14 @@ class PackSettings:
     workers: int | None = 1
     seed: int = 0
     memory_mb: int | None = 2048
+    rules: str = "free"  # "free" (Kami) or "pivot" (Flood-It)
+    pivot: str | None = None  # --rules pivot: the pivot as given (ROW,COL or a node id; None: top-left)
 
     def key(self) -> str:
         data = asdict(self)
         del data["memory_mb"]
+        if self.rules == "free":  # the key stores made before the rules setting existed
+            del data["rules"], data["pivot"]
         return json.dumps(data, sort_keys=True)
 
 

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kamicp.errors import KamiError, UsageError
+from kamicp.floodit.validate import parse_pivot
 from kamicp.formats import detect_format, load_level
 from kamicp.formats.screenshot import read_screenshot
 from kamicp.packs import worker
@@ -59,6 +60,11 @@ def _precheck(item: Loaded, settings: PackSettings) -> Row | None:
         return error_row(item, "", Verdict.bad_input, item.error, settings)
     if settings.par is None and item.level.par is None:
         return error_row(item, "", Verdict.bad_input, f"{item.path}: no par in the file (give --par)", settings)
+    if settings.rules == "pivot":
+        try:
+            parse_pivot(item.level, settings.pivot)
+        except KamiError as e:  # --pivot names no cell of this level
+            return error_row(item, "", Verdict.bad_input, f"{item.path}: {e}", settings)
     return None
 
 
@@ -87,6 +93,10 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
     """
     if resume and store is None:
         raise UsageError("--resume needs --store")
+    if settings.rules not in ("free", "pivot"):
+        raise UsageError(f"unknown rules {settings.rules!r} (expected free or pivot)")
+    if settings.pivot is not None and settings.rules != "pivot":
+        raise UsageError("--pivot needs --rules pivot")
     jobs = default_jobs(settings.engine) if jobs is None else jobs
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, got {jobs}")

@@ -18,6 +18,7 @@ import threading
 import time
 
 from kamicp.errors import KamiError
+from kamicp.floodit.validate import parse_pivot, validate_pivot
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, row_from_validation
 from kamicp.solver import validate
 
@@ -33,6 +34,11 @@ _stopping = threading.Event()
 def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
     """The work of one level (in the child): validate it with the pack's settings."""
     assert loaded.level is not None
+    if settings.rules == "pivot":
+        level = loaded.level
+        check = validate_pivot(level, settings.par, parse_pivot(level, settings.pivot), slack=settings.slack,
+                               time_limit=settings.time_limit, workers=settings.workers, engine=settings.engine)
+        return row_from_validation(loaded, key, check, settings)
     check = validate(loaded.level, settings.par, slack=settings.slack, time_limit=settings.time_limit,
                      workers=settings.workers, engine=settings.engine, seed=settings.seed)
     return row_from_validation(loaded, key, check, settings)
