@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from kamicp.cli.common import (
     EXIT_BAD_INPUT,
@@ -58,7 +59,7 @@ def print_count(level: Level, res: CountResult) -> None:
     table.add_row("classes", _at_least(res.classes, res.complete) + " (up to the order of commuting moves)")
     verdict = "yes" if res.unique else "no" if res.classes > 1 else "unknown"
     table.add_row("unique", verdict)
-    out.print(f"[bold]{level.name}[/]")
+    out.print(Text(level.name, style="bold"))
     out.print(table)
     for k, plan in enumerate(res.examples, start=1):
         moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"

@@ -3,17 +3,20 @@ pivot Result is printed (its proof rows come from the pivot bound, not the Kami 
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from kamicp.cli.common import out
+from kamicp.cli.common import out, shown
 from kamicp.cli.report import moves_table, summary
 from kamicp.errors import UsageError
 from kamicp.floodit import pivot_cell
+from kamicp.formats.common import cut
 from kamicp.level import Label, Level
+from kamicp.limits import MAX_DIGITS
 from kamicp.solver import Result
 
 
@@ -28,6 +31,9 @@ PivotOpt = Annotated[str | None, typer.Option("--pivot", metavar="R,C", help="Th
                                               "(row,col; a node id on graph levels); default the top-left cell.")]
 
 
+_PIVOT_INT = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")  # few enough digits for int() (not '9' * 5000)
+
+
 def pivot_label(level: Level, rules: Rules, text: str | None) -> Label | None:
     """The pivot's label from --pivot (UsageError when malformed, not a cell, or without --rules pivot)."""
     if text is None:
@@ -37,8 +43,8 @@ def pivot_label(level: Level, rules: Rules, text: str | None) -> Label | None:
     label: Label = text.strip()
     if level.geometry != "graph":
         parts = text.split(",")
-        if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-            raise UsageError(f"--pivot: expected ROW,COL such as 0,0, got {text!r}")
+        if len(parts) != 2 or not all(_PIVOT_INT.fullmatch(p.strip()) for p in parts):
+            raise UsageError(f"--pivot: expected ROW,COL such as 0,0, got {cut(text)!r}")
         label = (int(parts[0]), int(parts[1]))
     pivot_cell(level, label)  # raises when it is not a cell
     return label
@@ -69,8 +75,8 @@ def _proof_table(result: Result) -> Table:
 
 def print_pivot_result(level: Level, result: Result, label: Label | None, *, show_moves: bool = True) -> None:
     pivot = level.format_label(pivot_cell(level, label))
-    out.print(f"[bold]{level.name or 'level'}[/]: {result.regions} regions, {result.colors} colours, Flood-It "
-              f"rules, pivot {pivot}", highlight=False)
+    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours, "
+              f"Flood-It rules, pivot {shown(pivot)}", highlight=False)
     if result.moves and show_moves:
         out.print(moves_table(level, result))
     out.print(_proof_table(result))
