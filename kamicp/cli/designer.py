@@ -94,6 +94,9 @@ def count_cmd(
     raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_OK)
 
 
+MAX_COUNT = 100_000  # levels per run: the file names are made up front, so this bounds memory
+
+
 class Symmetry(StrEnum):
     none = "none"
     mirror = "mirror"
@@ -129,7 +132,8 @@ def generate_cmd(
     unique: Annotated[bool, typer.Option("--unique", help="Only levels with one class of optimal solutions.")
                       ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed makes the same levels.")] = 0,
-    count: Annotated[int, typer.Option("--count", min=1, help="How many levels (a pack in the folder OUT).")] = 1,
+    count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT,
+                                                  help="How many levels (a pack in the folder OUT).")] = 1,
     time_limit: TimeLimit = None,
     engine: EngineOpt = Engine.auto,
     as_json: JsonOpt = False,

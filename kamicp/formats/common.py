@@ -117,7 +117,7 @@ class HugeNumber:
         return f"<a {self.digits}-digit number>"
 
 
-def _json_int(literal: str) -> int | HugeNumber:
+def json_int(literal: str) -> int | HugeNumber:
     return HugeNumber(literal) if len(literal.lstrip("-")) > MAX_DIGITS else int(literal)
 
 
@@ -126,7 +126,7 @@ def load_json(text: str, *, source: str, where: str | None = None) -> Any:
     digits become HugeNumber (refused by every field check, never int() of 5000 digits), and nesting too
     deep for the parser is a FormatError, as is any syntax error (with its line)."""
     try:
-        return json.loads(text, parse_int=_json_int)
+        return json.loads(text, parse_int=json_int)
     except json.JSONDecodeError as e:
         raise FormatError(f"not valid JSON: {e.msg}", source=source,
                           where=where or f"line {e.lineno}") from None
