@@ -186,6 +186,6 @@ def parse_moves(level: Level, text: str) -> tuple[Move, ...]:
     for k, part in enumerate((p for p in text.split(";") if p.strip()), start=1):
         tap, sep, color = part.rpartition(":")
         if not sep or not tap.strip() or not color.strip():
-            raise UsageError(f"move {k}: expected TAP:COLOUR, got {part.strip()!r}")
+            raise UsageError(f"move {k}: expected TAP:COLOUR, got {cut(repr(part.strip()))}")
         moves.append(move_from_data(level, {"tap": tap.strip(), "color": color.strip()}, f"move {k}"))
     return tuple(moves)
