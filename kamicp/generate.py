@@ -20,6 +20,7 @@ from kamicp.bounds import lower_bound
 from kamicp.count import CountResult, count_with
 from kamicp.errors import SolverError, UsageError
 from kamicp.level import Level
+from kamicp.limits import ENV, limits
 from kamicp.regions import regions_of
 from kamicp.solver import OPTIMAL, Progress, Result, solve
 
@@ -62,6 +63,9 @@ class GenerateSpec:
         rows, cols = self.shape
         if rows < 1 or cols < 1 or rows * cols < 2:
             raise UsageError(f"the board must have at least 2 cells, got {rows} x {cols}")
+        if rows * cols > limits().max_cells:  # as for a level read from a file: bounded memory
+            raise UsageError(f"the board's {rows} x {cols} cells are over the limit of {limits().max_cells} "
+                             f"cells (raise it with {ENV['max_cells']})")
         if self.symmetry not in SYMMETRIES:
             raise UsageError(f"symmetry must be one of {', '.join(SYMMETRIES)}, got {self.symmetry!r}")
         if self.time_limit is not None and not self.time_limit > 0:

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kamicp.errors import RuleError, UsageError
+from kamicp.formats.common import cut, json_int, short
 from kamicp.level import Label, Level, Move
+from kamicp.limits import MAX_DIGITS
 from kamicp.rules import Board, replay
 from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
 
@@ -118,7 +120,7 @@ def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None =
 
 
 # --- reading moves ------------------------------------------------------------------------------------
-_GRID_TAP = re.compile(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?")
+_GRID_TAP = re.compile(rf"\(?\s*([0-9]{{1,{MAX_DIGITS}}})\s*,\s*([0-9]{{1,{MAX_DIGITS}}})\s*\)?")  # int()-safe
 
 
 def _color_key(level: Level, text: str, where: str) -> str:
@@ -128,7 +130,7 @@ def _color_key(level: Level, text: str, where: str) -> str:
     by_name = [k for k, v in level.palette if v.lower() == text.lower() or k.lower() == text.lower()]
     if len(by_name) == 1:
         return by_name[0]
-    raise RuleError("known-colour", f"{where}: colour {text!r} is not one of the level's colours "
+    raise RuleError("known-colour", f"{where}: colour {cut(repr(text))} is not one of the level's colours "
                     f"({', '.join(level.color_keys)})")
 
 
@@ -136,19 +138,20 @@ def _cell(level: Level, tap: object, where: str) -> int:
     label: Label
     if level.geometry == "graph":
         if isinstance(tap, list | tuple) or tap is None:
-            raise UsageError(f"{where}: a graph level's tap is a node id, got {tap!r}")
+            raise UsageError(f"{where}: a graph level's tap is a node id, got {short(tap)}")
         label = str(tap)
     else:
         if isinstance(tap, str):
             m = _GRID_TAP.fullmatch(tap.strip())
             if not m:
-                raise UsageError(f"{where}: a tap is 'row,col', got {tap!r}")
+                raise UsageError(f"{where}: a tap is 'row,col', got {cut(repr(tap))}")
             tap = [int(m.group(1)), int(m.group(2))]
-        if not (isinstance(tap, list | tuple) and len(tap) == 2 and all(isinstance(v, int) for v in tap)):
-            raise UsageError(f"{where}: a tap is [row, col], got {tap!r}")
+        if not (isinstance(tap, list | tuple) and len(tap) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in tap)):
+            raise UsageError(f"{where}: a tap is [row, col], got {short(tap)}")
         label = (tap[0], tap[1])
     if not level.has_cell(label):
-        shown = label if isinstance(label, str) else f"({label[0]}, {label[1]})"
+        shown = cut(repr(label)) if isinstance(label, str) else f"({label[0]}, {label[1]})"
         raise RuleError("cell-exists", f"{where}: {shown} is not a cell of the level")
     return level.index(label)
 
@@ -156,9 +159,9 @@ def _cell(level: Level, tap: object, where: str) -> int:
 def move_from_data(level: Level, item: object, where: str = "move") -> Move:
     """One move as JSON data: {"tap": [r, c] or "ID", "color": KEY} (what `solve --json` prints)."""
     if not isinstance(item, dict) or "tap" not in item or "color" not in item:
-        raise UsageError(f"{where}: expected {{\"tap\": ..., \"color\": ...}}, got {item!r}")
+        raise UsageError(f"{where}: expected {{\"tap\": ..., \"color\": ...}}, got {short(item)}")
     if not isinstance(item["color"], str):
-        raise UsageError(f"{where}: colour must be a string, got {item['color']!r}")
+        raise UsageError(f"{where}: colour must be a string, got {short(item['color'])}")
     return Move(_cell(level, item["tap"], where), _color_key(level, item["color"], where))
 
 
@@ -169,10 +172,12 @@ def parse_moves(level: Level, text: str) -> tuple[Move, ...]:
     if not text:
         return ()
     if text[0] in "[{":
-        try:
-            data = json.loads(text)
+        try:  # integers of more than MAX_DIGITS digits stay HugeNumber, refused as taps
+            data = json.loads(text, parse_int=json_int)
         except json.JSONDecodeError as e:
             raise UsageError(f"moves: not valid JSON ({e.msg} at character {e.pos + 1})") from None
+        except RecursionError:  # the C decoder stops cleanly at the interpreter's recursion limit
+            raise UsageError("moves: not valid JSON (nested too deeply)") from None
         items = data.get("moves") if isinstance(data, dict) else data
         if not isinstance(items, list):
             raise UsageError("moves: expected a list of moves or an object with a \"moves\" list")
@@ -181,6 +186,6 @@ def parse_moves(level: Level, text: str) -> tuple[Move, ...]:
     for k, part in enumerate((p for p in text.split(";") if p.strip()), start=1):
         tap, sep, color = part.rpartition(":")
         if not sep or not tap.strip() or not color.strip():
-            raise UsageError(f"move {k}: expected TAP:COLOUR, got {part.strip()!r}")
+            raise UsageError(f"move {k}: expected TAP:COLOUR, got {cut(repr(part.strip()))}")
         moves.append(move_from_data(level, {"tap": tap.strip(), "color": color.strip()}, f"move {k}"))
     return tuple(moves)

@@ -186,3 +186,69 @@ test_json_fields, test_json_fields_slow = profiles(
     JSON_VALUES, st.sampled_from([0, 0, 0, 50, 100_000]))
 test_cli_on_mutated_files, test_cli_on_mutated_files_slow = profiles(
     _cli_on_mutated_files, mutated(), st.sampled_from(["info", "json", "solve"]))
+
+
+# --- the readers that came later: Katamino puzzles, play uploads, hint's moves ---------------------------
+KATAMINO = {"name": "k", "rows": 5, "cols": 6, "pieces": "LPUVYN", "blocked": [[0, 0]]}
+
+
+def one_line_or_result(call: Callable[[], Any]) -> Any:
+    """call() must return, or raise a KamiError of one line, within the time bound."""
+    start = time.monotonic()
+    try:
+        value = call()
+    except KamiError as e:
+        assert str(e) and "\n" not in str(e).strip() and len(str(e)) < 2000, repr(e)
+        value = None
+    assert time.monotonic() - start < SECONDS
+    return value
+
+
+def _katamino_fields(workdir: Path, field: str, value: Any, nest: int) -> None:
+    from kamicp.formats.katamino import read_katamino
+
+    data = dict(KATAMINO)
+    data[field] = value
+    text = json.dumps(data)
+    if nest:
+        text = text.replace(json.dumps(value), "[" * nest + json.dumps(value) + "]" * nest, 1)
+    path = workdir / "katamino.json"
+    path.write_text(text.replace(json.dumps(HUGE), "9" * 5000))
+    puzzle = one_line_or_result(lambda: read_katamino(path))
+    if puzzle is not None:
+        assert 1 <= puzzle.rows <= 64 and 1 <= puzzle.cols <= 64
+        assert all(0 <= r < puzzle.rows and 0 <= c < puzzle.cols for r, c in puzzle.blocked)
+
+
+UPLOAD_NAMES = st.text(max_size=40) | st.sampled_from(
+    ["a\x00.json", "x" * 300 + ".json", "\ud800.puz", "../../x.xml", "[/x]\x1b[31m.txt", "..", ".json", "a.png"])
+
+
+def _upload(case: tuple[str, bytes], name: str, keep_suffix: bool) -> None:
+    from kamicp.formats.upload import load_upload
+
+    suffix, data = case
+    name = name + suffix if keep_suffix else name
+    one_line_or_result(lambda: load_upload(name, data))
+
+
+MOVE_TEXT = st.lists(st.sampled_from(["0,0:A", "1,2:B", "(3, 4):C", ";", ":", ",", "9" * 5000, "[", "{", "]",
+                                      "}", '"tap"', '"color"', "true", "-1", "\x1b[31m", "[/x]", "\u00b2",
+                                      '{"tap": [0, 0], "color": "A"}', "[" * 3000]), max_size=8).map("".join)
+
+
+def _hint_moves(text: str, as_json: Any) -> None:
+    from kamicp.hint import parse_moves
+
+    level = load_level(PUZZLES / "tri-harbour.json")
+    for moves in (text, json.dumps(as_json).replace(json.dumps(HUGE), "9" * 5000)):
+        one_line_or_result(lambda m=moves: parse_moves(level, m))
+
+
+test_katamino_fields, test_katamino_fields_slow = profiles(
+    _katamino_fields, st.sampled_from(["name", "rows", "cols", "pieces", "blocked"]), JSON_VALUES,
+    st.sampled_from([0, 0, 0, 50, 100_000]))
+test_upload, test_upload_slow = profiles(_upload, mutated(), UPLOAD_NAMES, st.booleans())
+test_hint_moves, test_hint_moves_slow = profiles(
+    _hint_moves, MOVE_TEXT, st.lists(st.dictionaries(st.sampled_from(["tap", "color"]), JSON_VALUES), max_size=3)
+    | JSON_VALUES)

@@ -167,3 +167,14 @@ def test_open_a_screenshot():
     assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
     rename = dict(zip(level.colors, view["colors"], strict=True))
     assert [rename[k] for k in level.colors] == view["colors"] and len(set(rename.values())) == len(rename)
+
+
+@pytest.mark.parametrize("name", ["a%00.json", "x" * 300 + ".json", "%ED%A0%80.json", "%1B%5B31m%5B%2Fx%5D.json"])
+def test_open_with_a_hostile_file_name_is_a_400_not_a_crash(name):
+    """A name with NUL, over the file system's 255 bytes, a lone surrogate or an ESC sequence: the
+    level opens (under a cleaned name) or the answer is a one-line 400, never a 500."""
+    c = TestClient(server.create_app(load_level(PUZZLES / "blog-18.json")), raise_server_exceptions=False)
+    reply = c.post(f"/api/open?name={name}", content=(PUZZLES / "squ-quilt.json").read_bytes())
+    assert reply.status_code in (200, 400), reply.text
+    if reply.status_code == 400:
+        assert "\n" not in reply.json()["error"] and "\x1b" not in reply.json()["error"]

@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -29,6 +29,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.segment import Segment
 from rich.text import Text
 from typer.core import TyperGroup
 
@@ -47,8 +48,25 @@ EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number
 DEBUG_ENV = "KAMICP_DEBUG"
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+class SafeConsole(Console):
+    """A console that never writes a control character it did not make itself: every text segment
+    (a name, a path, an error, a table cell, whatever a command printed and however) has its control
+    characters shown as escapes (`\\x1b`), newlines and tabs kept. Rich's own control segments (cursor
+    moves of a spinner or progress bar) and styles pass unchanged. A net under `shown`/`printable`,
+    so a command that forgets them cannot let ESC sequences through."""
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            seg if seg.control or seg.text.isprintable() else Segment(_safe_text(seg.text), seg.style, seg.control)
+            for seg in buffer)
+
+
+def _safe_text(text: str) -> str:
+    return "\n".join("\t".join(printable(part) for part in line.split("\t")) for line in text.split("\n"))
+
+
+out = SafeConsole(highlight=False)
+err = SafeConsole(stderr=True, highlight=False)
 
 
 def shown(value: object) -> str:

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from kamicp.cli.common import (
     EXIT_BAD_INPUT,
@@ -63,7 +64,7 @@ def print_count(level: Level, res: CountResult) -> None:
     table.add_row("classes", _at_least(res.classes, res.complete) + " (up to the order of commuting moves)")
     verdict = "yes" if res.unique else "no" if res.classes > 1 else "unknown"
     table.add_row("unique", verdict)
-    out.print(f"[bold]{level.name}[/]")
+    out.print(Text(level.name, style="bold"))
     out.print(table)
     for k, plan in enumerate(res.examples, start=1):
         moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
@@ -110,6 +111,9 @@ def count_cmd(
     raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_NEGATIVE if none else EXIT_OK)
 
 
+MAX_COUNT = 100_000  # levels per run: the file names are made up front, so this bounds memory
+
+
 class Symmetry(StrEnum):
     none = "none"
     mirror = "mirror"
@@ -145,7 +149,8 @@ def generate_cmd(
     unique: Annotated[bool, typer.Option("--unique", help="Only levels with one class of optimal solutions.")
                       ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed makes the same levels.")] = 0,
-    count: Annotated[int, typer.Option("--count", min=1, help="How many levels (a pack in the folder OUT).")] = 1,
+    count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT,
+                                                  help="How many levels (a pack in the folder OUT).")] = 1,
     time_limit: TimeLimit = None,
     engine: EngineOpt = Engine.auto,
     as_json: JsonOpt = False,

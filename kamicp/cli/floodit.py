@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kamicp.cli.common import out
+from kamicp.cli.common import out, shown
 from kamicp.cli.report import moves_table, summary
 from kamicp.errors import UsageError
 from kamicp.floodit import pivot_cell
@@ -27,6 +27,8 @@ RulesOpt = Annotated[Rules, typer.Option("--rules", help="free (Kami: tap any re
                                          "move repaints the region holding the pivot cell).")]
 PivotOpt = Annotated[str | None, typer.Option("--pivot", metavar="R,C", help="The pivot cell for --rules pivot "
                                               "(row,col; a node id on graph levels); default the top-left cell.")]
+
+
 
 
 def pivot_label(level: Level, rules: Rules, text: str | None) -> Label | None:
@@ -63,8 +65,8 @@ def _proof_table(result: Result) -> Table:
 
 def print_pivot_result(level: Level, result: Result, label: Label | None, *, show_moves: bool = True) -> None:
     pivot = level.format_label(pivot_cell(level, label))
-    out.print(f"[bold]{level.name or 'level'}[/]: {result.regions} regions, {result.colors} colours, Flood-It "
-              f"rules, pivot {pivot}", highlight=False)
+    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours, "
+              f"Flood-It rules, pivot {shown(pivot)}", highlight=False)
     if result.moves and show_moves:
         out.print(moves_table(level, result))
     out.print(_proof_table(result))

@@ -67,7 +67,7 @@ def pack_table(rows: list[Row]) -> Table:
     for r in rows:
         style = {Verdict.correct: "green", Verdict.unknown: "yellow"}.get(r.verdict, "red")
         verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
-        table.add_row(r.level, "" if r.par is None else str(r.par), optimum_text(r), bounds_text(r),
+        table.add_row(Text(r.level), "" if r.par is None else str(r.par), optimum_text(r), bounds_text(r),
                       Text(verdict, style=style), f"{r.seconds:.2f}", proof_text(r))
     return table
 

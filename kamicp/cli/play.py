@@ -36,9 +36,10 @@ MovesOpt = Annotated[str, typer.Option("--moves", help="Moves played so far: the
 
 def _print_hint(level: Level, h: Hint) -> None:
     if h.status is HintStatus.SOLVED:
-        out.print(f"{level.name}: the board is solved after {h.played} moves")
+        out.print(f"{level.name}: the board is solved after {h.played} moves", markup=False)
     elif h.move is None:
-        out.print(f"{level.name}: no move found in time; at least {h.lower_bound} more moves are needed")
+        out.print(f"{level.name}: no move found in time; at least {h.lower_bound} more moves are needed",
+                  markup=False)
     else:
         out.print(f"{level.name} after {h.played} moves: tap {level.format_label(h.move.cell)} → ", end="",
                   markup=False)

@@ -3,11 +3,17 @@ same `Validation`, so pack rows and reports need nothing new), and `parse_pivot`
 
 from __future__ import annotations
 
+import re
+
 from kamicp.errors import UsageError
 from kamicp.floodit.game import pivot_cell
 from kamicp.floodit.solver import solve_pivot
+from kamicp.formats.common import cut
 from kamicp.level import Label, Level
+from kamicp.limits import MAX_DIGITS
 from kamicp.solver import NO_SOLUTION, UNKNOWN, Validation
+
+_PIVOT_INT = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")  # few enough digits for int() (not '9' * 5000)
 
 
 def parse_pivot(level: Level, text: str | None) -> Label | None:
@@ -18,8 +24,8 @@ def parse_pivot(level: Level, text: str | None) -> Label | None:
     label: Label = text.strip()
     if level.geometry != "graph":
         parts = text.split(",")
-        if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-            raise UsageError(f"--pivot: expected ROW,COL such as 0,0, got {text!r}")
+        if len(parts) != 2 or not all(_PIVOT_INT.fullmatch(p.strip()) for p in parts):
+            raise UsageError(f"--pivot: expected ROW,COL such as 0,0, got {cut(text)!r}")
         label = (int(parts[0]), int(parts[1]))
     pivot_cell(level, label)  # raises when it is not a cell
     return label

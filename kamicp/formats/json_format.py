@@ -8,24 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import check_cells, check_range, cut, read_text_file, short
+from kamicp.formats.common import check_cells, check_range, cut, load_json, read_text_file, short
 from kamicp.level import HOLE, Level, Move
-from kamicp.limits import ENV, MAX_DIGITS, limits
-
-
-class HugeNumber:
-    """An integer literal with more than MAX_DIGITS digits, kept unconverted: no field accepts it, and
-    int() of a long enough literal would hit Python's digit limit (a ValueError) or take quadratic time."""
-
-    def __init__(self, literal: str) -> None:
-        self.digits = len(literal.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"<a {self.digits}-digit number>"
-
-
-def _parse_int(literal: str) -> int | HugeNumber:
-    return HugeNumber(literal) if len(literal.lstrip("-")) > MAX_DIGITS else int(literal)
+from kamicp.limits import ENV, limits
 
 
 def _is_int(value: Any) -> bool:
@@ -189,12 +174,7 @@ def _graph_level(data: dict, source: str, name: str, par: int | None, palette: d
 
 def read_json(path: str | Path) -> Level:
     text = read_text_file(path)
-    try:
-        data = json.loads(text, parse_int=_parse_int)
-    except json.JSONDecodeError as e:
-        raise FormatError(f"not valid JSON: {e.msg}", source=str(path), where=f"line {e.lineno}") from None
-    except RecursionError:  # the C decoder stops cleanly at the interpreter's recursion limit
-        raise FormatError("not valid JSON: nested too deeply", source=str(path)) from None
+    data = load_json(text, source=str(path))
     return level_from_data(data, str(path), default_name=Path(path).stem)
 
 

@@ -16,10 +16,22 @@ from kamicp.level import Level
 SCREENSHOT_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")
 
 
+MAX_NAME_BYTES = 200  # a file name must fit the file system's 255 bytes
+
+
 def safe_name(name: str) -> str:
-    """The base name of an uploaded file (no directories), or 'upload' when there is none."""
-    base = PurePath(name.replace("\\", "/")).name.strip()
-    return base if base not in ("", ".", "..") else "upload"
+    """The base name of an uploaded file (no directories, no character a file name cannot hold or a
+    terminal would act on: NUL, controls, lone surrogates), at most MAX_NAME_BYTES of UTF-8 (the stem
+    is cut, the extension kept), or 'upload' when nothing is left."""
+    base = PurePath(name.replace("\\", "/")).name
+    base = "".join(ch for ch in base if ch.isprintable()).strip()  # (surrogates are not printable)
+    if base in ("", ".", ".."):
+        return "upload"
+    path = PurePath(base)
+    stem, suffix = path.stem, path.suffix[:16]
+    while len((stem + suffix).encode()) > MAX_NAME_BYTES:
+        stem = stem[:-1]
+    return (stem + suffix) if stem.strip(".") else "upload" + suffix
 
 
 def load_upload(name: str, data: bytes) -> Level:
@@ -31,7 +43,10 @@ def load_upload(name: str, data: bytes) -> Level:
         detect_format(Path(base))  # an unknown type fails before anything is written
     with tempfile.TemporaryDirectory(prefix="kamicp-upload-") as tmp:
         path = Path(tmp) / base
-        path.write_bytes(data)
+        try:
+            path.write_bytes(data)
+        except OSError as e:  # e.g. the temporary folder is full
+            raise FormatError(f"cannot store the upload: {e.strerror or e}", source=base) from None
         try:
             if suffix in SCREENSHOT_EXTENSIONS:
                 from kamicp.formats.screenshot import read_screenshot

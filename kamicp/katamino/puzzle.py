@@ -6,14 +6,15 @@ every piece on the free cells) are the plain data both engines consume.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from kamicp.errors import FormatError, UsageError
+from kamicp.formats.common import cut, short
 from kamicp.katamino.pieces import LETTERS, orientations
+from kamicp.limits import MAX_DIGITS
 
 MAX_SIDE = 64  # rows and columns are at most this (bounded memory on hostile input)
 
@@ -85,11 +86,14 @@ def check_pieces(pieces: str) -> None:
         raise UsageError("no pieces given")
 
 
+_BOARD = re.compile(rf"\s*([0-9]{{1,{MAX_DIGITS}}})\s*[xX]\s*([0-9]{{1,{MAX_DIGITS}}})\s*")
+
+
 def parse_board(text: str) -> tuple[int, int]:
     """'5x6' -> (5, 6)."""
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-    if not m:
-        raise UsageError(f"--board: expected ROWSxCOLS such as 5x6, got {text!r}")
+    m = _BOARD.fullmatch(text)
+    if not m:  # ASCII digits, few enough for int(): '9' * 5000 is refused here, not by int()
+        raise UsageError(f"--board: expected ROWSxCOLS such as 5x6, got {cut(text)!r}")
     return int(m.group(1)), int(m.group(2))
 
 
@@ -104,7 +108,7 @@ def shorthand(board: str, pieces: str) -> Puzzle:
 
 def _int(value: Any, where: str, source: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"must be an integer, got {json.dumps(value)}", source=source, where=where)
+        raise FormatError(f"must be an integer, got {short(value)}", source=source, where=where)
     if not 1 <= value <= MAX_SIDE:
         raise FormatError(f"must be between 1 and {MAX_SIDE}, got {value}", source=source, where=where)
     return value
@@ -121,7 +125,7 @@ def _blocked(value: Any, rows: int, cols: int, source: str) -> frozenset[tuple[i
         ok = (isinstance(item, list) and len(item) == 2
               and all(isinstance(v, int) and not isinstance(v, bool) for v in item))
         if not ok:
-            raise FormatError(f"item {k}: must be a [row, col] pair of integers, got {json.dumps(item)}",
+            raise FormatError(f"item {k}: must be a [row, col] pair of integers, got {short(item)}",
                               source=source, where=where)
         r, c = item
         if not (0 <= r < rows and 0 <= c < cols):
@@ -142,7 +146,7 @@ def puzzle_from_data(data: Any, source: str = "") -> Puzzle:
     cols = _int(data["cols"], "field 'cols'", source)
     pieces = data["pieces"]
     if not isinstance(pieces, str):
-        raise FormatError(f"must be a string of piece letters such as \"LPUVY\", got {json.dumps(pieces)}",
+        raise FormatError(f"must be a string of piece letters such as \"LPUVY\", got {short(pieces)}",
                           source=source, where="field 'pieces'")
     try:
         check_pieces(pieces.upper())

@@ -105,5 +105,7 @@ class Store:
                 latest.pop((row.path, row.settings), None)
                 latest[row.path, row.settings] = row
             return list(latest.values())
+        except RecursionError:  # data nested too deeply for the JSON decoder
+            raise FormatError("a row is malformed (nested too deeply)", source=str(self.path)) from None
         except (ValueError, KeyError, TypeError) as e:
             raise FormatError(f"a row is malformed ({e})", source=str(self.path)) from None
