@@ -156,3 +156,17 @@ def test_benchmark_script_runs(tmp_path):
     module.main(["--sizes", "6", "--colours", "3", "--time-limit", "30", "--out", str(out)])
     (record,) = json.loads(out.with_suffix(".json").read_text())["records"]
     assert {record[e]["optimum"] for e in ("search", "cpsat", "auto")} == {len(solve_pivot(square(6, 3, 603)).moves)}
+
+
+@pytest.mark.parametrize("side", [40, 200])
+def test_time_limit_holds_on_large_boards(side):
+    """Found by the hostile pass: on a 200 x 200 board the greedy alone took minutes, and on 40 x 40 a search
+    node's bound and the model's build outlasted the limit. Every phase now stops at the deadline."""
+    import time
+
+    rng = random.Random(side)
+    level = Level.from_rows(["".join(rng.choice("ABCDEFG") for _ in range(side)) for _ in range(side)], geometry="square")
+    start = time.monotonic()
+    result = solve_pivot(level, time_limit=1.0)
+    assert time.monotonic() - start < 1.0 + 2.0  # the game's set-up on 40,000 cells included, on a loaded machine
+    assert result.status == UNKNOWN and result.lower_bound >= 1

@@ -20,14 +20,18 @@ from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
 
 PIVOT_ENGINES = ("search", "cpsat", "auto")
 SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
+MODEL_SIZE_MAX = 20_000  # regions x steps: larger horizons stay with the search (the model takes seconds to build)
 
 
-def greedy_plan(game: PivotGame) -> list[int] | None:
-    """Each move the colour that floods the most regions (ties: the smaller colour), then the final colour."""
+def greedy_plan(game: PivotGame, deadline: float | None = None) -> list[int] | None:
+    """Each move the colour that floods the most regions (ties: the smaller colour), then the final colour.
+    None once the deadline has passed (on boards of tens of thousands of regions it takes minutes)."""
     flooded, color = 1 << game.start, game.regions.colors[game.start]
     plan: list[int] = []
     colours = sorted(set(game.regions.colors))
     while flooded != game.island:
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
         best = max((c for c in colours if c != color), key=lambda c: (game.absorb(flooded, c).bit_count(), -c))
         flooded, color = game.absorb(flooded, best), best
         plan.append(best)
@@ -41,11 +45,13 @@ def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | Non
     """One horizon by the search (auto: for SEARCH_FIRST s), then by CP-SAT; the answer's row goes in `proof`."""
     t0 = time.monotonic()
     outcome, plan = "unknown", None
+    search_only = engine == "search" or (search is not None and game.n * steps > MODEL_SIZE_MAX)
     if search is not None:
-        stop = deadline if engine == "search" else min(deadline or float("inf"), t0 + SEARCH_FIRST)
+        stop = deadline if search_only else min(deadline or float("inf"), t0 + SEARCH_FIRST)
         outcome, plan = search.horizon(steps, stop)
         by = "search"
-    if outcome == "unknown" and engine != "search":
+    past = deadline is not None and time.monotonic() >= deadline
+    if outcome == "unknown" and not search_only and not past:
         left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
         outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers)
         by = "cpsat"
@@ -83,12 +89,12 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
         proof.append(Horizon(max_steps or 0, "bound", 0.0, "unreachable"))
         return result(NO_SOLUTION, None, 0)
     lower = pivot_bound(game, 1 << game.start, game.regions.colors[game.start])
-    best = greedy_plan(game)
-    assert best is not None
+    best = greedy_plan(game, deadline)  # None only when the deadline passed
     if lower > 0:
         proof.append(Horizon(lower - 1, "bound", 0.0, "bound"))
     search = PivotSearch(game) if engine != "cpsat" else None
-    top = len(best) - 1 if max_steps is None else min(len(best) - 1, max_steps)
+    top = len(best) - 1 if best is not None else game.n * game.regions.num_colors  # (a plan is never longer)
+    top = top if max_steps is None else min(top, max_steps)
     for steps in range(lower, top + 1):
         if progress:
             progress(f"{level.name or 'level'}: {steps} moves")
@@ -99,8 +105,8 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
             return result(OPTIMAL, plan, len(plan or []))
         if outcome == "unknown":
             return result(UNKNOWN, best, steps)
-    if max_steps is not None and len(best) > max_steps:
-        return result(NO_SOLUTION, best, max(lower, max_steps + 1))
+    if best is None or (max_steps is not None and len(best) > max_steps):
+        return result(NO_SOLUTION, best, max(lower, (max_steps or 0) + 1))
     proof.append(Horizon(len(best), "feasible", 0.0, "greedy"))
     return result(OPTIMAL, best, len(best))
 
