@@ -157,8 +157,10 @@ def test_killed_mid_way_keeps_answers_leaves_no_process_and_resumes(tmp_path, si
     if sig == signal.SIGTERM:
         return
     res = run("validate", pack / "*.json", "--store", store, "--resume", "--time-limit", "4", "--jobs", "2")
-    assert res.exit_code == 3, res.output  # the hard ones stay unknown in seconds
-    assert f"({len(EASY)} answered before, from the store)" in res.stdout
+    # the hard ones are solved again: unknown in 4 s on a loaded machine (3), or on a quiet one their lower
+    # bound passes the par in time (unachievable, 1); never an error row or a crash
+    assert res.exit_code in (1, 3), res.output
+    assert f"({len(EASY)} answered before, from the store)" in " ".join(res.stdout.split())  # (may wrap)
 
 
 def test_dask_local_cluster_end_to_end(tmp_path):
