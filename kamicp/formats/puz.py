@@ -136,7 +136,7 @@ def level_from_puz(text: str, source: str, name: str = "") -> Level:
                           source=source, where="line 1")
     fields = dict(zip(FIELDS, parts, strict=True))
     if fields["version"] != VERSION:
-        raise FormatError(f"unsupported version {fields['version']!r} (expected {VERSION!r})", source=source,
+        raise FormatError(f"unsupported version {cut(fields['version'])!r} (expected {VERSION!r})", source=source,
                           where="field 'version'")
     _int(fields["lowX"], source, "lowX", minimum=None, maximum=None)
     _int(fields["lowY"], source, "lowY", minimum=None, maximum=None)
