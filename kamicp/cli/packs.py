@@ -45,7 +45,7 @@ from kamicp.packs import (
     to_json,
     to_markdown,
 )
-from kamicp.packs.report import bounds_text, optimum_text, proof_text
+from kamicp.packs.report import bounds_text, optimum_text, proof_text, rules_text
 from kamicp.packs.runner import default_jobs
 
 VERDICT_TEXT = {
@@ -62,12 +62,14 @@ EXIT_FOR = {Outcome.correct: EXIT_OK, Outcome.wrong: EXIT_NEGATIVE, Outcome.unkn
 
 def pack_table(rows: list[Row]) -> Table:
     table = Table(show_edge=False)
-    for col in ("level", "par", "optimum", "bounds", "verdict", "seconds", "proof"):
-        table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left")
+    for col in ("level", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof"):
+        table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left",
+                         no_wrap=col == "rules")  # 'pivot (1, 2)' on one line
     for r in rows:
         style = {Verdict.correct: "green", Verdict.unknown: "yellow"}.get(r.verdict, "red")
         verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
-        table.add_row(Text(r.level), "" if r.par is None else str(r.par), optimum_text(r), bounds_text(r),
+        table.add_row(Text(r.level), "" if r.par is None else str(r.par), Text(rules_text(r)),
+                      optimum_text(r), bounds_text(r),
                       Text(verdict, style=style), f"{r.seconds:.2f}", proof_text(r))
     return table
 

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kamicp.formats.common import cut
 from kamicp.packs.rows import WRONG, Row, Verdict
 
-COLUMNS = ("level", "file", "par", "optimum", "bounds", "verdict", "seconds", "proof", "error")
+COLUMNS = ("level", "file", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof", "error")
 
 
 class Outcome(StrEnum):
@@ -89,6 +90,20 @@ def proof_text(row: Row) -> str:
     return ", ".join(parts)
 
 
+def rules_text(row: Row) -> str:
+    """'free' (Kami), or 'pivot (2, 3)' (Flood-It) with the pivot cell used ('pivot 2,3' as given when the
+    level was not solved, 'pivot top-left' for the default)."""
+    settings = json.loads(row.settings) if row.settings else {}
+    if settings.get("rules", "free") == "free":
+        return "free"
+    used = (row.result or {}).get("pivot")
+    if isinstance(used, list):
+        return f"pivot ({used[0]}, {used[1]})"
+    if used is not None:
+        return f"pivot {used}"
+    return f"pivot {cut(str(settings.get('pivot') or 'top-left'), 20)}"
+
+
 def optimum_text(row: Row) -> str:
     if row.optimum is not None:
         return str(row.optimum)
@@ -106,7 +121,7 @@ def bounds_text(row: Row) -> str:
 def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
     """Each row as the report's text cells, by COLUMNS."""
     return [{"level": r.level, "file": r.path, "par": "" if r.par is None else str(r.par),
-             "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": str(r.verdict),
+             "rules": rules_text(r), "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": str(r.verdict),
              "seconds": f"{r.seconds:.2f}", "proof": proof_text(r), "error": r.error} for r in rows]
 
 

@@ -16,8 +16,10 @@ import resource
 import signal
 import threading
 import time
+from dataclasses import replace
 
 from kamicp.errors import KamiError
+from kamicp.floodit.game import pivot_cell
 from kamicp.floodit.validate import parse_pivot, validate_pivot
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, row_from_validation
 from kamicp.solver import validate
@@ -36,9 +38,13 @@ def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
     assert loaded.level is not None
     if settings.rules == "pivot":
         level = loaded.level
-        check = validate_pivot(level, settings.par, parse_pivot(level, settings.pivot), slack=settings.slack,
+        label = parse_pivot(level, settings.pivot)
+        check = validate_pivot(level, settings.par, label, slack=settings.slack,
                                time_limit=settings.time_limit, workers=settings.workers, engine=settings.engine)
-        return row_from_validation(loaded, key, check, settings)
+        row = row_from_validation(loaded, key, check, settings)
+        # the pivot cell used (the default resolved), as `solve --rules pivot --json` gives it
+        pivot = level.tap_data(pivot_cell(level, label))
+        return replace(row, result={**(row.result or {}), "rules": "pivot", "pivot": pivot})
     check = validate(loaded.level, settings.par, slack=settings.slack, time_limit=settings.time_limit,
                      workers=settings.workers, engine=settings.engine, seed=settings.seed)
     return row_from_validation(loaded, key, check, settings)
