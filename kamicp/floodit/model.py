@@ -89,8 +89,12 @@ class PivotModel:
         return [next(c for c in range(self.K) if solver.boolean_value(self.v.play[t][c]))
                 for t in range(1, self.T + 1)]
 
-    def solve(self, time_limit: float | None = None, workers: int | None = None) -> tuple[str, list[int] | None]:
+    def solve(self, time_limit: float | None = None, workers: int | None = None,
+              seed: int = 0) -> tuple[str, list[int] | None]:
+        """'feasible' with a plan, 'infeasible' (proven) or 'unknown'. `seed` is CP-SAT's random seed: which
+        solution it finds among several may depend on it (with one worker and no time limit, runs repeat)."""
         solver = cp_model.CpSolver()
+        solver.parameters.random_seed = seed
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
         if workers:

@@ -41,7 +41,7 @@ def greedy_plan(game: PivotGame, deadline: float | None = None) -> list[int] | N
 
 
 def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | None, deadline: float | None,
-             workers: int | None, proof: list[Horizon]) -> tuple[str, list[int] | None]:
+             workers: int | None, seed: int, proof: list[Horizon]) -> tuple[str, list[int] | None]:
     """One horizon by the search (auto: for SEARCH_FIRST s), then by CP-SAT; the answer's row goes in `proof`."""
     t0 = time.monotonic()
     outcome, plan = "unknown", None
@@ -53,17 +53,19 @@ def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | Non
     past = deadline is not None and time.monotonic() >= deadline
     if outcome == "unknown" and not search_only and not past:
         left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-        outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers)
+        outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers, seed=seed)
         by = "cpsat"
     proof.append(Horizon(steps, outcome, time.monotonic() - t0, by))
     return outcome, plan
 
 
 def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto", max_steps: int | None = None,
-                time_limit: float | None = None, workers: int | None = None,
+                time_limit: float | None = None, workers: int | None = None, seed: int = 0,
                 progress: Callable[[str], None] | None = None) -> Result:
     """A shortest Flood-It solution (every move taps the pivot's region; default pivot: the top-left
-    cell), proven shortest; `no-solution` when none has at most `max_steps` moves (or none exists)."""
+    cell), proven shortest; `no-solution` when none has at most `max_steps` moves (or none exists).
+    `seed` is CP-SAT's random seed (the only random choice: the greedy and the search break ties by colour);
+    it may change which optimal solution is found, never the optimum."""
     if engine not in PIVOT_ENGINES:
         raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(PIVOT_ENGINES)})")
     if max_steps is not None and max_steps < 0:
@@ -100,7 +102,7 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
             progress(f"{level.name or 'level'}: {steps} moves")
         if deadline is not None and time.monotonic() >= deadline:
             return result(UNKNOWN, best, steps)
-        outcome, plan = _horizon(game, steps, engine, search, deadline, workers, proof)
+        outcome, plan = _horizon(game, steps, engine, search, deadline, workers, seed, proof)
         if outcome == "feasible":
             return result(OPTIMAL, plan, len(plan or []))
         if outcome == "unknown":

@@ -40,7 +40,8 @@ def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
         level = loaded.level
         label = parse_pivot(level, settings.pivot)
         check = validate_pivot(level, settings.par, label, slack=settings.slack,
-                               time_limit=settings.time_limit, workers=settings.workers, engine=settings.engine)
+                               time_limit=settings.time_limit, workers=settings.workers, engine=settings.engine,
+                               seed=settings.seed)
         row = row_from_validation(loaded, key, check, settings)
         # the pivot cell used (the default resolved), as `solve --rules pivot --json` gives it
         pivot = level.tap_data(pivot_cell(level, label))

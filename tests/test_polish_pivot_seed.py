@@ -1,0 +1,50 @@
+"""--seed under the Flood-It rules: CP-SAT's random seed is the pivot engines' only random choice, so it
+reaches the pivot model (solve_pivot, validate_pivot and pack rows); one worker repeats a run exactly, and
+different seeds may find different optimal solutions, never a different optimum."""
+
+from __future__ import annotations
+
+import random
+
+from ortools.sat.python import cp_model
+
+import kamicp.floodit.model as pivot_model
+from kamicp.floodit import solve_pivot, validate_pivot
+from kamicp.level import Level
+from kamicp.packs.rows import Loaded, PackSettings
+from kamicp.packs.worker import solve_level
+from kamicp.rules import verify
+
+
+def board(seed: int) -> Level:
+    rng = random.Random(seed)
+    rows = ["".join(rng.choice("ABCD") for _ in range(6)) for _ in range(6)]
+    return Level.from_rows(rows, "square", name=f"seed-{seed}", par=8)
+
+
+def test_the_seed_reaches_cp_sat(monkeypatch):
+    seeds: list[int] = []
+
+    class Spy(cp_model.CpSolver):
+        def solve(self, model, *args, **kwargs):
+            seeds.append(self.parameters.random_seed)
+            return super().solve(model, *args, **kwargs)
+
+    monkeypatch.setattr(pivot_model.cp_model, "CpSolver", Spy)
+    solve_pivot(board(19), engine="cpsat", workers=1, seed=1234)
+    validate_pivot(board(19), engine="cpsat", workers=1, seed=99)
+    solve_level(Loaded("seed-19.json", board(19)), "k", PackSettings(rules="pivot", engine="cpsat", seed=4242))
+    assert seeds and set(seeds) == {1234, 99, 4242}
+
+
+def test_seeds_repeat_and_may_differ_never_the_optimum():
+    level = board(19)  # a board with several optimal solutions that CP-SAT's seed chooses between
+    plans = {}
+    for seed in range(6):
+        res = solve_pivot(level, engine="cpsat", workers=1, seed=seed)
+        plans[seed] = res.moves
+        assert res.status == "optimal"
+        verify(level, res.moves, pivot=res.moves[0].cell)
+    assert len({len(p) for p in plans.values()}) == 1
+    assert len(set(plans.values())) > 1  # the seed has an effect
+    assert solve_pivot(level, engine="cpsat", workers=1, seed=3).moves == plans[3]  # and repeats
