@@ -61,16 +61,23 @@ EXIT_FOR = {Outcome.correct: EXIT_OK, Outcome.wrong: EXIT_NEGATIVE, Outcome.unkn
 
 
 def pack_table(rows: list[Row]) -> Table:
+    """The pack's table. Its rules column is there when a row is not under the Kami rules ('free'), so an
+    all-Kami table keeps its width on an 80-column terminal (Markdown and CSV always have the column)."""
+    rules = [rules_text(r) for r in rows]
+    columns = ["level", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof"]
+    if set(rules) <= {"free"}:
+        columns.remove("rules")
     table = Table(show_edge=False)
-    for col in ("level", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof"):
+    for col in columns:
         table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left",
                          no_wrap=col == "rules")  # 'pivot (1, 2)' on one line
-    for r in rows:
+    for r, rule in zip(rows, rules, strict=True):
         style = {Verdict.correct: "green", Verdict.unknown: "yellow"}.get(r.verdict, "red")
         verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
-        table.add_row(Text(r.level), "" if r.par is None else str(r.par), Text(rules_text(r)),
-                      optimum_text(r), bounds_text(r),
-                      Text(verdict, style=style), f"{r.seconds:.2f}", proof_text(r))
+        cells = {"level": Text(r.level), "par": "" if r.par is None else str(r.par), "rules": Text(rule),
+                 "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": Text(verdict, style=style),
+                 "seconds": f"{r.seconds:.2f}", "proof": proof_text(r)}
+        table.add_row(*(cells[c] for c in columns))
     return table
 
 
