@@ -3,7 +3,8 @@
 Exit codes: 0 success (solved, proven, par correct); 1 the answer is negative (no solution within N,
 a shorter solution exists, par wrong); 2 bad input (a file or an option); 3 time limit reached without
 an answer; 4 internal error (a bug: an exception kamicp did not expect, or a solver's failure such as a
-crashed worker of the race); 130 / 143 interrupted by SIGINT / SIGTERM.
+crashed worker of the race); 130 / 143 interrupted by SIGINT / SIGTERM; 141 (128 + SIGPIPE) the reader
+of the output went away (`kamicp info LEVEL | head -0`), quietly.
 
 Errors end the same way in every command, including commands added later: the app's group class
 (KamiGroup) turns option errors into one `error: ...` line with exit 2, and any unexpected exception
@@ -46,7 +47,46 @@ from kamicp.solver import SEED_RANGE, TECHNIQUES, interrupt_solves
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal's number
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # 141, what a shell reports for a tool stopped by a closed pipe
 DEBUG_ENV = "KAMICP_DEBUG"
+
+class _PipeClosed(Exception):
+    """The reader of stdout or stderr went away (a BrokenPipeError, carried past typer's own handling,
+    which would exit 1 and may print)."""
+
+
+@contextmanager
+def _pipe_guard() -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError as e:
+        raise _PipeClosed from e
+    except SystemExit as e:  # another rich console's on_broken_pipe (typer's help) exits 1 while handling one
+        if isinstance(e.__context__, BrokenPipeError):
+            raise _PipeClosed from e
+        raise
+
+
+def _silence_std_streams() -> None:
+    """Point stdout and stderr at /dev/null, so that the interpreter's last flush of what is still buffered
+    neither fails nor prints 'Exception ignored ... BrokenPipeError' (Python's documented recipe)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # not a real file (tests), or already closed
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+            os.close(devnull)
+
+
+def _flushed(code: int) -> int:
+    """`code`, or EXIT_BROKEN_PIPE when the output buffered last cannot be written any more."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except BrokenPipeError:
+        _silence_std_streams()
+        return EXIT_BROKEN_PIPE
+    return code
+
 
 class SafeConsole(Console):
     """A console that never writes a control character it did not make itself: every text segment
@@ -59,6 +99,10 @@ class SafeConsole(Console):
         return super()._render_buffer(
             seg if seg.control or seg.text.isprintable() else Segment(_safe_text(seg.text), seg.style, seg.control)
             for seg in buffer)
+
+    def on_broken_pipe(self) -> None:
+        """Rich's hook for a reader gone away (its default exits 1): KamiGroup ends quietly with 141."""
+        raise _PipeClosed
 
 
 def _safe_text(text: str) -> str:
@@ -83,12 +127,30 @@ class KamiGroup(TyperGroup):
     """The app's command group: every error ends as one line on stderr with a documented exit code.
 
     Runs click in non-standalone mode, so option and usage errors come here as exceptions instead
-    of typer's boxed usage message, and so does every exception a command did not expect."""
+    of typer's boxed usage message, and so does every exception a command did not expect. A closed
+    pipe (`kamicp info LEVEL | head -0`) ends quietly with EXIT_BROKEN_PIPE."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with _pipe_guard():  # (--help is printed while the context is made)
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _pipe_guard():
+            return super().invoke(ctx)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = self._main(args, prog_name, complete_var, **extra)
+        except _PipeClosed:  # (also while an error line below is printed)
+            _silence_std_streams()
+            code = EXIT_BROKEN_PIPE
+        sys.exit(_flushed(code if isinstance(code, int) else EXIT_OK))
+
+    def _main(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
+              **extra: Any) -> Any:
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except NoArgsIsHelpError as e:  # `kamicp` alone: the help (rich has printed it already)
@@ -103,13 +165,15 @@ class KamiGroup(TyperGroup):
         except typer.Abort:
             err.print("error: aborted", markup=False)
             code = 130
+        except _PipeClosed:
+            raise
         except Exception as e:  # a bug: one line and its own exit code, never 1 ("negative answer")
             if os.environ.get(DEBUG_ENV):
                 traceback.print_exc()
             err.print(f"error: internal error: {type(e).__name__}: {one_line(str(e))[:300]} (a bug in kamicp; "
                       f"{DEBUG_ENV}=1 shows the traceback)", markup=False, soft_wrap=True)
             code = EXIT_INTERNAL
-        sys.exit(code if isinstance(code, int) else EXIT_OK)
+        return code
 
 
 app = typer.Typer(
