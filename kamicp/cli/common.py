@@ -21,14 +21,14 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult, RichCast
 from rich.markup import escape
 from rich.segment import Segment
 from rich.text import Text
@@ -88,17 +88,44 @@ def _flushed(code: int) -> int:
     return code
 
 
-class SafeConsole(Console):
-    """A console that never writes a control character it did not make itself: every text segment
-    (a name, a path, an error, a table cell, whatever a command printed and however) has its control
-    characters shown as escapes (`\\x1b`), newlines and tabs kept. Rich's own control segments (cursor
-    moves of a spinner or progress bar) and styles pass unchanged. A net under `shown`/`printable`,
-    so a command that forgets them cannot let ESC sequences through."""
+class _Escaped:
+    """A renderable whose text segments have their control characters shown as escapes (`\\x1b`), newlines
+    and tabs kept; rich's control segments (cursor moves of a live display) and styles pass unchanged."""
 
-    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
-        return super()._render_buffer(
-            seg if seg.control or seg.text.isprintable() else Segment(_safe_text(seg.text), seg.style, seg.control)
-            for seg in buffer)
+    def __init__(self, renderable: ConsoleRenderable | RichCast | str) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for seg in console.render(self.renderable, options):
+            yield seg if seg.control or seg.text.isprintable() else Segment(_safe_text(seg.text), seg.style)
+
+
+class _EscapeHook(RenderHook):
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_Escaped(r) for r in renderables]
+
+
+class SafeConsole(Console):
+    """A console that never writes a control character it did not make itself: everything printed (a
+    name, a path, an error, a table cell, whatever a command printed and however) goes through a render
+    hook (rich's public `RenderHook`) that escapes the control characters of its text segments. The hook
+    stays the last of the console's hooks, so it also sees what a live display (spinner, progress bar)
+    adds. A net under `shown`/`printable`, so a command that forgets them cannot let ESC sequences through."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._escape = _EscapeHook()
+        super().push_render_hook(self._escape)
+
+    def push_render_hook(self, hook: RenderHook) -> None:
+        super().pop_render_hook()  # (the escaping hook, always last)
+        super().push_render_hook(hook)
+        super().push_render_hook(self._escape)
+
+    def pop_render_hook(self) -> None:
+        super().pop_render_hook()
+        super().pop_render_hook()
+        super().push_render_hook(self._escape)
 
     def on_broken_pipe(self) -> None:
         """Rich's hook for a reader gone away (its default exits 1): KamiGroup ends quietly with 141."""
