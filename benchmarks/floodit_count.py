@@ -1,5 +1,5 @@
 """Counting optimal Flood-It solutions: what the count (kamicp.floodit.count_pivot) adds to proving the
-optimum, on the random n x n boards of benchmarks/floodit.py.
+optimum, on the random n x n boards of benchmarks/flood_boards.py (those of benchmarks/floodit.py).
 
     .venv/bin/python benchmarks/floodit_count.py --sizes 6,8,10 --colours 3,4,5,6 --time-limit 60 \\
         --out benchmarks/results/floodit_count
@@ -11,8 +11,6 @@ command) and OUT.json (records) and prints the table; the ratio is count / solve
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -20,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.floodit import board  # noqa: E402
+from benchmarks.flood_boards import board, board_options, boards, command_line, write_results  # noqa: E402
 from kamicp.floodit import count_pivot, solve_pivot  # noqa: E402
 
 
@@ -38,15 +36,11 @@ def measure(n: int, k: int, time_limit: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="6,8,10")
-    ap.add_argument("--colours", default="3,4,5,6")
-    ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per board, for each of the two")
-    ap.add_argument("--out", default="benchmarks/results/floodit_count", help="output path without extension")
+    ap = board_options(__doc__.splitlines()[0], sizes="6,8,10", out="benchmarks/results/floodit_count",
+                       time_limit_help="seconds per board, for each of the two")
     args = ap.parse_args(argv)
-    records = [measure(n, k, args.time_limit) for n in (int(x) for x in args.sizes.split(","))
-               for k in (int(x) for x in args.colours.split(","))]
-    command = "python benchmarks/floodit_count.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    records = [measure(n, k, args.time_limit) for n, k in boards(args)]
+    command = command_line("floodit_count.py", argv)
     lines = [f"`{command}`", "", "| board | optimum | solutions (= classes) | solve s | count s | count / solve |",
              "|---|---|---|---|---|---|"]
     for r in records:
@@ -54,11 +48,7 @@ def main(argv: list[str] | None = None) -> None:
         ratio = r["count_s"] / r["solve_s"] if r["solve_s"] > 0 else float("nan")
         lines.append(f"| {r['board']} | {r['optimum'] if r['optimum'] is not None else '?'} | {solutions} | "
                      f"{r['solve_s']:.3f} | {r['count_s']:.3f} | {ratio:.2f}x |")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "records": records}, indent=1))
-    print("\n".join(lines))
+    write_results(args.out, command, lines, records)
 
 
 if __name__ == "__main__":
