@@ -106,6 +106,7 @@ def test_blog_level_optimal_solution_by_clicking(page_for):
         assert status(page) == "playing"
         click_move(page, level, move.cell, move.color, k)
     page.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'solved'", timeout=WAIT)
+    page.wait_for_selector('[data-testid="message"]:not([data-checking])', timeout=WAIT)  # the optimum proven
     message = page.text_content('[data-testid="message"]')
     assert "Within par" in message and "Optimal" in message
 
@@ -181,3 +182,29 @@ def test_open_another_level(page_for):
     page.set_input_files('[data-testid="open"]', str(PUZZLES / "squ-quilt.json"))
     page.wait_for_selector('#board [data-cell="0,0"]', timeout=WAIT)
     assert page.text_content('[data-testid="par"]') == str(load_level(PUZZLES / "squ-quilt.json").par)
+
+
+def test_a_first_win_says_it_is_checking_then_whether_it_was_optimal(page_for, monkeypatch):
+    """On a level's first win the server proves the optimum; meanwhile the page says it is checking."""
+    import kamicp.play.server as server
+
+    page, level = page_for("blog-18.json")
+    best = solve(level, engine="search").moves
+    gate, real = threading.Event(), server.solve
+
+    def held(*args, **kwargs):  # the proof waits until the page has been seen checking
+        assert gate.wait(WAIT / 1000)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(server, "solve", held)
+    for k, move in enumerate(best, start=1):
+        click_move(page, level, move.cell, move.color, k)
+    page.wait_for_selector('[data-testid="message"][data-checking]', timeout=WAIT)
+    assert status(page) == "solved"
+    message = page.text_content('[data-testid="message"]')
+    assert f"Checking whether {len(best)} moves is optimal" in message and "Within par" in message
+    assert page.is_disabled('[data-testid="hint"]')
+    gate.set()
+    page.wait_for_selector('[data-testid="message"]:not([data-checking])', timeout=WAIT)
+    message = page.text_content('[data-testid="message"]')
+    assert f"Optimal: {len(best)} moves is the proven minimum" in message and "Checking" not in message

@@ -6,7 +6,9 @@ broken rule). Hint and solve run the solver with a time limit in a worker thread
 so the page never blocks and no request can starve the others. The page itself is static HTML/JS/CSS
 shipped in the package (kamicp/play/static), nothing fetched from anywhere else.
 
-Endpoints (JSON): GET /api/level; POST /api/move, /api/hint, /api/solve with {"token", "moves"};
+Endpoints (JSON): GET /api/level; POST /api/move, /api/hint, /api/solve, /api/optimum with {"token",
+"moves"} (/api/move also takes "prove": false: a win answers at once, "checking" when the level's optimum
+is not proven yet, and /api/optimum proves it, so the page can say it is checking meanwhile);
 POST /api/open?name=FILE with the file's bytes as the body (at most MAX_UPLOAD bytes).
 """
 
@@ -79,14 +81,20 @@ async def _body(request: Request, limit: int, name: str) -> bytes:
     return bytes(data)
 
 
-async def _moves(request: Request, game: Game) -> tuple[Move, ...]:
-    """The moves a request carries, read against the current level (a stale token is refused)."""
+async def _request(request: Request) -> dict:
     try:
         body = json.loads(await _body(request, MAX_BODY, "the request"))
     except ValueError:
         raise BadRequest("the request is not JSON") from None
     if not isinstance(body, dict):
         raise BadRequest("the request must be a JSON object")
+    return body
+
+
+async def _moves(request: Request, game: Game, body: dict | None = None) -> tuple[Move, ...]:
+    """The moves a request carries (`body`: the request, already read), read against the current level
+    (a stale token is refused)."""
+    body = await _request(request) if body is None else body
     if body.get("token") != game.token:
         raise BadRequest("another level was opened: reload the page", 409)
     items = body.get("moves", [])
@@ -128,20 +136,41 @@ async def get_level(request: Request, game: Game) -> dict:
     return level_view(game.level, game.token)
 
 
+async def _optimum(game: Game) -> int | None:
+    """The level's proven optimum (None: the time limit ran out first), solved once per level."""
+    token, level = game.token, game.level
+    if token not in game.optimum:
+        result = await _solver(game, lambda: solve(level, time_limit=game.time_limit, engine=game.engine))
+        game.optimum[token] = result.optimum
+    return game.optimum[token]
+
+
+def _verdict(optimum: int | None, moves: int) -> dict:
+    return {"optimum": optimum, "optimal": None if optimum is None else moves <= optimum}
+
+
 async def post_move(request: Request, game: Game) -> dict:
-    """The position after the moves (each checked by the rules engine), and on a win how good it was."""
-    moves = await _moves(request, game)
+    """The position after the moves (each checked by the rules engine), and on a win how good it was;
+    with "prove": false a win whose optimum is not proven yet answers at once with "checking": true."""
+    body = await _request(request)
+    moves = await _moves(request, game, body)
     board = replay(game.level, moves)[-1]
     reply = {"colors": list(board.colors), "moves": len(moves), "status": _status(game.level, len(moves), board.solved),
-             "optimum": None, "optimal": None}
+             "optimum": None, "optimal": None, "checking": False}
     if board.solved:
-        token, level = game.token, game.level
-        if token not in game.optimum:
-            result = await _solver(game, lambda: solve(level, time_limit=game.time_limit, engine=game.engine))
-            game.optimum[token] = result.optimum
-        optimum = game.optimum[token]
-        reply.update(optimum=optimum, optimal=None if optimum is None else len(moves) <= optimum)
+        if body.get("prove", True) is False and game.token not in game.optimum:
+            reply["checking"] = True
+        else:
+            reply.update(_verdict(await _optimum(game), len(moves)))
     return reply
+
+
+async def post_optimum(request: Request, game: Game) -> dict:
+    """Whether a win was optimal: the level's proven optimum (at most the time limit) against its moves."""
+    moves = await _moves(request, game)
+    if not replay(game.level, moves)[-1].solved:
+        raise BadRequest("the moves do not solve the level")
+    return {"moves": len(moves), **_verdict(await _optimum(game), len(moves))}
 
 
 async def post_hint(request: Request, game: Game) -> dict:
@@ -183,6 +212,7 @@ def create_app(level: Level, *, time_limit: float = DEFAULT_TIME_LIMIT, engine: 
         Route("/api/move", _handler(post_move), methods=["POST"]),
         Route("/api/hint", _handler(post_hint), methods=["POST"]),
         Route("/api/solve", _handler(post_solve), methods=["POST"]),
+        Route("/api/optimum", _handler(post_optimum), methods=["POST"]),
         Route("/api/open", _handler(post_open), methods=["POST"]),
         Mount("/", StaticFiles(packages=[("kamicp.play", "static")], html=True), name="static"),
     ]

@@ -18,10 +18,10 @@ function nameOf(key) {
   return entry ? entry.name : key;
 }
 
-async function api(path, body) {
+async function api(path, body, extra = {}) {
   const options = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: state.level.token, moves: body }),
+    body: JSON.stringify({ token: state.level.token, moves: body, ...extra }),
   };
   const reply = await fetch(path, options);
   const data = await reply.json();
@@ -152,12 +152,24 @@ function start() {
 }
 
 async function play(moves) {
-  const reply = await api("/api/move", moves);
+  // "prove": false: a win answers at once; when the level's optimum is not proven yet ("checking"), the
+  // page says so while /api/optimum proves it (up to the server's time limit), then gives the answer.
+  let reply = await api("/api/move", moves, { prove: false });
   state.moves = moves;
   state.colors = reply.colors;
   state.status = reply.status;
   highlight([]);
   paint();
+  if (reply.status === "solved" && reply.checking) {
+    say(`${winText(reply)} Checking whether ${reply.moves} move${reply.moves === 1 ? "" : "s"} is optimal…`);
+    $("message").dataset.checking = "true";
+    try {
+      reply = { ...reply, ...(await api("/api/optimum", moves)), checking: false };
+    } finally {
+      delete $("message").dataset.checking;
+    }
+    if (state.moves !== moves) return reply; // (undone or restarted meanwhile)
+  }
   if (reply.status === "solved") say(winText(reply));
   else if (reply.status === "failed") say(`Out of moves: par is ${state.level.par}. Undo, restart or ask for a hint.`);
   else say("");
@@ -169,8 +181,10 @@ function winText(reply) {
   const par = state.level.par;
   const parText = par === null ? "" : n <= par ? ` Within par (${par}).` : ` Over par (${par}).`;
   let best = "";
-  if (reply.optimal === true) best = ` Optimal: ${reply.optimum} moves is the proven minimum.`;
+  if (reply.checking) best = ""; // (the page says it is checking)
+  else if (reply.optimal === true) best = ` Optimal: ${reply.optimum} moves is the proven minimum.`;
   else if (reply.optimal === false) best = ` The proven optimum is ${reply.optimum}.`;
+  else best = " Whether it is optimal is unknown: the time limit ran out before a proof.";
   return `Solved in ${n} move${n === 1 ? "" : "s"}!${parText}${best}`;
 }
 

@@ -1,0 +1,37 @@
+"""The play server's win in two steps: /api/move with "prove": false answers a first win at once
+("checking"), /api/optimum proves the optimum; later wins and the default /api/move answer in one."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from conftest import PUZZLES  # noqa: E402
+from kamicp import load_level, solve  # noqa: E402
+from kamicp.play import server  # noqa: E402
+
+
+def test_a_win_is_answered_at_once_then_proven(monkeypatch):
+    level = load_level(PUZZLES / "blog-18.json")
+    best = [{"tap": level.tap_data(m.cell), "color": m.color} for m in solve(level, engine="search").moves]
+    calls = []
+    real = server.solve
+    monkeypatch.setattr(server, "solve", lambda *a, **k: calls.append(1) or real(*a, **k))
+    c = TestClient(server.create_app(level))
+    first = c.post("/api/move", json={"token": 1, "moves": best, "prove": False}).json()
+    assert first["status"] == "solved" and first["checking"] is True and first["optimum"] is None and not calls
+    assert c.post("/api/optimum", json={"token": 1, "moves": best[:-1]}).status_code == 400  # not a win
+    proven = c.post("/api/optimum", json={"token": 1, "moves": best}).json()
+    assert proven == {"moves": 5, "optimum": 5, "optimal": True} and len(calls) == 1
+    again = c.post("/api/move", json={"token": 1, "moves": best, "prove": False}).json()
+    assert again["checking"] is False and again["optimal"] is True and len(calls) == 1  # proven once per level
+    stale = c.post("/api/optimum", json={"token": 9, "moves": best})
+    assert stale.status_code == 409
