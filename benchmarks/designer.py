@@ -2,10 +2,12 @@
 minute) and region counts by par and board. Writes a Markdown table and JSON.
 
     .venv/bin/python benchmarks/designer.py FOLDER [--time-limit 60] [--par 6 --par 8 --par 10]
-                                           [--levels 3] [--out benchmarks/results/designer]
+                                           [--levels 3] [--compare] [--out benchmarks/results/designer]
 
 Per level, the solve alone and the whole count run one after the other, so the count's cost over the
-solve is a ratio measured in the same run.
+solve is a ratio measured in the same run. `--compare` also counts each level without the count's cheap
+colour prunes (`colours_first=False`, the count as it was before them), in the same run: both times, their
+ratio, and the counts checked equal.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ app = typer.Typer(add_completion=False)
 console = Console(stderr=True)
 
 
-def count_rows(folder: Path, pattern: str, time_limit: float) -> list[dict]:
+def count_rows(folder: Path, pattern: str, time_limit: float, compare: bool = False) -> list[dict]:
     rows = []
     for path in sorted(folder.glob(pattern)):
         level = load_level(path)
@@ -44,6 +46,12 @@ def count_rows(folder: Path, pattern: str, time_limit: float) -> list[dict]:
         row = {"level": level.name, "regions": result.regions, "optimum": res.optimum,
                "solutions": res.solutions, "solutions_exact": res.solutions_complete, "classes": res.classes,
                "complete": res.complete, "solve_s": round(solved, 3), "count_s": round(res.seconds, 3)}
+        if compare:
+            before = count_with(level, result, time_limit=time_limit, colours_first=False)
+            if before.complete and res.complete and (before.solutions, before.classes) != (res.solutions, res.classes):
+                raise SystemExit(f"{level.name}: the counts differ with and without the prunes")
+            row.update(before_s=round(before.seconds, 3), before_complete=before.complete,
+                       before_solutions=before.solutions, before_exact=before.solutions_complete)
         rows.append(row)
         console.print(row)
     return rows
@@ -77,9 +85,28 @@ def generation_rows(pars: list[int], levels: int, seed: int, time_limit: float, 
     return rows
 
 
+def compare_markdown(count: list[dict]) -> list[str]:
+    """The count with and without the cheap colour prunes (in the same run), per level."""
+    lines = ["| level | regions | optimum | solutions | classes | count s before | count s after | before / after |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in count:
+        before = f"{r['before_s']:.2f}" + ("" if r["before_complete"] else " (time limit)")
+        after = f"{r['count_s']:.2f}" + ("" if r["complete"] else " (time limit)")
+        ratio = f"{r['before_s'] / r['count_s']:.1f}x" if min(r["count_s"], r["before_s"]) >= 0.005 else "-"
+        sol = f"{r['solutions']}" if r["solutions_exact"] else f"≥ {r['solutions']}"
+        cls = f"{r['classes']}" if r["complete"] else f"≥ {r['classes']}"
+        opt = "?" if r["optimum"] is None else r["optimum"]
+        lines.append(f"| {r['level']} | {r['regions']} | {opt} | {sol} | {cls} | {before} | {after} | {ratio} |")
+    done = [sum(r[k] for r in count) for k in ("before_complete", "complete")]
+    lines.append(f"| **complete** | | | | | {done[0]}/{len(count)} | {done[1]}/{len(count)} | |")
+    return [*lines, ""]
+
+
 def markdown(count: list[dict], gen: list[dict], command: str) -> str:
     lines = [f"Command: `{command}`", ""]
-    if count:
+    if count and "before_s" in count[0]:
+        lines += compare_markdown(count)
+    elif count:
         lines += ["| level | regions | optimum | solutions | classes | solve s | count s | count / solve |",
                   "|---|---|---|---|---|---|---|---|"]
         for r in count:
@@ -111,11 +138,13 @@ def main(
     colours: Annotated[list[int] | None, typer.Option("--colours", help="Colours of generated boards "
                                                       "(repeatable; default 4).")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
+    compare: Annotated[bool, typer.Option("--compare", help="Also count without the cheap colour prunes "
+                                          "(before / after, same run).")] = False,
     out: Annotated[Path, typer.Option("--out", help="Output prefix (.md and .json are added).")] = (
         ROOT / "benchmarks" / "results" / "designer"),
 ) -> None:
     command = "python benchmarks/designer.py " + " ".join(sys.argv[1:])
-    count = count_rows(folder, pattern, time_limit) if folder else []
+    count = count_rows(folder, pattern, time_limit, compare) if folder else []
     gen = generation_rows(par or [], levels, seed, time_limit, colours or [4])
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".md").write_text(markdown(count, gen, command))
