@@ -92,7 +92,9 @@ def compare_markdown(count: list[dict]) -> list[str]:
     for r in count:
         before = f"{r['before_s']:.2f}" + ("" if r["before_complete"] else " (time limit)")
         after = f"{r['count_s']:.2f}" + ("" if r["complete"] else " (time limit)")
-        ratio = f"{r['before_s'] / r['count_s']:.1f}x" if min(r["count_s"], r["before_s"]) >= 0.005 else "-"
+        ratio = "-"  # (both cut by the time limit, or too fast to compare)
+        if r["complete"] and min(r["count_s"], r["before_s"]) >= 0.005:
+            ratio = f"{'' if r['before_complete'] else '> '}{r['before_s'] / r['count_s']:.1f}x"
         sol = f"{r['solutions']}" if r["solutions_exact"] else f"≥ {r['solutions']}"
         cls = f"{r['classes']}" if r["complete"] else f"≥ {r['classes']}"
         opt = "?" if r["optimum"] is None else r["optimum"]
