@@ -1,0 +1,214 @@
+"""Screenshot import: boards we render ourselves, degraded like real screenshots, come back as the same
+region graph; files that are not images, or are far too large, fail with one clear error."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import networkx as nx
+import numpy as np
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from kamicp import load_level
+from kamicp.cli import app
+from kamicp.errors import FormatError
+from kamicp.formats.screenshot import MAX_PIXELS, level_from_image, read_screenshot
+from kamicp.level import Level
+from kamicp.regions import region_graph
+from kamicp.render.png import board_png
+from kamicp.rules import Board
+from tests.helpers import LEVELS
+
+runner = CliRunner()
+TRI = LEVELS / "tri-40b5c-s108.json"
+SQU = LEVELS / "squ-32b5c-s304.json"
+
+
+def render(level: Level, scale: float = 1.0):
+    return Image.open(io.BytesIO(board_png(Board.start(level), scale=scale))).convert("RGB")
+
+
+def degrade(img, *, seed=0, noise=6.0, gradient=(0.85, 1.1), jpeg=70, scale=0.8, margin=(53, 40)):
+    """Scale the picture, put it off-centre on a margin, add a brightness gradient and Gaussian noise,
+    and pass it through JPEG."""
+    rng = np.random.default_rng(seed)
+    img = img.resize((round(img.width * scale), round(img.height * scale)), Image.Resampling.BILINEAR)
+    canvas = Image.new("RGB", (img.width + margin[0] + 31, img.height + margin[1] + 27), img.getpixel((0, 0)))
+    canvas.paste(img, margin)
+    a = np.asarray(canvas).astype(float)
+    a *= np.linspace(*gradient, a.shape[1])[None, :, None] * np.linspace(1.0, 0.95, a.shape[0])[:, None, None]
+    a += rng.normal(0.0, noise, a.shape)
+    buf = io.BytesIO()
+    Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)).save(buf, "JPEG", quality=jpeg)
+    buf.seek(0)
+    return Image.open(buf).convert("RGB")
+
+
+def colour_bijection(a: Level, b: Level) -> dict[str, str] | None:
+    """The renaming of a's colour keys into b's under which every cell agrees, if there is one."""
+    if a.labels != b.labels:
+        return None
+    m: dict[str, str] = {}
+    for x, y in zip(a.colors, b.colors, strict=True):
+        if m.setdefault(x, y) != y:
+            return None
+    return m if len(set(m.values())) == len(m) else None
+
+
+def assert_same_region_graph(original: Level, imported: Level) -> None:
+    rename = colour_bijection(original, imported)
+    assert rename is not None, "cell colours do not match up to renaming"
+    g, h = region_graph(original), region_graph(imported)
+    nx.set_node_attributes(g, {n: rename[c] for n, c in g.nodes(data="color")}, "color")
+    assert nx.is_isomorphic(g, h, node_match=lambda x, y: x["color"] == y["color"])
+
+
+@pytest.mark.parametrize("path", [TRI, SQU], ids=["triangle", "square"])
+def test_clean_render_round_trips_exactly(path):
+    level = load_level(path)
+    shot = level_from_image(render(level), level.geometry)
+    assert_same_region_graph(level, shot.level)
+    report = shot.report
+    assert report.shape == level.shape and report.colors == len(level.color_keys)
+    assert not report.uncertain and not report.warnings and report.holes == 0
+    assert dict(report.palette) == {k: v for k, v in shot.level.palette}
+    # colours come back as the palette they were drawn in (to within rounding)
+    for key, hexcode in level.palette:
+        twin = colour_bijection(level, shot.level)[key]
+        want = [int(hexcode[i:i + 2], 16) for i in (1, 3, 5)]
+        got = [int(dict(report.palette)[twin][i:i + 2], 16) for i in (1, 3, 5)]
+        assert max(abs(a - b) for a, b in zip(want, got, strict=True)) <= 2
+
+
+@pytest.mark.parametrize("path", [TRI, SQU], ids=["triangle", "square"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_noisy_shaded_jpeg_offset_board_gives_the_same_region_graph(path, seed):
+    level = load_level(path)
+    shot = level_from_image(degrade(render(level), seed=seed), level.geometry)
+    assert_same_region_graph(level, shot.level)
+    assert shot.report.box[0] > 40 and shot.report.box[1] > 30  # the margin was cropped away
+
+
+def test_holes_come_back_as_holes():
+    level = Level.from_rows(["AB.B", "ABBA", "CCAA", "..CA"], "square", palette={"A": "#aa3333", "B": "#3333aa",
+                                                                                "C": "#33aa33"})
+    shot = level_from_image(degrade(render(level, scale=2.0)), "square", 4, 4)
+    assert shot.report.holes == 3
+    assert_same_region_graph(level, shot.level)
+
+
+def test_uncertain_cells_are_reported():
+    level = load_level(SQU)
+    img = render(level)
+    # smear a cell of row 2 with a colour half-way between two others
+    box = board_cell_box(level, 2, 7)
+    img.paste((128, 128, 128), box)
+    shot = level_from_image(img, "square")
+    assert (2, 7) in {u.label for u in shot.report.uncertain}
+
+
+def board_cell_box(level: Level, r: int, c: int) -> tuple[int, int, int, int]:
+    from kamicp.render.scene import CELL, PAD, board_scene
+
+    scene = board_scene(Board.start(level))
+    x0 = (scene.width - level.shape[1] * CELL) / 2
+    return (round(x0 + c * CELL + 6), round(PAD + r * CELL + 6), round(x0 + (c + 1) * CELL - 6),
+            round(PAD + (r + 1) * CELL - 6))
+
+
+def test_explicit_box_and_grid_size():
+    level = Level.from_rows(["ABA", "BAB"], "square", palette={"A": "#ffcc00", "B": "#0044cc"})
+    img = render(level, scale=2.0)
+    shot = level_from_image(img, "square", 2, 3, box=(20, 20, img.width - 20, img.height - 20))
+    assert_same_region_graph(level, shot.level)
+    with pytest.raises(FormatError, match="not inside"):
+        level_from_image(img, "square", 2, 3, box=(0, 0, img.width + 5, 10))
+
+
+def test_wrong_grid_size_is_warned():
+    level = load_level(SQU)
+    shot = level_from_image(render(level), "triangle")
+    assert shot.report.warnings
+
+
+def test_non_images_fail_cleanly(tmp_path):
+    text = tmp_path / "level.png"
+    text.write_text("not a picture")
+    with pytest.raises(FormatError, match="not an image") as e:
+        read_screenshot(text)
+    assert e.value.source == str(text)
+    with pytest.raises(FormatError, match="no such file"):
+        read_screenshot(tmp_path / "missing.png")
+    truncated = tmp_path / "cut.png"
+    truncated.write_bytes(board_png(Board.start(load_level(SQU)))[:300])
+    with pytest.raises(FormatError):
+        read_screenshot(truncated)
+
+
+def huge_png(width: int, height: int) -> bytes:
+    """A tiny file whose header claims a huge image (a decompression bomb's calling card)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + \
+        chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("side", [int((MAX_PIXELS * 1.5) ** 0.5), 100_000])
+def test_huge_images_are_refused(tmp_path, side):
+    path = tmp_path / "bomb.png"
+    path.write_bytes(huge_png(side, side))
+    before = Image.MAX_IMAGE_PIXELS
+    with pytest.raises(FormatError, match="too large"):
+        read_screenshot(path)
+    assert before == Image.MAX_IMAGE_PIXELS  # Pillow's global limit is restored
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_cli_import_writes_a_level_and_prints_the_report(tmp_path):
+    level = load_level(TRI)
+    shot = tmp_path / "shot.jpg"
+    degrade(render(level)).save(shot, quality=90)
+    out = tmp_path / "level.json"
+    res = run("import", shot, "-o", out)
+    assert res.exit_code == 0, res.output
+    assert "29 x 10" in res.output and "5 colours" in res.output
+    assert_same_region_graph(level, load_level(out))
+    res = run("import", shot, "-o", out)
+    assert res.exit_code == 2 and "exists already" in res.stderr
+    res = run("import", shot, "-o", out, "--force", "--geometry", "square", "--rows", "10", "--cols", "16")
+    assert res.exit_code == 0 and "warning" in res.output.lower() + res.stderr.lower()
+
+
+def test_cli_import_bad_input(tmp_path):
+    bad = tmp_path / "notes.png"
+    bad.write_text("hello")
+    res = run("import", bad, "-o", tmp_path / "x.json")
+    assert res.exit_code == 2
+    assert res.stderr.count("\n") == 1 and str(bad) in res.stderr and "not an image" in res.stderr
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(huge_png(100_000, 100_000))
+    res = run("import", bomb, "-o", tmp_path / "x.json")
+    assert res.exit_code == 2 and "too large" in res.stderr and "Traceback" not in res.output
+    assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("path", [TRI, SQU], ids=["triangle", "square"])
+def test_render_inside_two_nested_frames(path):
+    """A screenshot pasted inside another frame: two margins of different colours around our render."""
+    level = load_level(path)
+    img = degrade(render(level), seed=3)
+    for width, colour in ((18, (40, 40, 40)), (30, (225, 225, 230))):
+        frame = Image.new("RGB", (img.width + 2 * width, img.height + 2 * width + 9), colour)
+        frame.paste(img, (width, width))
+        img = frame
+    shot = level_from_image(img, level.geometry)
+    assert_same_region_graph(level, shot.level)
