@@ -1,5 +1,5 @@
 """Flood-It with a fixed pivot: the pivot rule in the rules engine, the pivot bound's admissibility, and
-the search, the CP-SAT model and the exhaustive oracle (tests/oracle.py, rules engine only) agreeing."""
+the search, the CP-SAT model and the exhaustive oracle (tests/helpers/oracle.py, rules engine only) agreeing."""
 
 from __future__ import annotations
 

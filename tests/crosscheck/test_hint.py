@@ -1,5 +1,5 @@
-"""Hints from any position: cross-checked against an exhaustive search from that position, the moves
-formats the CLI reads, and the `hint` command through the runner."""
+"""Hints from any position: cross-checked against an exhaustive search from that position, and the moves
+formats the CLI reads."""
 
 from __future__ import annotations
 
@@ -7,17 +7,13 @@ import json
 import random
 
 import pytest
-from typer.testing import CliRunner
 
 from kamicp import RuleError, UsageError, load_level, solve
-from kamicp.cli import app
 from kamicp.hint import HintStatus, hint, parse_moves, position_level
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move, replay
-from tests.helpers import HARD, PUZZLES
+from tests.helpers import PUZZLES
 from tests.helpers.boards import random_graph, random_grid
-
-runner = CliRunner()
 
 
 def bfs_from(level: Level, board: Board, limit: int = 12) -> int | None:
@@ -140,54 +136,6 @@ def test_illegal_move_names_the_rule():
     with pytest.raises(RuleError) as info:
         hint(level, parse_moves(level, f"0,0:{first}"))
     assert info.value.rule == "colour-changes"
-
-
-def test_hint_cli_json_and_text(blog_path):
-    res = runner.invoke(app, ["hint", str(blog_path), "--moves", "1:Red", "--json"])
-    assert res.exit_code == 0, res.output
-    data = json.loads(res.stdout)
-    assert {"move", "remaining", "par_still_possible"} <= data.keys()
-    assert data["remaining"] == 5 and data["par_still_possible"] is False
-    level = load_level(blog_path)
-    moves = [*parse_moves(level, "1:Red"), Move(level.index(data["move"]["tap"]), data["move"]["color"])]
-    assert hint(level, moves).remaining == 4  # the hinted move keeps the optimum
-    text = runner.invoke(app, ["hint", str(blog_path), "--moves", "1:Red"])
-    assert text.exit_code == 0 and "no longer possible" in text.output and "optimal: 5 more moves" in text.output
-
-
-def test_hint_cli_bad_moves_exit_2(blog_path):
-    res = runner.invoke(app, ["hint", str(blog_path), "--moves", "1:Purple"])
-    assert res.exit_code == 2
-    assert "colour-changes" in res.output and "Traceback" not in res.output
-
-
-@pytest.mark.slow
-def test_hint_time_limit_gives_unknown_with_bounds():
-    path = HARD / "gen-tri-150b5c-mirror-proper-s708.json"  # open for minutes: 0.5 s cannot prove it
-    res = runner.invoke(app, ["hint", str(path), "--time-limit", "0.5", "--json", "--engine", "cpsat"])
-    assert res.exit_code == 3, res.output
-    data = json.loads(res.stdout)
-    assert data["status"] == "unknown" and data["remaining"] is None
-    assert data["lower_bound"] <= (data["upper_bound"] or 99)
-
-
-def test_hint_benchmark_script_writes_table_and_json(tmp_path):
-    import importlib.util
-
-    from tests.helpers import ROOT
-
-    spec = importlib.util.spec_from_file_location("bench_hint", ROOT / "benchmarks" / "hint.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    out = tmp_path / "hint"
-    runner.invoke(module.app, [str(PUZZLES), "--glob", "tri-harbour.json", "--moves", "2", "--out", str(out)],
-                  catch_exceptions=False)
-    rows = json.loads(out.with_suffix(".json").read_text())["rows"]
-    assert [(r["level"], r["start_optimum"], r["status"]) for r in rows] == [("tri-harbour", 6, "optimal")]
-    level = load_level(PUZZLES / "tri-harbour.json")
-    moves = module.random_moves(random.Random("0:tri-harbour:2"), level, 2)
-    assert rows[0]["remaining"] == hint(level, moves, engine="search").remaining
-    assert "| tri-harbour |" in out.with_suffix(".md").read_text()
 
 
 def test_vanished_colours_stay_playable():

@@ -3,7 +3,7 @@ random JSON in every field. The only allowed outcomes: a level (or a command's a
 one `error:` line with exit 2, within a time bound.
 
 Each property runs twice: a small derandomized profile in the default suite and a large random one
-marked slow (`pytest -m slow tests/test_fuzz.py`).
+marked slow (`pytest -m slow tests/hostile/test_fuzz.py`).
 """
 
 from __future__ import annotations

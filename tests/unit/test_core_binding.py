@@ -9,7 +9,8 @@ import pytest
 
 from kamicp import Move, verify
 from kamicp.regions import regions_of
-from kamicp.search import BEAM_SCHEDULE, HAVE_COMPILED, _fastsearch, beam_plan, rollout_plan
+from kamicp.search import BEAM_SCHEDULE, HAVE_COMPILED, beam_plan, rollout_plan
+from kamicp.search import compiled_core as core
 from tests.helpers.boards import random_graph, random_grid
 
 pytestmark = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled core not built")
@@ -22,13 +23,13 @@ def _moves(regions, plan) -> list[Move]:
 
 
 def test_settings_are_keyword_only():
-    handle = _fastsearch.create(PATH, [0, 1, 0], 2, table_limit=100, por=1, gather=False, ring=False,
+    handle = core.create(PATH, [0, 1, 0], 2, table_limit=100, por=1, gather=False, ring=False,
                                 adjacent=False, symmetry=[2, 1, 0])
-    assert _fastsearch.within(handle, 1, seconds=5.0) == ("feasible", [(1, 0)], 2)
+    assert core.within(handle, 1, seconds=5.0) == ("feasible", [(1, 0)], 2)
     with pytest.raises(TypeError):
-        _fastsearch.create(PATH, [0, 1, 0], 2, 100, 1)  # the old positional flags
+        core.create(PATH, [0, 1, 0], 2, 100, 1)  # the old positional flags
     with pytest.raises(TypeError):
-        _fastsearch.create(PATH, [0, 1, 0], 2, por=1, ringg=False)
+        core.create(PATH, [0, 1, 0], 2, por=1, ringg=False)
 
 
 @pytest.mark.parametrize(
@@ -44,12 +45,12 @@ def test_settings_are_keyword_only():
 )
 def test_bad_input_is_a_clear_value_error(adj, start, k, kw, message):
     with pytest.raises(ValueError, match=message):
-        _fastsearch.create(adj, start, k, **kw)
+        core.create(adj, start, k, **kw)
     if not kw:  # the heuristics check the board the same way
         with pytest.raises(ValueError, match=message):
-            _fastsearch.beam(adj, start, k, width=4, fan=8, seconds=1.0)
+            core.beam(adj, start, k, width=4, fan=8, seconds=1.0)
         with pytest.raises(ValueError, match=message):
-            _fastsearch.rollout(adj, start, k, limit=3, seconds=1.0)
+            core.rollout(adj, start, k, limit=3, seconds=1.0)
 
 
 def _random_levels(count: int):

@@ -1,4 +1,4 @@
-"""Pictures: SVG structure, PNG pixels, graph drawings, and the CLI's --svg/--png/--steps-dir."""
+"""Pictures: SVG structure, PNG pixels, graph drawings."""
 
 from __future__ import annotations
 
@@ -7,10 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
 from kamicp import load_level
-from kamicp.cli import app
 from kamicp.level import Level, Move
 from kamicp.render.colors import hex_of, parse_color
 from kamicp.render.files import step_files, write_picture, write_steps
@@ -18,14 +16,14 @@ from kamicp.render.png import board_png, scene_image, strip_png
 from kamicp.render.scene import board_scene, centroid, flat_items
 from kamicp.render.svg import board_svg, steps_svgs, strip_svg
 from kamicp.rules import Board, replay
-from tests.helpers import LEVELS, known_optima
 
 NS = {"s": "http://www.w3.org/2000/svg"}
-runner = CliRunner()
 
 TRI = Level.from_rows(["ABBA", "ACCA", "A.CB", "BBCA", "AACB"], "triangle",
                       palette={"A": "#e9d8a6", "B": "navy", "C": "Dark Orange"})
+
 SQU = Level.from_rows(["AAB.", "CABB", "CCBB"], "square", palette={"A": "#ff0000"})
+
 TRI_MOVES = [Move(TRI.index((1, 1)), "B"), Move(TRI.index((0, 0)), "B")]
 
 
@@ -182,49 +180,3 @@ def test_writers_refuse_to_overwrite(tmp_path):
     assert [p.name for p in paths][:4] == ["step-01.svg", "step-01.png", "step-02.svg", "step-02.png"]
     with pytest.raises(Exception, match="exists already"):
         write_steps(tmp_path / "steps", TRI, TRI_MOVES)
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def test_cli_show_writes_svg_and_png(tmp_path, blog_path):
-    svg, png = tmp_path / "b.svg", tmp_path / "b.png"
-    res = run("show", blog_path, "--svg", svg, "--png", png)
-    assert res.exit_code == 0, res.output
-    assert len(ET.fromstring(svg.read_text()).findall(".//s:circle[@class='node']", NS)) == 18
-    assert open_png(png.read_bytes()).size[0] > 100
-    res = run("show", blog_path, "--svg", svg)
-    assert res.exit_code == 2
-    assert "exists already" in res.stderr and "Traceback" not in res.output
-
-
-def test_cli_show_solution_writes_the_strip(tmp_path):
-    path = LEVELS / "tri-8b3c-s100.json"
-    svg = tmp_path / "strip.svg"
-    res = run("show", path, "--solution", "--svg", svg)
-    assert res.exit_code == 0, res.output
-    panels = ET.fromstring(svg.read_text()).findall("s:g[@class='panel']", NS)
-    assert len(panels) == known_optima()["tri-8b3c-s100"]["optimum"] + 1 == 3 + 1
-
-
-def test_cli_solve_steps_dir(tmp_path):
-    path = LEVELS / "tri-8b3c-s100.json"  # optimum 3 (tests/data/KNOWN.json)
-    steps = tmp_path / "steps"
-    res = run("solve", path, "--steps-dir", steps)
-    assert res.exit_code == 0, res.output
-    names = sorted(p.name for p in steps.iterdir())
-    assert {"step-01.svg", "step-01.png", "step-03.svg", "step-03.png", "strip.svg", "strip.png"} <= set(names)
-    assert "step-04.svg" not in names
-    (steps / "step-02.svg").write_text("mine")
-    res = run("solve", path, "--steps-dir", steps)
-    assert res.exit_code == 2
-    assert "exists already" in res.stderr and "--force" in res.stderr
-    assert (steps / "step-02.svg").read_text() == "mine"
-    res = run("solve", path, "--steps-dir", steps, "--force")
-    assert res.exit_code == 0
-    assert cells((steps / "step-02.svg").read_text())
-    not_dir = tmp_path / "file"
-    not_dir.write_text("x")
-    res = run("solve", path, "--steps-dir", not_dir)
-    assert res.exit_code == 2 and "not a directory" in res.stderr
