@@ -5,7 +5,9 @@ compiled core is built there (`setup.py build_ext --inplace`), so each runs its 
 core under the same interpreter and libraries, and editing this checkout during the run changes nothing.
 The runs are interleaved level by level (old, new, old, new, ...) so that the load of a shared machine
 hits both alike. Writes a Markdown table and JSON; every optimum and every proven
-bound of the two trees must agree (a disagreement is printed loudly and the exit code is 1).
+bound of the two trees must agree (a disagreement is printed loudly and the exit code is 1). The
+table's "s" columns are the solve's own `seconds` from the JSON (the time limit for a level not
+solved); "process s" is the whole command, interpreter start-up and imports included.
 
     .venv/bin/python benchmarks/compare_commits.py --old 41fc94e --time-limit 60 \\
         --out benchmarks/results/compare-redesign  LEVELS/*.json
@@ -112,14 +114,15 @@ def markdown(rows: list[dict], meta: dict) -> str:
     limit = meta["time_limit"]
     lines = [f"old {meta['old']} vs new {meta['new']}, engine {meta['engine']}, --time-limit {limit:g}; "
              f"load at start: {meta['load_start']}; at end: {meta.get('load_end', '(running)')}", "",
-             "| level | regions | old s | old | new s | new | new/old | agree |",
-             "|---|---:|---:|---|---:|---|---:|---|"]
+             "| level | regions | old s | old | new s | new | new/old | process s old / new | agree |",
+             "|---|---:|---:|---|---:|---|---:|---:|---|"]
     for r in rows:
         o, n = r["old"], r["new"]
         ratio = seconds(n, limit) / seconds(o, limit)
         mark = "yes" if not r["disagree"] else "**NO: " + "; ".join(r["disagree"]) + "**"
         lines.append(f"| {r['level']} | {o.get('regions') or n.get('regions')} | {seconds(o, limit):.3f} | "
-                     f"{result_text(o)} | {seconds(n, limit):.3f} | {result_text(n)} | {ratio:.2f} | {mark} |")
+                     f"{result_text(o)} | {seconds(n, limit):.3f} | {result_text(n)} | {ratio:.2f} | "
+                     f"{o['wall']:.2f} / {n['wall']:.2f} | {mark} |")
     lines += ["", summary(rows, limit)]
     return "\n".join(lines) + "\n"
 
@@ -145,13 +148,18 @@ def load() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("levels", nargs="+", type=Path)
+    ap.add_argument("levels", nargs="*", type=Path)
     ap.add_argument("--old", default="41fc94e", help="the old commit (default: main before the redesign)")
     ap.add_argument("--new", default="HEAD", help="the new commit (default: HEAD)")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--engine", default="auto")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "compare-commits")
+    ap.add_argument("--from-json", action="store_true", help="only write the Markdown again from OUT.json")
     args = ap.parse_args()
+    if args.from_json:
+        data = json.loads(args.out.with_suffix(".json").read_text())
+        write(args.out, data["rows"], data["meta"])
+        return
     tmp = Path(tempfile.mkdtemp(prefix="kamicp-compare-"))
     trees = {"old": tmp / "old", "new": tmp / "new"}
     try:

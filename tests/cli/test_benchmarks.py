@@ -45,3 +45,17 @@ def test_packs_benchmark_same_verdicts_in_every_mode_and_resume_skips(tmp_path):
     assert all(r["same_verdicts"] for r in records) and len(records[0]["verdicts"]) == 3
     assert [r["skipped"] for r in records] == [0, 0, 3]
     assert "| --jobs 2 |" in out.with_suffix(".md").read_text()
+
+
+def test_compare_commits_flags_every_contradiction():
+    compare = _script("compare_commits")
+    opt = {"status": "optimal", "optimum": 8, "lower_bound": 8, "upper_bound": 8, "seconds": 1.0, "regions": 54,
+           "wall": 2.0}
+    open_ = {**opt, "status": "unknown", "optimum": None, "lower_bound": 7, "upper_bound": 9, "seconds": 60.0}
+    assert compare.disagreements(opt, open_) == []  # 7..9 holds the optimum 8
+    assert compare.disagreements(opt, {**opt, "optimum": 9, "lower_bound": 9, "upper_bound": 9})  # two optima
+    assert compare.disagreements({**open_, "lower_bound": 9}, opt)  # proves >= 9 against a replayed 8
+    assert compare.disagreements(opt, {"status": "error", "exit": 4, "wall": 1.0, "error": "boom"})
+    rows = [{"level": "x", "old": opt, "new": open_, "disagree": compare.disagreements(opt, open_)}]
+    table = compare.markdown(rows, {"old": "a", "new": "b", "engine": "auto", "time_limit": 60.0, "load_start": "-"})
+    assert "| x | 54 | 1.000 | 8 opt | 60.000 | 7..9 unknown | 60.00 | 2.00 / 2.00 | yes |" in table
