@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 
 from typer.testing import CliRunner
 
 from kamicp.cli import app
 from kamicp.formats import write_json
-from kamicp.level import Level
+from tests.helpers.boards import flood_square as square
 from tests.helpers.oracle import bfs_pivot_optimum
 
 runner = CliRunner()
@@ -19,12 +18,6 @@ runner = CliRunner()
 
 def run(*args: object):
     return runner.invoke(app, [str(a) for a in args])
-
-
-def square(n: int, colours: int, seed: int, par: int | None = None) -> Level:
-    rng = random.Random(seed)
-    rows = ["".join(rng.choice("ABCDEF"[:colours]) for _ in range(n)) for _ in range(n)]
-    return Level.from_rows(rows, "square", name=f"flood-{n}-{colours}-s{seed}", par=par)
 
 
 def _pack(folder, pivot: int = 0):

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import xml.etree.ElementTree as ET
 
-from PIL import Image
 from typer.testing import CliRunner
 
 from kamicp.cli import app
 from tests.helpers import LEVELS, known_optima
-
-NS = {"s": "http://www.w3.org/2000/svg"}
+from tests.helpers.pictures import NS, cells, open_png
 
 runner = CliRunner()
-
-
-def cells(svg: str) -> list[ET.Element]:
-    return ET.fromstring(svg).findall(".//s:polygon[@class='cell']", NS)
-
-
-def open_png(data: bytes):
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    return img.convert("RGB")
 
 
 def run(*args):

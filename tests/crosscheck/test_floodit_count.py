@@ -4,36 +4,16 @@ rules engine: every colour sequence of the optimum's length, played with the piv
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
 from kamicp.errors import UsageError
 from kamicp.floodit.count import count_pivot
-from kamicp.level import Level, Move
-from kamicp.rules import Board, apply_move, verify
+from kamicp.level import Level
+from kamicp.rules import verify
 from tests.helpers.boards import random_grid
+from tests.helpers.count_oracle import brute_pivot_count
 from tests.helpers.oracle import bfs_pivot_optimum
-
-
-def brute_pivot_count(level: Level, pivot: int, moves: int) -> int:
-    """The move sequences of exactly `moves` pivot moves whose last board, and only that one, is one
-    colour: positions are merged by their colours, each carrying how many sequences reach it."""
-    layer = Counter({Board.start(level).colors: 1})
-    boards = {Board.start(level).colors: Board.start(level)}
-    for _ in range(moves):
-        nxt: Counter = Counter()
-        for colors, ways in layer.items():
-            board = boards[colors]
-            if board.solved:
-                continue  # solved before the end: not a plan of this length
-            for color in level.color_keys:
-                if color != board.colors[pivot]:
-                    child = apply_move(board, Move(pivot, color), pivot=pivot)
-                    boards.setdefault(child.colors, child)
-                    nxt[child.colors] += ways
-        layer = nxt
-    return sum(ways for colors, ways in layer.items() if boards[colors].solved)
 
 
 def _boards(count: int, seed: int) -> list[tuple[Level, int]]:

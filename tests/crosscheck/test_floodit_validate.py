@@ -12,13 +12,8 @@ from kamicp.errors import UsageError
 from kamicp.floodit.validate import parse_pivot, validate_pivot
 from kamicp.level import Level
 from kamicp.packs import PackSettings
+from tests.helpers.boards import flood_square as square
 from tests.helpers.oracle import bfs_pivot_optimum
-
-
-def square(n: int, colours: int, seed: int, par: int | None = None) -> Level:
-    rng = random.Random(seed)
-    rows = ["".join(rng.choice("ABCDEF"[:colours]) for _ in range(n)) for _ in range(n)]
-    return Level.from_rows(rows, "square", name=f"flood-{n}-{colours}-s{seed}", par=par)
 
 
 @pytest.mark.parametrize("seed", range(6))

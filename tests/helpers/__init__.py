@@ -3,7 +3,8 @@ sys.path through `pythonpath` in pyproject.toml; scripts outside pytest insert t
 
 This module holds the paths the tests read and the proven optima of tests/data; the submodules are
 boards (random levels), oracle and count_oracle (exhaustive references on the rules engine alone),
-gamefiles (game-file examples) and shots (synthetic game screenshots)."""
+boardsets (the strengthening tests' board sets), gamefiles (game-file examples), shots (synthetic game
+screenshots) and pictures (pictures drawn and read back)."""
 
 from __future__ import annotations
 

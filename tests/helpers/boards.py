@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import strategies as st
 
 from kamicp.level import Level
@@ -65,3 +67,10 @@ def random_graph(rng, nodes: int, colors: int, edge_rate: float) -> Level:
     names = [str(i + 1) for i in range(nodes)]
     edges = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if rng.random() < edge_rate]
     return Level.from_graph({n: KEYS[rng.randrange(colors)] for n in names}, edges, name="random-graph")
+
+
+def flood_square(n: int, colours: int, seed: int, par: int | None = None) -> Level:
+    """A random n x n square board (the Flood-It shape) in the first `colours` letters."""
+    rng = random.Random(seed)
+    rows = ["".join(rng.choice("ABCDEF"[:colours]) for _ in range(n)) for _ in range(n)]
+    return Level.from_rows(rows, "square", name=f"flood-{n}-{colours}-s{seed}", par=par)

@@ -7,6 +7,8 @@ swap giving a legal plan with the same moves, leads from one to the other (compo
 
 from __future__ import annotations
 
+from collections import Counter
+
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move
 
@@ -101,3 +103,23 @@ def swap_classes(level: Level, plans: list[tuple[Step, ...]]) -> int:
             if q != p and _legal(level, q):
                 parent[find(i)] = find(index[q])  # (a legal plan of optimum length: one of `plans`)
     return len({find(i) for i in range(len(plans))})
+
+
+def brute_pivot_count(level: Level, pivot: int, moves: int) -> int:
+    """The move sequences of exactly `moves` pivot moves whose last board, and only that one, is one
+    colour: positions are merged by their colours, each carrying how many sequences reach it."""
+    layer = Counter({Board.start(level).colors: 1})
+    boards = {Board.start(level).colors: Board.start(level)}
+    for _ in range(moves):
+        nxt: Counter = Counter()
+        for colors, ways in layer.items():
+            board = boards[colors]
+            if board.solved:
+                continue  # solved before the end: not a plan of this length
+            for color in level.color_keys:
+                if color != board.colors[pivot]:
+                    child = apply_move(board, Move(pivot, color), pivot=pivot)
+                    boards.setdefault(child.colors, child)
+                    nxt[child.colors] += ways
+        layer = nxt
+    return sum(ways for colors, ways in layer.items() if boards[colors].solved)

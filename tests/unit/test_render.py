@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import xml.etree.ElementTree as ET
 
 import pytest
-from PIL import Image
 
 from kamicp import load_level
 from kamicp.level import Level, Move
@@ -16,8 +14,7 @@ from kamicp.render.png import board_png, scene_image, strip_png
 from kamicp.render.scene import board_scene, centroid, flat_items
 from kamicp.render.svg import board_svg, steps_svgs, strip_svg
 from kamicp.rules import Board, replay
-
-NS = {"s": "http://www.w3.org/2000/svg"}
+from tests.helpers.pictures import NS, cells, open_png
 
 TRI = Level.from_rows(["ABBA", "ACCA", "A.CB", "BBCA", "AACB"], "triangle",
                       palette={"A": "#e9d8a6", "B": "navy", "C": "Dark Orange"})
@@ -25,10 +22,6 @@ TRI = Level.from_rows(["ABBA", "ACCA", "A.CB", "BBCA", "AACB"], "triangle",
 SQU = Level.from_rows(["AAB.", "CABB", "CCBB"], "square", palette={"A": "#ff0000"})
 
 TRI_MOVES = [Move(TRI.index((1, 1)), "B"), Move(TRI.index((0, 0)), "B")]
-
-
-def cells(svg: str) -> list[ET.Element]:
-    return ET.fromstring(svg).findall(".//s:polygon[@class='cell']", NS)
 
 
 def marks(svg: str) -> list[ET.Element]:
@@ -128,12 +121,6 @@ def test_graph_level_is_drawn_as_nodes_and_edges(blog_path):
     node = next(n for n in nodes if n.get("data-cell") == str(moves[0].cell))
     assert (mark.get("cx"), mark.get("cy")) == (node.get("cx"), node.get("cy"))
     assert board_svg(Board.start(level)) == board_svg(Board.start(level))  # fixed layout
-
-
-def open_png(data: bytes):
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    return img.convert("RGB")
 
 
 @pytest.mark.parametrize("level", [TRI, SQU], ids=["triangle", "square"])
