@@ -27,7 +27,7 @@ from kamicp.formats import load_level  # noqa: E402
 from kamicp.outcome import to_moves  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
 from kamicp.rules import verify  # noqa: E402
-from kamicp.search import _fastsearch, beam_plan  # noqa: E402
+from kamicp.search import beam_plan, compiled_core  # noqa: E402
 
 DEFAULT_VARIANTS = (
     "r3=0:1:8/40/0,8/40/1,32/60/0",  # round 3: no closeness tie-break, at most 1 s
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--variant", action="append", help="name=closeness:budget:w/f/r,... (repeatable)")
     ap.add_argument("--out", help="write OUT.md and OUT.json")
     args = ap.parse_args(argv)
-    if _fastsearch is None:
+    if compiled_core is None:
         sys.exit("the compiled core is not built (python setup.py build_ext --inplace)")
     variants = args.variant or list(DEFAULT_VARIANTS)
     rows = run(args.levels, variants)

@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/import_shots.py --seeds 3 --out benchmarks/results/import-shots
 
-For every size of tests/test_gameshot.py and every seed, a tests/data level gets holes punched and a
-game palette (with a pale colour), is drawn by tests/shots.py and imported; a cell counts as wrong when
+For every size of tests/helpers/shots.py (SIZES) and every seed, a tests/data level gets holes punched and a
+game palette (with a pale colour), is drawn by tests/helpers/shots.py and imported; a cell counts as wrong when
 its key (or hole) differs from the level's. Only the import is timed, not the drawing.
 """
 
@@ -19,14 +19,12 @@ from typing import Annotated
 import typer
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests")]
-
-from shots import game_shot  # noqa: E402
-from test_gameshot import SIZES, game_palette, with_holes  # noqa: E402
+sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers
 
 from kamicp import load_level  # noqa: E402
 from kamicp.formats.screenshot import level_from_image  # noqa: E402
 from kamicp.level import HOLE, Level  # noqa: E402
+from tests.helpers.shots import SIZES, game_palette, game_shot, with_holes  # noqa: E402
 
 LEVELS = ["tri-20b4c-s103", "tri-32b5c-s106", "tri-28b4c-s105", "tri-18b4c-s113"]
 app = typer.Typer(add_completion=False)

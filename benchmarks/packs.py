@@ -24,14 +24,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "puzzles"))
-
-from make_puzzles import PALETTE, blob_rows  # noqa: E402
+sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, puzzles.make_puzzles
 
 from kamicp import Level  # noqa: E402
 from kamicp.packs import PackSettings, Store, load_pack, run_pack, summarize  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
 from kamicp.upper import greedy  # noqa: E402
+from puzzles.make_puzzles import PALETTE, blob_rows  # noqa: E402
 
 
 def design(k: int) -> tuple[str, int, int, int, int]:

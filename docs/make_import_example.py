@@ -1,4 +1,4 @@
-"""Make docs/import-example.jpg: OUR synthetic game-style screenshot (tests/shots.py, never a real game
+"""Make docs/import-example.jpg: OUR synthetic game-style screenshot (tests/helpers/shots.py, never a real game
 screenshot) beside the `--overlay` check picture kamicp draws for it.
 
     .venv/bin/python docs/make_import_example.py
@@ -12,14 +12,12 @@ from pathlib import Path
 from PIL import Image
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent / "tests")]
-
-from shots import game_shot  # noqa: E402
-from test_gameshot import game_palette, with_holes  # noqa: E402
+sys.path.insert(0, str(HERE.parent))  # the checkout's packages: kamicp, tests.helpers
 
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.formats.screenshot import level_from_image  # noqa: E402
 from kamicp.render.overlay import overlay_image  # noqa: E402
+from tests.helpers.shots import game_palette, game_shot, with_holes  # noqa: E402
 
 
 def main() -> None:

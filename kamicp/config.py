@@ -67,7 +67,7 @@ class RaceOptions:
     """The `auto` portfolio: the search and CP-SAT in two processes, sharing a ledger of proofs."""
 
     ledger: bool = True  # share proven horizons (and hand a lagging search's core to CP-SAT)
-    top_down: bool = True  # CP-SAT skips to best - 1 when `top_down_span` horizons are left (strengthening.md §9)
+    top_down: bool = True  # CP-SAT skips to best - 1 when `top_down_span` horizons are left (strengthening.md §8)
     top_down_span: int = 2  # measured: tri-90b5c-proper-s405 skips horizon 9
     first_slice: float = 0.4  # seconds of search before the processes are started
     search_grace: float = 3.0  # seconds the search keeps a horizon CP-SAT solves in cubes before it helps

@@ -2,7 +2,7 @@
 
 `CpSatEngine` builds the CP-SAT model of the horizon (kamicp.model) and solves it whole, or, when it
 is not answered within `CpSatOptions.cube_after` seconds, as first-move cubes (sound: the cubes cover
-the model, models/strengthening.md §8), shared through the coordinator. `SearchEngine` runs IDA*
+the model, models/strengthening.md §7), shared through the coordinator. `SearchEngine` runs IDA*
 (kamicp.search), keeping its transposition table from horizon to horizon.
 """
 

@@ -8,7 +8,7 @@ The loop knows nothing of processes: other engines reach it only through a `Coor
 coordination; a no-op alone, the race's ledger in `auto`). In the race, on a connected board, the
 CP-SAT engine goes top-down once at most `RaceOptions.top_down_span` horizons are left: it tries one move
 fewer than the best known solution next. Horizons are monotone there (a solved board stays solved by one
-more move), so that horizon refuted proves every shorter one impossible too (models/strengthening.md §9).
+more move), so that horizon refuted proves every shorter one impossible too (models/strengthening.md §8).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ class HorizonOutcome:
 class FloodModel:
     """Is there a solution of exactly T moves? Not monotone in T on boards with islands, so the solver
     refutes every horizon from the lower bound up (models/flood.md); only the race, on connected boards,
-    goes top-down (models/strengthening.md §9)."""
+    goes top-down (models/strengthening.md §8)."""
 
     def __init__(self, regions: Regions, horizon: int, options: ModelOptions | None = None,
                  deadline: float | None = None) -> None:
@@ -207,7 +207,7 @@ class FloodModel:
         index = {t: m.new_int_var(0, max(self.n - 1, 0), f"rootindex[{t}]") for t in self._steps(1, self.T + 1)}
         for t, var in index.items():
             m.add(var == sum(i * r for i, r in enumerate(self.root[t])))
-        # With the symmetry rule the pair (1, 2) stays unordered (models/strengthening.md §6).
+        # With the symmetry rule the pair (1, 2) stays unordered (models/strengthening.md §4).
         for t in self._steps(2 if self.sigma is not None else 1, self.T):
             touch = []
             for u in range(self.n):
@@ -298,7 +298,7 @@ class FloodModel:
         it when the other process has answered this horizon). `cube=(p, parts)`: solve only the part of the
         model where the first move's root (its smallest region) is in the p-th of `parts` equal ranges of
         region indices; the parts cover the model, so all of them infeasible is the horizon infeasible
-        (models/strengthening.md §8)."""
+        (models/strengthening.md §7)."""
         model = self.model
         if cube is not None and self.T >= 1:
             part, parts = cube

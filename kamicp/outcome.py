@@ -31,7 +31,7 @@ class Outcome(StrEnum):
     FEASIBLE = "feasible"  # solved
     UNKNOWN = "unknown"  # time ran out, or the horizon was stopped
     BOUND = "bound"  # ruled out by the lower bound, no search needed
-    IMPLIED = "implied"  # ruled out by a higher horizon's proof (connected boards, strengthening.md §9)
+    IMPLIED = "implied"  # ruled out by a higher horizon's proof (connected boards, strengthening.md §8)
 
 
 class EngineName(StrEnum):

@@ -81,6 +81,8 @@ except ImportError:  # pragma: no cover - no compiler on this machine: the pure-
     _fastsearch = None
 
 HAVE_COMPILED = _fastsearch is not None
+# the binding itself (create/within/beam/rollout, kamicp/_core/module.cpp), or None: public for its own tests
+compiled_core = _fastsearch
 
 
 class CompiledIDAStar:

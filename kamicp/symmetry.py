@@ -1,4 +1,4 @@
-"""Colour-preserving symmetries of a region graph (for symmetry breaking, models/strengthening.md §6).
+"""Colour-preserving symmetries of a region graph (for symmetry breaking, models/strengthening.md §4).
 
 Only involutions are used: an automorphism sigma with sigma(sigma(v)) = v that keeps every region's
 colour. Mirror-symmetric levels have one. For any solution, its image under sigma is a solution too.

@@ -1,7 +1,7 @@
 // Unit "lower bounds": the sound lower bound of kamicp/bounds.py on a quotient graph (per island
 // max(radius with the ring rule, colour bound with the gathering refinement); min over the final colour
 // of the sum over islands), and `prunes`, which decides bound > budget on one-island boards without
-// computing the bound exactly (landmark lower bounds on eccentricities, models/strengthening.md §3).
+// computing the bound exactly (landmark lower bounds on eccentricities, models/strengthening.md §5).
 // The rules (gathering, ring) are switchable for ablations only; the beam ranks without gathering.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Unit "child bounds" of IDA* (models/strengthening.md §3): at a node with one island, every child's
+// Unit "child bounds" of IDA* (models/strengthening.md §5): at a node with one island, every child's
 // bound is decided from the node's region distances, without building the child. A move contracts its
 // star S (the clicked region and its neighbours of the new colour); the child's distances are exactly
 // d'(x, y) = min(d(x, y), dS(x) + dS(y)) with dS(x) = min over s in S of d(x, s) (models/bounds.md), and

@@ -100,7 +100,8 @@ class Beam {
     // The beam's tie-break among boards of equal bound (a heuristic, never a proof): the sum of distances
     // from a centre that attains the radius term (with the ring rule when on), the least such sum; 0 on a
     // board of several islands. Smaller means the board is gathered closer around its centre (measured:
-    // shorter plans on 7 of 43 levels, none longer; benchmarks/RESULTS.md, fourth round).
+    // shorter plans on 7 of 43 levels, none longer; benchmarks/RESULTS.md, "The beam with the closeness
+    // tie-break").
     int spread(const Quot &q) {
         const int m = q.m;
         int best_val = m + 2, best_sum = 0;

@@ -7,7 +7,7 @@ seeds), tests/data/games/*.puz and *.xml (some of those boards written in the Ka
 formats by our own writers below, with the proven optimum as par and an optimal official solution), and
 tests/data/KNOWN.json: for every level its regions, colours and optimum, and how the optimum was proven:
 
-- `oracle`: the exhaustive breadth-first oracle (tests/oracle.py, built on the rules engine only), for
+- `oracle`: the exhaustive breadth-first oracle (tests/helpers/oracle.py, built on the rules engine only), for
   boards of at most ORACLE_REGIONS regions;
 - `cpsat+search`: larger boards, proven optimal twice, once by `solve(engine="cpsat")` and once by
   `solve(engine="search")` (the reference IDA*), which must agree; both solutions replay in the rules engine.
@@ -24,15 +24,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "puzzles"), str(ROOT / "tests")]
-
-from make_puzzles import PALETTE, blob_rows  # noqa: E402
+sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers, puzzles.make_puzzles
 
 from kamicp import Level, solve  # noqa: E402
 from kamicp.level import Move  # noqa: E402
 from kamicp.rules import verify  # noqa: E402
 from kamicp.solver import OPTIMAL  # noqa: E402
-from oracle import bfs_optimum  # noqa: E402
+from puzzles.make_puzzles import PALETTE, blob_rows  # noqa: E402
+from tests.helpers.oracle import bfs_optimum  # noqa: E402
 
 ORACLE_REGIONS = 16
 COMMAND = ".venv/bin/python tests/data/make_data.py"

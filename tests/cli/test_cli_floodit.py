@@ -1,0 +1,76 @@
+"""--rules pivot / --pivot on solve and prove, through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from kamicp import load_level, verify
+from kamicp.cli import app
+from kamicp.level import Move
+from tests.helpers.oracle import bfs_pivot_optimum
+
+runner = CliRunner()
+BOARD = "ABCAB\nBBCAA\nCACBB\nAABCC\nBCABA\n"
+
+
+def run(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def _board(tmp_path):
+    path = tmp_path / "flood.txt"
+    path.write_text(BOARD)
+    return path
+
+
+def test_solve_pivot_json_replays_under_the_pivot_rule(tmp_path):
+    path = _board(tmp_path)
+    level = load_level(path, geometry="square")
+    for pivot, cell in ((None, 0), ("2,2", level.index((2, 2)))):
+        extra = ["--pivot", pivot] if pivot else []
+        res = run("solve", path, "--geometry", "square", "--rules", "pivot", "--json", *extra)
+        assert res.exit_code == 0, res.output
+        data = json.loads(res.stdout)
+        assert data["rules"] == "pivot" and data["status"] == "optimal"
+        moves = [Move(level.index(tuple(m["tap"])), m["color"]) for m in data["moves"]]
+        verify(level, moves, pivot=cell)
+        assert data["optimum"] == bfs_pivot_optimum(level, cell, limit=14)[0]
+
+
+def test_solve_pivot_table_and_free_rules_differ(tmp_path):
+    path = _board(tmp_path)
+    res = run("solve", path, "--geometry", "square", "--rules", "pivot", "--engine", "cpsat")
+    assert res.exit_code == 0, res.output
+    assert "Flood-It rules, pivot (0, 0)" in res.output and "optimal: 6 moves" in res.output
+    assert "pivot bound" in res.output
+    free = run("solve", path, "--geometry", "square")
+    assert free.exit_code == 0 and "Flood-It" not in free.output
+
+
+def test_prove_pivot_under(tmp_path):
+    path = _board(tmp_path)
+    proven = run("prove", path, "--geometry", "square", "--rules", "pivot", "--under", "6")
+    assert proven.exit_code == 0, proven.output
+    assert "proven: no solution with fewer than 6 moves" in proven.output
+    shorter = run("prove", path, "--geometry", "square", "--rules", "pivot", "--under", "7", "--json")
+    assert shorter.exit_code == 1 and json.loads(shorter.stdout)["optimum"] == 6
+
+
+def test_pivot_bad_input_is_one_line_exit_2(tmp_path):
+    path = _board(tmp_path)
+    for extra in (["--pivot", "2,2"], ["--rules", "pivot", "--pivot", "9,9"], ["--rules", "pivot", "--pivot", "x"],
+                  ["--rules", "sideways"]):
+        res = run("solve", path, "--geometry", "square", *extra)
+        assert res.exit_code == 2, (extra, res.output)
+    one = run("solve", path, "--geometry", "square", "--rules", "pivot", "--pivot", "9,9")
+    assert one.output.strip().splitlines() == ["error: pivot (9, 9) is not a cell of the level"]
+
+
+def test_no_solution_when_the_other_islands_differ(tmp_path):
+    path = tmp_path / "islands.txt"
+    path.write_text("AB.C\nBA.A\n")
+    res = run("solve", path, "--geometry", "square", "--rules", "pivot")
+    assert res.exit_code == 1, res.output
+    assert "no solution (proven)" in res.output and "cannot reach" in res.output

@@ -1,0 +1,57 @@
+"""`kamicp import` of synthetic Kami 2 game screenshots (tests/helpers/shots.py) through the CLI: the
+overlay, an unreadable par, a wrong overlay name."""
+
+from __future__ import annotations
+
+from PIL import Image
+from typer.testing import CliRunner
+
+from kamicp import load_level
+from kamicp.cli import app
+from kamicp.formats.screenshot import level_from_image
+from tests.helpers import LEVELS
+from tests.helpers.shots import game_palette, game_shot, with_holes
+
+
+def test_cli_import_game_screenshot_with_overlay(tmp_path):
+    level = with_holes(load_level(LEVELS / "tri-20b4c-s103.json"), 3)
+    palette = game_palette(level, 0)
+    shot = tmp_path / "shot.png"
+    game_shot(level, palette, par=6).save(shot)
+    out, check = tmp_path / "level.json", tmp_path / "check.png"
+    runner = CliRunner()
+    res = runner.invoke(app, ["import", str(shot), "-o", str(out), "--overlay", str(check), "--par", "6"])
+    assert res.exit_code == 0, res.output
+    assert "game screenshot" in res.output and f"{len(palette)} colours" in res.output
+    got = load_level(out)
+    assert got.labels == level.labels and got.par == 6
+    with Image.open(check) as pic:
+        assert pic.size == (750, 1334)
+    res = runner.invoke(app, ["import", str(shot), "-o", str(tmp_path / "other.json"), "--overlay", str(check)])
+    assert res.exit_code == 2 and "exists already" in res.stderr
+    assert not (tmp_path / "other.json").exists()
+
+
+def test_an_unreadable_number_is_not_guessed(tmp_path):
+    from PIL import ImageDraw
+
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    img = game_shot(level, game_palette(level, 0), par=7)
+    ImageDraw.Draw(img).ellipse((90, 1240, 125, 1300), fill=(235, 235, 235))  # a glyph of another font
+    report = level_from_image(img).report
+    assert report.par is None and "do not match" in report.par_note
+    shot = tmp_path / "shot.png"
+    img.save(shot)
+    res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json")])
+    assert res.exit_code == 0 and "par not known" in res.output and "--par" in res.output
+    assert load_level(tmp_path / "x.json").par is None
+
+
+def test_cli_overlay_must_be_png(tmp_path):
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    shot = tmp_path / "shot.png"
+    game_shot(level, game_palette(level, 0)).save(shot)
+    res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json"), "--overlay",
+                                   str(tmp_path / "check.jpg")])
+    assert res.exit_code == 2 and "*.png" in res.stderr and "Traceback" not in res.output
+    assert not (tmp_path / "x.json").exists()

@@ -1,0 +1,180 @@
+"""The play server's API through Starlette's TestClient (no browser): the level's hooks, moves checked by
+the rules engine, hints and solutions that replay, opening files with the CLI's error lines."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # starlette warns that httpx will give way to httpx2 one day
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from kamicp import load_level, verify  # noqa: E402
+from kamicp.cli import app as cli  # noqa: E402
+from kamicp.hint import move_from_data  # noqa: E402
+from kamicp.play import server  # noqa: E402
+from tests.helpers import PUZZLES  # noqa: E402
+
+
+def client(name: str = "blog-18.json", **kwargs) -> TestClient:
+    return TestClient(server.create_app(load_level(PUZZLES / name), **kwargs))
+
+
+def post(c: TestClient, path: str, moves: list, token: int = 1):
+    return c.post(path, json={"token": token, "moves": moves})
+
+
+def test_page_and_level_view():
+    c = client("tri-harbour.json")
+    page = c.get("/")
+    assert page.status_code == 200 and 'data-testid="status"' in page.text and "play.js" in page.text
+    assert c.get("/play.js").status_code == 200 and c.get("/play.css").status_code == 200
+    view = c.get("/api/level").json()
+    level = load_level(PUZZLES / "tri-harbour.json")
+    assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
+    assert view["colors"] == list(level.colors) and view["par"] == level.par
+    assert [p["key"] for p in view["palette"]] == list(level.color_keys)
+    assert all(p["hex"].startswith("#") and p["name"] for p in view["palette"])
+    cells = [s for s in view["shapes"] if s["kind"] == "cell"]
+    assert sorted(s["cell"] for s in cells) == list(range(level.size))
+    assert all(len(s["points"]) == 3 for s in cells)  # triangles, as Kami 2 draws them
+
+
+def test_graph_level_view_has_nodes_and_edges():
+    view = client().get("/api/level").json()
+    kinds = [s["kind"] for s in view["shapes"]]
+    assert kinds.count("node") == 18 and kinds.count("edge") == 32 and view["cells"][0] == "1"
+
+
+def test_moves_are_checked_by_the_rules_engine():
+    c = client()
+    ok = post(c, "/api/move", [{"tap": "1", "color": "Red"}]).json()
+    assert ok["moves"] == 1 and ok["status"] == "playing" and ok["colors"][0] == "Red"
+    bad = post(c, "/api/move", [{"tap": "1", "color": "Purple"}])
+    assert bad.status_code == 400 and "colour-changes" in bad.json()["error"]
+    missing = post(c, "/api/move", [{"tap": "99", "color": "Red"}])
+    assert missing.status_code == 400 and "cell-exists" in missing.json()["error"]
+    stale = post(c, "/api/move", [], token=7)
+    assert stale.status_code == 409
+    assert c.post("/api/move", content=b"not json").status_code == 400
+
+
+def test_solution_wins_optimally_and_over_par_fails():
+    c = client()
+    level = load_level(PUZZLES / "blog-18.json")
+    sol = post(c, "/api/solve", []).json()
+    assert sol["status"] == "optimal" and sol["remaining"] == 5
+    moves = [{"tap": m["tap"], "color": m["color"]} for m in sol["moves"]]
+    verify(level, [move_from_data(level, m) for m in moves], max_moves=5)
+    win = post(c, "/api/move", moves).json()
+    assert win["status"] == "solved" and win["optimal"] is True and win["optimum"] == 5
+    wasted = [{"tap": "1", "color": "Red"}, {"tap": "1", "color": "Purple"}] * 3
+    assert post(c, "/api/move", wasted[:5]).json()["status"] == "failed"  # par used up, not solved
+
+
+def test_hint_after_a_wrong_move_keeps_the_optimum():
+    c = client()
+    level = load_level(PUZZLES / "blog-18.json")
+    played = [{"tap": "1", "color": "Red"}]
+    h = post(c, "/api/hint", played).json()
+    assert h["remaining"] == 5 and h["par_still_possible"] is False and h["region"]
+    after = [*played, {"tap": h["move"]["tap"], "color": h["move"]["color"]}]
+    assert post(c, "/api/hint", after).json()["remaining"] == 4
+    rest = post(c, "/api/solve", after).json()
+    moves = [move_from_data(level, m) for m in after + rest["moves"]]
+    verify(level, moves, max_moves=6)
+
+
+def test_open_a_bad_file_gives_the_cli_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"geometry": "triangle", "rows": ["AB", "B"]}')
+    line = CliRunner().invoke(cli, ["info", str(bad)]).output.strip()
+    assert line.startswith("error: ")
+    c = client()
+    reply = c.post("/api/open?name=bad.json", content=bad.read_bytes())
+    assert reply.status_code == 400
+    assert "error: " + reply.json()["error"] == line.replace(str(bad), "bad.json")
+    assert c.get("/api/level").json()["name"] == "blog-18"  # the old level stays
+    assert c.post("/api/open?name=x.doc", content=b"x").status_code == 400
+
+
+def test_open_switches_level_and_bounds_the_upload(monkeypatch):
+    c = client()
+    data = (PUZZLES / "squ-quilt.json").read_bytes()
+    view = c.post("/api/open?name=../../squ-quilt.json", content=data).json()
+    assert view["geometry"] == "square" and view["token"] == 2
+    assert post(c, "/api/move", [], token=1).status_code == 409  # a page showing the old level
+    assert post(c, "/api/move", [], token=2).json()["status"] == "playing"
+    monkeypatch.setattr(server, "MAX_UPLOAD", 100)
+    big = c.post("/api/open?name=big.json", content=b" " * 1000)
+    assert big.status_code == 413 and "larger than" in big.json()["error"]
+
+
+def test_play_cli_refuses_a_bad_level(tmp_path):
+    res = CliRunner().invoke(cli, ["play", str(tmp_path / "missing.json"), "--no-browser"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_request_body_is_bounded(monkeypatch):
+    c = client()
+    monkeypatch.setattr(server, "MAX_BODY", 64)
+    reply = c.post("/api/move", json={"token": 1, "moves": [{"tap": "1", "color": "Red"}] * 10})
+    assert reply.status_code == 413
+
+
+def test_play_command_serves_and_stops_on_ctrl_c():
+    """The real command in a subprocess: it prints the URL, answers, and Ctrl-C ends it with exit code 0."""
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "play",
+                             str(PUZZLES / "blog-18.json"), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = line.split(" at ")[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        assert httpx.get(url + "api/level", timeout=30).json()["name"] == "blog-18"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        tail = proc.stderr.read()
+        assert "stopped" in tail and "Traceback" not in tail
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_open_a_screenshot():
+    """A picture of a Kami 2 board (drawn by our renderer) opens as that board, read by the screenshot
+    reader as `kamicp import` reads it: the same cells, colours equal up to renaming."""
+    from kamicp.render.png import board_png
+    from kamicp.rules import Board
+
+    level = load_level(PUZZLES / "tri-harbour.json")
+    c = client()
+    view = c.post("/api/open?name=harbour.png", content=board_png(Board.start(level))).json()
+    assert view["geometry"] == "triangle" and view["shape"] == [29, 10] and view["name"] == "harbour"
+    assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
+    rename = dict(zip(level.colors, view["colors"], strict=True))
+    assert [rename[k] for k in level.colors] == view["colors"] and len(set(rename.values())) == len(rename)
+
+
+@pytest.mark.parametrize("name", ["a%00.json", "x" * 300 + ".json", "%ED%A0%80.json", "%1B%5B31m%5B%2Fx%5D.json"])
+def test_open_with_a_hostile_file_name_is_a_400_not_a_crash(name):
+    """A name with NUL, over the file system's 255 bytes, a lone surrogate or an ESC sequence: the
+    level opens (under a cleaned name) or the answer is a one-line 400, never a 500."""
+    c = TestClient(server.create_app(load_level(PUZZLES / "blog-18.json")), raise_server_exceptions=False)
+    reply = c.post(f"/api/open?name={name}", content=(PUZZLES / "squ-quilt.json").read_bytes())
+    assert reply.status_code in (200, 400), reply.text
+    if reply.status_code == 400:
+        assert "\n" not in reply.json()["error"] and "\x1b" not in reply.json()["error"]

@@ -1,0 +1,72 @@
+"""Kami 2 game screenshots (synthetic, tests/helpers/shots.py): the import gives back every cell, hole and
+the palette in the game's swatch order, on phone sizes, a status-bar phone, a tablet, JPEG, and inside
+nested frames."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from kamicp import load_level
+from kamicp.formats.screenshot import level_from_image
+from kamicp.level import Level
+from tests.helpers import LEVELS
+from tests.helpers.shots import SIZES, framed, game_palette, game_shot, with_holes
+
+
+def assert_read_back(level: Level, palette: dict[str, str], img: Image.Image) -> None:
+    shot = level_from_image(img)
+    report = shot.report
+    assert report.layout == "game" and report.shape == (29, 10)
+    got = shot.level
+    # the keys are A, B, C, ... in the footer's order, which is the palette's order
+    rename = {key: "ABCDEFGHIJ"[n] for n, key in enumerate(palette)}
+    assert got.labels == level.labels, f"holes differ: {set(got.labels) ^ set(level.labels)}"
+    wrong = [lab for lab, a, b in zip(level.labels, level.colors, got.colors, strict=True) if rename[a] != b]
+    assert not wrong, f"cells read wrongly: {wrong}"
+    assert [k for k, _ in report.palette] == list(rename.values())
+    for (_, want), (_, seen) in zip(palette.items(), report.palette, strict=True):
+        diff = [abs(int(want[i:i + 2], 16) - int(seen[i:i + 2], 16)) for i in (1, 3, 5)]
+        assert max(diff) <= 6, (want, seen)
+    assert report.holes == 290 - level.size
+
+
+CASES = [("tri-20b4c-s103", 0), ("tri-32b5c-s106", 1), ("tri-28b4c-s105", 2), ("tri-18b4c-s113", 3)]
+
+
+@pytest.mark.parametrize(("name", "seed", "size"), [(*case, size) for case, size in zip(CASES, SIZES, strict=True)])
+def test_game_screenshot_reads_back_cells_holes_and_palette(name, seed, size):
+    level = with_holes(load_level(LEVELS / f"{name}.json"), seed)
+    palette = game_palette(level, seed)
+    assert_read_back(level, palette, game_shot(level, palette, seed=seed, **SIZES[size]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("name", "seed"), CASES)
+def test_every_level_at_every_size(name, seed, size):
+    level = with_holes(load_level(LEVELS / f"{name}.json"), seed + 10)
+    palette = game_palette(level, seed + 1)
+    assert_read_back(level, palette, game_shot(level, palette, seed=seed + 10, **SIZES[size]))
+
+
+@pytest.mark.parametrize("size", ["750x1334", "665x1182-jpeg"])
+def test_game_screenshot_inside_two_nested_frames(size):
+    level = with_holes(load_level(LEVELS / "tri-24b4c-s104.json"), 7)
+    palette = game_palette(level, 1)
+    img = framed(game_shot(level, palette, seed=7, **SIZES[size]), ((20, (30, 30, 30)), (35, (200, 200, 210))))
+    assert_read_back(level, palette, img)
+
+
+def test_without_holes_every_cell_is_read():
+    level = load_level(LEVELS / "tri-40b5c-s108.json")
+    palette = game_palette(level, 2)
+    assert_read_back(level, palette, game_shot(level, palette, **SIZES["665x1182-jpeg"]))
+
+
+@pytest.mark.parametrize(("par", "size"), [(3, "665x1182-jpeg"), (9, "750x1334"), (18, "665x1182-jpeg"),
+                                           (12, "750x1334")])
+def test_par_is_read_from_the_footer(par, size):
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    report = level_from_image(game_shot(level, game_palette(level, 0), par=par, **SIZES[size])).report
+    assert report.par == par and "matched" in report.par_note

@@ -1,0 +1,248 @@
+"""Packs (library): discovery, content hashes, the store and --resume, the report formats, the outcome's
+precedence, and levels that cannot be read, crash or run out of memory becoming rows."""
+
+from __future__ import annotations
+
+import csv
+import faulthandler
+import io
+import json
+import os
+import shutil
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from kamicp import load_level
+from kamicp.formats import write_json
+from kamicp.packs import (
+    Outcome,
+    PackSettings,
+    Row,
+    Store,
+    Verdict,
+    discover,
+    level_hash,
+    load_pack,
+    outcome,
+    proof_text,
+    run_pack,
+    summarize,
+    to_csv,
+    to_json,
+    to_markdown,
+    worker,
+)
+from kamicp.render.png import board_png
+from kamicp.rules import Board
+from tests.helpers import PUZZLES
+
+TINY_XML = """<PuzzleData name="tiny" width="3" height="2" numColours="3" colours="123111"
+    gold="2" silver="3" bronze="4"></PuzzleData>"""
+TINY_PUZ = "01|Default|0|0|2|8|12201122|2||0|1B1C"
+FAST = PackSettings(engine="search", time_limit=30)
+EASY = sorted(PUZZLES.glob("*.json"))
+
+
+def copy_puzzles(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return [Path(shutil.copy(p, folder / p.name)) for p in EASY]
+
+
+def test_discovery_files_folders_globs_and_mixed_formats(tmp_path):
+    pack = tmp_path / "pack"
+    copy_puzzles(pack / "tri")
+    (pack / "k1.xml").write_text(TINY_XML)
+    (pack / "k2.puz").write_text(TINY_PUZ)
+    (pack / "grid.txt").write_text("AB\nBA\n")
+    (pack / "shot.png").write_bytes(board_png(Board.start(load_level(PUZZLES / "tri-dawn.json"))))
+    (pack / "notes.md").write_text("not a level")
+    (pack / ".hidden").mkdir()
+    (pack / ".hidden" / "x.json").write_text("{}")
+    found = discover([pack])
+    names = [p.name for p in found]
+    assert "notes.md" not in names and "x.json" not in names
+    assert {"k1.xml", "k2.puz", "grid.txt", "shot.png"} <= set(names)
+    assert len(found) == len(EASY) + 4
+    # a glob, a file named twice (once through the glob), a pattern matching nothing, a missing file
+    again = discover([pack / "tri" / "*.json", pack / "tri" / "blog-18.json", tmp_path / "none*.json",
+                      tmp_path / "missing.json"])
+    assert [p.name for p in again[:len(EASY)]] == [p.name for p in EASY]
+    assert len(again) == len(EASY) + 2
+    assert discover([str(pack / "**" / "*.puz")]) == [pack / "k2.puz"]
+    loaded = load_pack(found, geometry="square")
+    kinds = {Path(item.path).suffix: item for item in loaded}
+    assert all(item.level is not None for item in loaded), [i.error for i in loaded if i.level is None]
+    assert kinds[".png"].level.geometry == "square"  # --geometry applies to screenshots and text grids
+    assert load_pack([pack / "shot.png"])[0].level.geometry == "triangle"  # else screenshots are Kami 2 boards
+    assert kinds[".xml"].level.par == 2 and kinds[".txt"].level.geometry == "square"
+    missing = load_pack([tmp_path / "missing.json"])[0]
+    assert missing.level is None and "missing.json" in missing.error
+
+
+def test_level_hash_is_content_not_name():
+    level = load_level(PUZZLES / "tri-harbour.json")
+    assert level_hash(level) == level_hash(replace(level, name="renamed"))
+    assert level_hash(level) != level_hash(replace(level, par=(level.par or 0) + 1))
+    assert level_hash(level) != level_hash(load_level(PUZZLES / "tri-ember.json"))
+
+
+def test_rows_match_the_solver_and_are_stored_then_resumed(tmp_path, monkeypatch):
+    files = copy_puzzles(tmp_path / "pack")
+    store_path = tmp_path / "s.sqlite"
+    seen: list[tuple[str, bool]] = []
+    with Store(store_path) as store:
+        rows = run_pack(load_pack(files), FAST, jobs=2, store=store, on_row=lambda r, s: seen.append((r.path, s)))
+    assert [r.path for r in rows] == [str(f) for f in files]  # in the pack's order, whatever finished first
+    assert sorted(p for p, _ in seen) == sorted(str(f) for f in files) and not any(s for _, s in seen)
+    for row, f in zip(rows, files, strict=True):
+        level = load_level(f)
+        assert row.verdict == Verdict.correct and row.optimum == level.par == row.lower == row.upper
+        assert row.result["status"] == "optimal" and len(row.result["moves"]) == row.optimum
+        assert row.proof and row.proof[-1][1] == "feasible"
+    # resume: nothing runs again, the same rows come from the store; a renamed copy counts as answered
+    shutil.copy(files[0], tmp_path / "pack" / "copy-of-first.json")
+    monkeypatch.setattr(worker, "run_isolated", lambda *a: pytest.fail("a stored level was run again"))
+    seen.clear()
+    with Store(store_path) as store:
+        again = run_pack(load_pack(discover([tmp_path / "pack"])), FAST, jobs=2, store=store, resume=True,
+                         on_row=lambda r, s: seen.append((r.path, s)))
+        assert all(s for _, s in seen) and len(again) == len(files) + 1
+        assert {r.path: r.verdict for r in store.rows()} == {r.path: r.verdict for r in again}
+    # other settings are another key: they run
+    with Store(store_path) as store, pytest.raises(pytest.fail.Exception):
+        run_pack(load_pack(files[:1]), replace(FAST, slack=3), store=store, resume=True)
+
+
+def test_bad_file_and_missing_par_are_rows_and_the_rest_runs(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"geometry": "square", "rows": ["AB", "A"], "par": 2}')
+    nopar = tmp_path / "nopar.json"
+    nopar.write_text(json.dumps({"geometry": "square", "rows": ["AB", "BA"]}))
+    rows = run_pack(load_pack([bad, PUZZLES / "blog-18.json", nopar]), FAST, jobs=1)
+    assert [r.verdict for r in rows] == [Verdict.bad_input, Verdict.correct, Verdict.bad_input]
+    assert "bad.json" in rows[0].error and "no par" in rows[2].error
+    assert outcome(rows) == Outcome.bad_input
+
+
+def crash_on(name: str, how: str):
+    real = worker.solve_level
+
+    def solve_level(loaded, key, settings):
+        if loaded.level.name == name:
+            if how == "abort":
+                faulthandler.disable()  # pytest's would print the child's stack
+                os.abort()
+            if how == "memory":
+                return bytearray(8 << 30)  # 8 GiB: more than the cap
+            raise RuntimeError("boom")
+        return real(loaded, key, settings)
+    return solve_level
+
+
+@pytest.mark.parametrize("how, needle", [("abort", "SIGABRT"), ("memory", "out of memory"), ("raise", "boom")])
+def test_a_crashing_level_is_a_row_not_the_end(monkeypatch, how, needle):
+    monkeypatch.setattr(worker, "solve_level", crash_on("tri-ember", how))  # the fork inherits it
+    files = [PUZZLES / "tri-ember.json", PUZZLES / "blog-18.json", PUZZLES / "tri-dawn.json"]
+    rows = run_pack(load_pack(files), replace(FAST, memory_mb=1024), jobs=2)
+    assert rows[0].verdict == Verdict.error and needle in rows[0].error, rows[0].error
+    assert [r.verdict for r in rows[1:]] == [Verdict.correct, Verdict.correct]
+    assert outcome(rows) == Outcome.unknown
+
+
+def row(verdict: Verdict, **kw) -> Row:
+    return Row(path=f"{verdict}.json", level=str(verdict), level_hash="h", verdict=verdict, **kw)
+
+
+@pytest.mark.parametrize("verdicts, expected", [
+    ([Verdict.correct], Outcome.correct),
+    ([], Outcome.correct),
+    ([Verdict.correct, Verdict.not_minimal], Outcome.wrong),
+    ([Verdict.unachievable, Verdict.correct], Outcome.wrong),
+    ([Verdict.not_minimal, Verdict.unknown], Outcome.unknown),
+    ([Verdict.error, Verdict.correct], Outcome.unknown),
+    ([Verdict.unknown, Verdict.bad_input, Verdict.not_minimal], Outcome.bad_input),
+])
+def test_outcome_worst_wins(verdicts, expected):
+    assert outcome([row(v) for v in verdicts]) == expected
+
+
+def test_summary_line_and_report_formats():
+    rows = [row(Verdict.correct, par=5, optimum=5, lower=5, upper=5, proof=((4, "bound", "bound"),
+                                                                            (5, "feasible", "greedy"))),
+            row(Verdict.not_minimal, par=7, optimum=6, lower=6, upper=6,
+                proof=((3, "bound", "bound"), (4, "infeasible", "search"), (5, "infeasible", "search"),
+                       (6, "feasible", "cpsat"))),
+            row(Verdict.unknown, par=9, lower=8, upper=11, proof=((8, "unknown", "cpsat"),)),
+            row(Verdict.bad_input, error="x.json: broken")]
+    assert summarize(rows).line() == "4 levels: 1 par correct, 1 par beatable, 1 unknown, 1 bad input"
+    assert proof_text(rows[1]) == "≤3 bound, 4-5 search, 6 cpsat✓"
+    data = json.loads(to_json(rows))
+    assert [Row.from_dict(d) for d in data] == rows
+    table = list(csv.DictReader(io.StringIO(to_csv(rows))))
+    assert [t["verdict"] for t in table] == ["correct", "not-minimal", "unknown", "bad-input"]
+    assert table[2]["bounds"] == "8..11" and table[2]["optimum"] == "?" and table[3]["error"] == "x.json: broken"
+    md = to_markdown(rows).splitlines()
+    assert md[0].startswith("| level |") and len(md) == 2 + len(rows) + 2 and md[-1].startswith("4 levels")
+
+
+def test_store_refuses_other_files(tmp_path):
+    from kamicp.errors import FormatError
+
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("not a database" * 100)
+    with pytest.raises(FormatError, match="junk.sqlite"):
+        Store(junk)
+    assert junk.read_text() == "not a database" * 100
+    other = tmp_path / "other.db"  # another program's database is not written into
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE mine (x)")
+    before = other.read_bytes()
+    with pytest.raises(FormatError, match="not a kamicp results store"):
+        Store(other)
+    assert other.read_bytes() == before
+    with pytest.raises(FormatError, match="folder does not exist"):
+        Store(tmp_path / "nowhere" / "s.sqlite")
+    with pytest.raises(FormatError, match="no such store"):
+        Store(tmp_path / "absent.sqlite", create=False)
+
+
+def test_store_keeps_the_latest_row_per_file(tmp_path):
+    level = load_level(PUZZLES / "blog-18.json")
+    path = tmp_path / "lvl.json"
+    write_json(level, path)
+    with Store(tmp_path / "s.sqlite") as store:
+        first = run_pack(load_pack([path]), FAST, store=store)[0]
+        write_json(replace(level, par=4), path, overwrite=True)  # the designer edits the par
+        second = run_pack(load_pack([path]), FAST, store=store, resume=True)[0]
+        assert first.level_hash != second.level_hash and second.verdict == Verdict.unachievable
+        assert [r.verdict for r in store.rows()] == [Verdict.unachievable]
+
+
+def test_a_level_overrunning_its_time_limit_is_killed_as_a_row(monkeypatch):
+    import time
+
+    monkeypatch.setattr(worker, "GRACE", 0.5)
+    monkeypatch.setattr(worker, "solve_level", lambda *a: time.sleep(60))  # ignores its time limit
+    start = time.monotonic()
+    rows = run_pack(load_pack([PUZZLES / "blog-18.json"]), replace(FAST, time_limit=0.5), jobs=1)
+    assert rows[0].verdict == Verdict.error and "killed" in rows[0].error
+    assert time.monotonic() - start < 30
+
+
+def _in_daemon(conn, item, settings):
+    conn.send(worker.run_isolated(item, "k", settings))
+
+
+def test_a_daemonic_worker_says_how_to_start_it():
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_in_daemon, args=(child, load_pack([PUZZLES / "blog-18.json"])[0], FAST), daemon=True)
+    proc.start()
+    got = parent.recv() if parent.poll(60) else None
+    proc.join(10)
+    assert got is not None and got.verdict == Verdict.error and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in got.error
