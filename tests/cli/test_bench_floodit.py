@@ -7,7 +7,7 @@ import importlib.util
 import json
 import sys
 
-from conftest import ROOT
+from tests.helpers import ROOT
 
 
 def _script(name: str):

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from boards import random_graph, random_grid
 from kamicp import solve
 from kamicp.count import PlanCounter, count_with
 from kamicp.regions import quotient, regions_of
-from oracle import bfs_optimum
+from tests.helpers.boards import random_graph, random_grid
+from tests.helpers.oracle import bfs_optimum
 
 
 def boards(seed: int, rows: int, cols: int, colours: int):

@@ -14,9 +14,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from conftest import PUZZLES  # noqa: E402
 from kamicp import load_level, solve  # noqa: E402
 from kamicp.play import server  # noqa: E402
+from tests.helpers import PUZZLES  # noqa: E402
 
 
 def test_a_win_is_answered_at_once_then_proven(monkeypatch):

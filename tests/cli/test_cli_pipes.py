@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from conftest import PUZZLES
 from kamicp.cli.common import EXIT_BROKEN_PIPE
+from tests.helpers import PUZZLES
 
 BLOG = str(PUZZLES / "blog-18.json")
 ENTRY = [sys.executable, "-c", "from kamicp.cli import app; app()"]  # the installed script's entry point
