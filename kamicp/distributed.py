@@ -220,8 +220,10 @@ class DistributedRun:
     """Top-down from the best known solution: refute best - 1 by its cubes, or find a shorter solution."""
 
     def __init__(self, level: Level, client: Any, *, depth: int, engine: str, time_limit: float | None,
-                 max_steps: int | None, seed: int, store: Store | None, progress: CubeProgress | None) -> None:
+                 max_steps: int | None, seed: int, store: Store | None, progress: CubeProgress | None,
+                 options: SolveOptions | None = None) -> None:
         check_depth(depth)
+        self.options = options or SolveOptions()
         self.level, self.client, self.depth, self.engine, self.seed = level, client, depth, engine, seed
         self.max_steps, self.store = max_steps, store
         self.start = time.monotonic()
@@ -237,7 +239,7 @@ class DistributedRun:
     def run(self) -> DistributedResult:
         try:
             [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
-            self.prepared = prepare(self.level, SolveOptions(), start=self.start, time_limit=self.time_limit)
+            self.prepared = prepare(self.level, self.options, start=self.start, time_limit=self.time_limit)
             p = self.prepared
             best = None if p.upper.plan is None else to_moves(p.regions, p.upper.plan)
             self.ledger = _Ledger(p.bound.value, best, p.upper.source, p.upper.found_at, [], [], {})
@@ -432,9 +434,11 @@ class DistributedRun:
 
 def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str = "auto",
                       time_limit: float | None = None, max_steps: int | None = None, seed: int = 0,
-                      store: Store | None = None, progress: CubeProgress | None = None) -> DistributedResult:
+                      store: Store | None = None, progress: CubeProgress | None = None,
+                      options: SolveOptions | None = None) -> DistributedResult:
     """A shortest solution of `level` and its proof, the horizons split into cubes of `depth` moves solved as
     tasks of the Dask `client` (see `dask_client`); `store` records each cube's answer as it comes, and
-    skips the cubes it already holds as refuted."""
+    skips the cubes it already holds as refuted. `options`: the parent's bounds and upper-bound heuristics
+    (the cubes' children always use CUBE_OPTIONS)."""
     return DistributedRun(level, client, depth=depth, engine=engine, time_limit=time_limit, max_steps=max_steps,
-                          seed=seed, store=store, progress=progress).run()
+                          seed=seed, store=store, progress=progress, options=options).run()

@@ -1,0 +1,141 @@
+"""Distributed proofs (kamicp.distributed, `solve --dask`) end to end on a real Dask LocalCluster (worker
+processes): the proven optimum equals the single-machine one, the store resumes after an interruption
+without recomputing stored cubes, and the CLI's options and errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import LEVELS, known_optima
+from kamicp import load_level
+from kamicp.cli import app
+from kamicp.config import options_without
+from kamicp.distributed import CubeOutcome, CubeSource, solve_distributed
+from kamicp.errors import Interrupted
+from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.packs.dask_runner import connect
+from kamicp.packs.store import Store
+from kamicp.rules import verify
+
+GREEDY_ONLY = options_without(["beam", "rollout"])  # a worse first solution: the cubes must find shorter ones
+
+
+@pytest.fixture(scope="module")
+def client():
+    """One LocalCluster of 2 one-thread worker processes for the whole module (starting one costs seconds)."""
+    client, cluster = connect("local", 2)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def check_proof(level, result, optimum: int) -> None:
+    assert result.status == Status.OPTIMAL and result.optimum == optimum
+    verify(level, result.moves, max_moves=optimum)
+    rows = {h.steps: h for h in result.proof_by_horizon()}
+    assert rows[optimum].outcome == Outcome.FEASIBLE
+    assert all(rows[h].outcome in (Outcome.BOUND, Outcome.IMPLIED, Outcome.INFEASIBLE) for h in range(optimum)
+               if h in rows)
+
+
+@pytest.mark.parametrize("name", ["tri-32b5c-s106", "squ-26b5c-s303", "tri-20b4c-s103"])
+def test_proof_equals_the_known_optimum(client, name: str) -> None:
+    level = load_level(LEVELS / f"{name}.json")
+    optimum = known_optima()[name]["optimum"]
+    run = solve_distributed(level, client, depth=1)
+    check_proof(level, run.result, optimum)
+    last = run.horizons[-1]
+    assert last.horizon == optimum - 1 and last.outcome == Outcome.INFEASIBLE
+    assert len(last.answers) == last.cubes and all(a.outcome == CubeOutcome.REFUTED for a in last.answers)
+    assert {a.worker for a in last.answers if a.by != EngineName.BOUND} <= set(client.scheduler_info()["workers"])
+
+
+@pytest.mark.parametrize(("name", "depth"), [("tri-24b4c-s104", 1), ("tri-10b3c-s111", 2), ("tri-18b4c-s113", 1)])
+def test_cubes_find_shorter_solutions_top_down(client, name: str, depth: int) -> None:
+    """From the greedy's solution, top-down: solved horizons (a cube's child solved), then one refuted."""
+    level = load_level(LEVELS / f"{name}.json")
+    optimum = known_optima()[name]["optimum"]
+    run = solve_distributed(level, client, depth=depth, options=GREEDY_ONLY)
+    check_proof(level, run.result, optimum)
+    assert [h.outcome for h in run.horizons][-1] == Outcome.INFEASIBLE
+    assert Outcome.FEASIBLE in [h.outcome for h in run.horizons]
+    assert run.horizons[-1].depth == depth
+
+
+def test_max_steps_below_the_optimum_is_no_solution(client) -> None:
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    run = solve_distributed(level, client, max_steps=6)
+    assert run.result.status == Status.NO_SOLUTION and run.result.lower_bound == 7
+
+
+def test_store_resumes_after_an_interruption(client, tmp_path) -> None:
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    path = tmp_path / "proofs.db"
+    seen: list[int] = []
+
+    def stop_midway(_horizon: int, done: int, total: int) -> None:
+        seen.append(done)
+        if 20 <= done < total:
+            raise KeyboardInterrupt
+
+    with Store(path) as store, pytest.raises(Interrupted) as stopped:
+        solve_distributed(level, client, store=store, progress=stop_midway)
+    assert stopped.value.result.status == Status.UNKNOWN and stopped.value.result.upper_bound == 8
+    with Store(path) as store:
+        stored = set(store.cubes_with(store_hash(level), '{"cube_depth": 1, "rules": "free"}', "refuted", 7))
+        assert 20 <= len(stored) < 148
+        run = solve_distributed(level, client, store=store)
+    check_proof(level, run.result, 8)
+    answers = run.horizons[-1].answers
+    from_store = {a.key for a in answers if a.source == CubeSource.STORE}
+    assert from_store == stored  # every stored cube skipped, and only those
+    assert not from_store & {a.key for a in answers if a.source == CubeSource.TASK}
+    with Store(path) as store:  # a third run computes nothing
+        again = solve_distributed(level, client, store=store)
+    assert again.result.optimum == 8 and again.horizons[-1].counts() == {"store": 148}
+
+
+def store_hash(level) -> str:
+    from kamicp.packs.rows import level_hash
+    return level_hash(level.with_par(None))
+
+
+def test_cli_solve_on_local_dask(tmp_path) -> None:
+    runner = CliRunner()
+    path = str(LEVELS / "tri-32b5c-s106.json")
+    store = str(tmp_path / "p.db")
+    res = runner.invoke(app, ["solve", path, "--dask", "local", "--dask-workers", "2", "--store", store,
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["optimum"] == 8 and data["workers"] == 2
+    assert data["cubes"][-1]["horizon"] == 7 and sum(data["cubes"][-1]["counts"].values()) == 148
+    res = runner.invoke(app, ["solve", path, "--dask", "local", "--store", store, "--verbose"])
+    assert res.exit_code == 0, res.output
+    assert "optimal: 8 moves" in res.stdout and "every cube" in res.stdout
+    assert res.stdout.count("│ store") == 148  # the verbose table: each cube answered from the store
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--dask", "local", "--cube-depth", "3"], "error: cube depth must be one of 1, 2, got 3"),
+    (["--cube-depth", "2"], "error: --cube-depth needs --dask"),
+    (["--store", "x.db"], "error: --store needs --dask"),
+    (["--dask", "tcp://127.0.0.1:9", "--dask-workers", "2"], "error: --dask-workers is for --dask local"),
+    (["--dask", "local", "--rules", "pivot"], "error: --dask solves Kami levels"),
+])
+def test_cli_bad_options_are_one_line(args: list[str], message: str) -> None:
+    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-8b3c-s100.json"), *args])
+    assert res.exit_code == 2
+    assert res.stderr.startswith(message) and res.stderr.count("\n") == 1
+
+
+def test_cli_foreign_store_is_refused(tmp_path) -> None:
+    foreign = tmp_path / "other.db"
+    foreign.write_text("not a database, someone else's file\n")
+    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-8b3c-s100.json"), "--dask", "local",
+                                   "--store", str(foreign)])
+    assert res.exit_code == 2 and "not a kamicp results store" in res.stderr and res.stderr.count("\n") == 1
+    assert foreign.read_text() == "not a database, someone else's file\n"
