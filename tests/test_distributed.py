@@ -4,8 +4,15 @@ without recomputing stored cubes, and the CLI's options and errors."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 
+import psutil
 import pytest
 from typer.testing import CliRunner
 
@@ -139,3 +146,42 @@ def test_cli_foreign_store_is_refused(tmp_path) -> None:
                                    "--store", str(foreign)])
     assert res.exit_code == 2 and "not a kamicp results store" in res.stderr and res.stderr.count("\n") == 1
     assert foreign.read_text() == "not a database, someone else's file\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signal_mid_run_leaves_no_process_and_the_rerun_resumes(tmp_path, signum: int, code: int) -> None:
+    """The CLI interrupted while cubes run: exit 130/143 with one line, the LocalCluster's processes gone,
+    and a rerun with the same store skips the cubes answered before the signal."""
+    level = str(LEVELS / "tri-48b5c-s110.json")
+    store = tmp_path / "proofs.db"
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
+                             "--dask", "local", "--store", str(store)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and cube_rows(store) < 10:
+        time.sleep(0.2)
+    children = psutil.Process(proc.pid).children(recursive=True)
+    assert children  # the LocalCluster's worker processes
+    proc.send_signal(signum)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == code
+    assert stderr.startswith("interrupted: best so far") and stderr.count("\n") == 1
+    _, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive
+    answered = cube_rows(store)
+    res = CliRunner().invoke(app, ["solve", level, "--dask", "local", "--store", str(store), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["optimum"] == known_optima()["tri-48b5c-s110"]["optimum"]
+    assert data["cubes"][-1]["counts"].get("store", 0) >= answered
+
+
+def cube_rows(path) -> int:
+    if not path.exists():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1)) as db:
+            return db.execute("SELECT COUNT(*) FROM cubes WHERE outcome = 'refuted'").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet, or busy
+        return 0
