@@ -303,8 +303,7 @@ class DistributedRun:
         self.progress(top, len(answers), len(cubes.cubes))
         by_key = {c.key: c for c in cubes.cubes}
         answers.extend(bounded := self._bounded(top, todo))
-        for answer in bounded:
-            self._record(answer)
+        self._record(*bounded)
         todo = [c for c in todo if c.key not in {a.key for a in bounded}]
         self.progress(top, len(answers), len(cubes.cubes))
         self.futures = self.client.map(run_cube, [self.shared] * len(todo), [self._task(top, c) for c in todo],
@@ -377,11 +376,14 @@ class DistributedRun:
         except Exception as e:  # a lost worker or a failed task: no answer, so no proof
             raise SolverError(f"the Dask task of cube {fut.key} failed: {type(e).__name__}: {e}") from None
 
-    def _record(self, answer: CubeAnswer) -> None:
-        if self.store is not None and answer.outcome != CubeOutcome.UNKNOWN:
-            depth = answer.key.count("/") + 1
-            self.store.put_cube(self.hash, cube_settings(depth), answer.key, answer.horizon, str(answer.outcome),
-                                answer.to_dict())
+    def _record(self, *answers: CubeAnswer) -> None:
+        """Save definite answers to the store (committed before the run goes on)."""
+        if self.store is None:
+            return
+        for depth in {a.key.count("/") + 1 for a in answers}:
+            self.store.put_cubes(self.hash, cube_settings(depth), [
+                (a.key, a.horizon, str(a.outcome), a.to_dict()) for a in answers
+                if a.outcome != CubeOutcome.UNKNOWN and a.key.count("/") + 1 == depth])
 
     def _stored_solution(self) -> None:
         """A solution a stored solved cube gave in an earlier run, when shorter (replayed before use)."""
@@ -403,8 +405,9 @@ class DistributedRun:
             return
         led.best, led.best_source, led.found_at = moves, by, time.monotonic() - self.start
         if self.store is not None:  # kept so that a rerun starts from it
-            self.store.put_cube(self.hash, cube_settings(self.depth), "solution", len(moves), str(CubeOutcome.SOLVED),
-                                {"solution": [{"cell": m.cell, "color": m.color} for m in moves]})
+            solution = {"solution": [{"cell": m.cell, "color": m.color} for m in moves]}
+            self.store.put_cubes(self.hash, cube_settings(self.depth),
+                                 [("solution", len(moves), str(CubeOutcome.SOLVED), solution)])
 
     # --- the answer -----------------------------------------------------------------------------
     def _finish(self, lower: int) -> DistributedResult:

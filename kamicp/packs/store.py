@@ -124,12 +124,14 @@ class Store:
             raise FormatError(f"a row is malformed ({e})", source=str(self.path)) from None
 
     # --- cubes of distributed proofs (kamicp.distributed) -----------------------------------------
-    def put_cube(self, level_hash: str, settings: str, cube: str, horizon: int, outcome: str, data: dict) -> None:
-        """Save one cube's answer at one horizon and commit it at once."""
+    def put_cubes(self, level_hash: str, settings: str, rows: list[tuple[str, int, str, dict]]) -> None:
+        """Save cubes' answers, (cube, horizon, outcome, data) each, and commit them at once (one commit for
+        many rows: a commit waits for the disk)."""
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO cubes (level_hash, settings, cube, horizon, outcome, data) "
-                            "VALUES (?, ?, ?, ?, ?, ?)", (level_hash, settings, cube, horizon, outcome,
-                                                          json.dumps(data)))
+            self.db.executemany("INSERT OR REPLACE INTO cubes (level_hash, settings, cube, horizon, outcome, data) "
+                                "VALUES (?, ?, ?, ?, ?, ?)",
+                                [(level_hash, settings, cube, horizon, outcome, json.dumps(data))
+                                 for cube, horizon, outcome, data in rows])
 
     def cubes_with(self, level_hash: str, settings: str, outcome: str, min_horizon: int = 0) -> dict[str, dict]:
         """The cubes of this level and settings answered `outcome` at a horizon of at least `min_horizon`
