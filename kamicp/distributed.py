@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
+from multiprocessing import current_process
 from typing import Any
 
 from kamicp.bounds import lower_bound
@@ -173,7 +174,10 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
     left = None if task.deadline is None else task.deadline - time.time()
     if left is not None and left <= 0:
         return answer(CubeOutcome.UNKNOWN, EngineName(task.engine))
-    result = solve(child, max_steps=task.budget, time_limit=left, engine=task.engine, workers=1,
+    # the race's second process cannot start in a daemonic worker (a `dask worker` started without
+    # DASK_DISTRIBUTED__WORKER__DAEMON=False): there the search answers alone (each answer names its engine)
+    engine = EngineName.SEARCH if task.engine == EngineName.AUTO and current_process().daemon else task.engine
+    result = solve(child, max_steps=task.budget, time_limit=left, engine=engine, workers=1,
                    seed=task.seed, options=CUBE_OPTIONS)
     if result.status == Status.NO_SOLUTION:
         return answer(CubeOutcome.REFUTED, _prover(result))
