@@ -128,15 +128,17 @@ class HorizonCubes:
 
 @dataclass(frozen=True)
 class DistributedResult:
-    """A distributed solve: the Result (as `solve` gives it) and the cube summary of each horizon tried."""
+    """A distributed solve: the Result (as `solve` gives it), the cube summary of each horizon tried, the
+    number of Dask workers and the seconds the parent spent before the first cube (`prepare`)."""
 
     result: Result
     horizons: tuple[HorizonCubes, ...]
     workers: int
+    prepare_seconds: float = 0.0
 
     def to_dict(self, level: Level) -> dict:
         return {**self.result.to_dict(level), "workers": self.workers,
-                "cubes": [h.to_dict() for h in self.horizons]}
+                "prepare_seconds": round(self.prepare_seconds, 4), "cubes": [h.to_dict() for h in self.horizons]}
 
 
 # --- the task, on a worker ------------------------------------------------------------------------
@@ -239,11 +241,13 @@ class DistributedRun:
         self.ledger: _Ledger | None = None
         self.futures: list[Any] = []
         self.shared: Any = None  # the level, sent to every worker once
+        self.prepare_seconds = 0.0
 
     def run(self) -> DistributedResult:
         try:
             [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
             self.prepared = prepare(self.level, self.options, start=self.start, time_limit=self.time_limit)
+            self.prepare_seconds = time.monotonic() - self.start
             p = self.prepared
             best = None if p.upper.plan is None else to_moves(p.regions, p.upper.plan)
             self.ledger = _Ledger(p.bound.value, best, p.upper.source, p.upper.found_at, [], [], {})
@@ -435,8 +439,8 @@ class DistributedRun:
                         proof=tuple(sorted(led.proof, key=lambda h: h.steps)), engine=EngineName.CUBES,
                         seconds=time.monotonic() - self.start, regions=p.regions.size,
                         colors=p.regions.num_colors, bound=p.bound)
-        workers = len(self.client.scheduler_info().get("workers", {})) if self.client is not None else 0
-        return DistributedResult(result, tuple(led.horizons), workers)
+        workers = len(self.client.nthreads()) if self.client is not None else 0
+        return DistributedResult(result, tuple(led.horizons), workers, self.prepare_seconds)
 
 
 def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str = "auto",

@@ -7,6 +7,8 @@ import importlib.util
 import json
 import sys
 
+import pytest
+
 from conftest import PUZZLES, ROOT
 
 
@@ -45,3 +47,13 @@ def test_packs_benchmark_same_verdicts_in_every_mode_and_resume_skips(tmp_path):
     assert all(r["same_verdicts"] for r in records) and len(records[0]["verdicts"]) == 3
     assert [r["skipped"] for r in records] == [0, 0, 3]
     assert "| --jobs 2 |" in out.with_suffix(".md").read_text()
+
+
+@pytest.mark.slow
+def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
+    out = tmp_path / "dist"
+    _script("distributed").main([str(PUZZLES / "tri-harbour.json"), "--workers", "1,2", "--out", str(out)])
+    records = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert [(r["mode"], r["optimum"]) for r in records] == [
+        ("single auto", 6), ("dask 1 worker", 6), ("dask 2 workers", 6)]
+    assert "| tri-harbour | dask 2 workers | optimal | 6 |" in out.with_suffix(".md").read_text()

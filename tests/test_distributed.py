@@ -57,7 +57,7 @@ def test_proof_equals_the_known_optimum(client, name: str) -> None:
     last = run.horizons[-1]
     assert last.horizon == optimum - 1 and last.outcome == Outcome.INFEASIBLE
     assert len(last.answers) == last.cubes and all(a.outcome == CubeOutcome.REFUTED for a in last.answers)
-    assert {a.worker for a in last.answers if a.by != EngineName.BOUND} <= set(client.scheduler_info()["workers"])
+    assert {a.worker for a in last.answers if a.by != EngineName.BOUND} <= set(client.nthreads())
 
 
 @pytest.mark.parametrize(("name", "depth"), [("tri-24b4c-s104", 1), ("tri-10b3c-s111", 2), ("tri-18b4c-s113", 1)])
@@ -76,6 +76,18 @@ def test_max_steps_below_the_optimum_is_no_solution(client) -> None:
     level = load_level(LEVELS / "tri-32b5c-s106.json")
     run = solve_distributed(level, client, max_steps=6)
     assert run.result.status == Status.NO_SOLUTION and run.result.lower_bound == 7
+
+
+def test_time_limit_holds_for_the_whole_run(client) -> None:
+    """Unknown with honest bounds: the lower bound stays the proven one, the best solution is kept."""
+    level = load_level(LEVELS / "tri-48b5c-s110.json")  # optimum 9, lower bound 6; about 20 s of cubes
+    start = time.monotonic()
+    run = solve_distributed(level, client, time_limit=4.0)
+    assert time.monotonic() - start < 4.0 + 3.0  # (the answers in flight are not waited for)
+    res = run.result
+    assert res.status == Status.UNKNOWN and res.lower_bound == res.bound.value == 6
+    assert res.upper_bound is not None and res.upper_bound >= 9
+    verify(level, res.moves)
 
 
 def test_store_resumes_after_an_interruption(client, tmp_path) -> None:
@@ -120,6 +132,13 @@ def test_cli_solve_on_local_dask(tmp_path) -> None:
     data = json.loads(res.stdout)
     assert data["optimum"] == 8 and data["workers"] == 2
     assert data["cubes"][-1]["horizon"] == 7 and sum(data["cubes"][-1]["counts"].values()) == 148
+
+
+@pytest.mark.slow
+def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
+    runner = CliRunner()
+    path, store = str(LEVELS / "tri-32b5c-s106.json"), str(tmp_path / "p.db")
+    assert runner.invoke(app, ["solve", path, "--dask", "local", "--store", store]).exit_code == 0
     res = runner.invoke(app, ["solve", path, "--dask", "local", "--store", store, "--verbose"])
     assert res.exit_code == 0, res.output
     assert "optimal: 8 moves" in res.stdout and "every cube" in res.stdout
