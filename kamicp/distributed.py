@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import resource
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
@@ -242,6 +243,7 @@ class DistributedRun:
         self.futures: list[Any] = []
         self.shared: Any = None  # the level, sent to every worker once
         self.prepare_seconds = 0.0
+        self.run_id = uuid.uuid4().hex[:12]  # task keys unique to this run (a client may hold an earlier run's)
 
     def run(self) -> DistributedResult:
         try:
@@ -315,14 +317,15 @@ class DistributedRun:
         todo = [c for c in todo if c.key not in {a.key for a in bounded}]
         self.progress(top, len(answers), len(cubes.cubes))
         self.futures = self.client.map(run_cube, [self.shared] * len(todo), [self._task(top, c) for c in todo],
-                                       pure=False, key=[f"kamicp-cube-{self.hash}-{top}-{c.key}" for c in todo])
+                                       pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in todo])
         pending = set(self.futures)
         outcome = Outcome.INFEASIBLE
         while pending and outcome == Outcome.INFEASIBLE:
             left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-            done, pending = wait(pending, timeout=left, return_when="FIRST_COMPLETED")
-            if not done:  # the deadline
-                outcome = Outcome.UNKNOWN
+            try:
+                done, pending = wait(pending, timeout=left, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # the deadline
+                done, outcome = set(), Outcome.UNKNOWN
             for fut in done:
                 answer = self._answer_of(fut)
                 answers.append(answer)
