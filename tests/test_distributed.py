@@ -151,6 +151,8 @@ def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
     (["--store", "x.db"], "error: --store needs --dask"),
     (["--dask", "tcp://127.0.0.1:9", "--dask-workers", "2"], "error: --dask-workers is for --dask local"),
     (["--dask", "local", "--rules", "pivot"], "error: --dask solves Kami levels"),
+    (["--dask", "local", "--workers", "4"], "error: --workers does not apply to --dask"),
+    (["--dask", "local", "--no", "beam"], "error: --no does not apply to --dask"),
 ])
 def test_cli_bad_options_are_one_line(args: list[str], message: str) -> None:
     res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-8b3c-s100.json"), *args])

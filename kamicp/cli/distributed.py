@@ -45,8 +45,9 @@ class DaskSettings:
 
 
 def dask_settings(address: str | None, workers: int | None, depth: int | None, store: Path | None,
-                  pivot: bool) -> DaskSettings | None:
-    """None without --dask; a UsageError (one line, exit 2) for options that need --dask or cannot go with it."""
+                  pivot: bool, unused: tuple[str, ...] = ()) -> DaskSettings | None:
+    """None without --dask; a UsageError (one line, exit 2) for options that need --dask or cannot go with it
+    (`unused`: the names of given options the distributed run does not use)."""
     if address is None:
         given = [name for name, value in (("--dask-workers", workers), ("--cube-depth", depth), ("--store", store))
                  if value is not None]
@@ -55,6 +56,9 @@ def dask_settings(address: str | None, workers: int | None, depth: int | None, s
         return None
     if pivot:
         raise UsageError("--dask solves Kami levels (--rules free) only")
+    if unused:
+        raise UsageError(f"{unused[0]} does not apply to --dask (each cube runs the solver with one CP-SAT thread "
+                         "and every technique)")
     if workers is not None and address != "local":
         raise UsageError("--dask-workers is for --dask local (a remote cluster has its own workers)")
     depth = 1 if depth is None else depth

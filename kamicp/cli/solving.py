@@ -97,7 +97,8 @@ def solve_cmd(
         label = pivot_label(level, rules, pivot)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
-        distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot)
+        unused = tuple(name for name, value in (("--workers", workers), ("--no", no)) if value)
+        distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot, unused)
     cubes = None
     with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
         if distributed is not None:
