@@ -149,9 +149,11 @@ def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
     (["--dask", "local", "--cube-depth", "3"], "error: cube depth must be one of 1, 2, got 3"),
     (["--cube-depth", "2"], "error: --cube-depth needs --dask"),
     (["--store", "x.db"], "error: --store needs --dask"),
+    (["--verbose"], "error: --verbose needs --dask"),
     (["--dask", "tcp://127.0.0.1:9", "--dask-workers", "2"], "error: --dask-workers is for --dask local"),
     (["--dask", "local", "--rules", "pivot"], "error: --dask solves Kami levels"),
     (["--dask", "local", "--workers", "4"], "error: --workers does not apply to --dask"),
+    (["--dask", "nonsense"], "error: --dask nonsense: cannot reach the scheduler"),
     (["--dask", "local", "--no", "beam"], "error: --no does not apply to --dask"),
 ])
 def test_cli_bad_options_are_one_line(args: list[str], message: str) -> None:

@@ -45,12 +45,12 @@ class DaskSettings:
 
 
 def dask_settings(address: str | None, workers: int | None, depth: int | None, store: Path | None,
-                  pivot: bool, unused: tuple[str, ...] = ()) -> DaskSettings | None:
+                  pivot: bool, unused: tuple[str, ...] = (), verbose: bool = False) -> DaskSettings | None:
     """None without --dask; a UsageError (one line, exit 2) for options that need --dask or cannot go with it
     (`unused`: the names of given options the distributed run does not use)."""
     if address is None:
-        given = [name for name, value in (("--dask-workers", workers), ("--cube-depth", depth), ("--store", store))
-                 if value is not None]
+        options = (("--dask-workers", workers), ("--cube-depth", depth), ("--store", store), ("--verbose", verbose))
+        given = [name for name, value in options if value not in (None, False)]
         if given:
             raise UsageError(f"{given[0]} needs --dask")
         return None

@@ -98,7 +98,7 @@ def solve_cmd(
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
         unused = tuple(name for name, value in (("--workers", workers), ("--no", no)) if value)
-        distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot, unused)
+        distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot, unused, verbose)
     cubes = None
     with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
         if distributed is not None:
