@@ -49,8 +49,9 @@ def dask_settings(address: str | None, workers: int | None, depth: int | None, s
     """None without --dask; a UsageError (one line, exit 2) for options that need --dask or cannot go with it
     (`unused`: the names of given options the distributed run does not use)."""
     if address is None:
-        options = (("--dask-workers", workers), ("--cube-depth", depth), ("--store", store), ("--verbose", verbose))
-        given = [name for name, value in options if value not in (None, False)]
+        options = (("--dask-workers", workers), ("--cube-depth", depth), ("--store", store),
+                   ("--verbose", True if verbose else None))
+        given = [name for name, value in options if value is not None]
         if given:
             raise UsageError(f"{given[0]} needs --dask")
         return None
