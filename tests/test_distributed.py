@@ -117,6 +117,17 @@ def test_store_resumes_after_an_interruption(client, tmp_path) -> None:
     assert again.result.optimum == 8 and again.horizons[-1].counts() == {"store": 148}
 
 
+def test_rerun_starts_from_the_shortest_stored_solution(client, tmp_path) -> None:
+    """Solutions found by cubes are stored too: the rerun starts from the shortest and takes the refuted
+    horizon's cubes from the store, computing nothing."""
+    level = load_level(LEVELS / "tri-18b4c-s113.json")  # optimum 6, the greedy's solution 10
+    with Store(tmp_path / "p.db") as store:
+        first = solve_distributed(level, client, store=store, options=GREEDY_ONLY)
+        again = solve_distributed(level, client, store=store, options=GREEDY_ONLY)
+    assert len(first.horizons) > 1 and first.result.optimum == again.result.optimum == 6
+    assert [(h.horizon, h.counts()) for h in again.horizons] == [(5, {"store": again.horizons[0].cubes})]
+
+
 def store_hash(level) -> str:
     from kamicp.packs.rows import level_hash
     return level_hash(level.with_par(None))

@@ -135,11 +135,11 @@ class Store:
 
     def cubes_with(self, level_hash: str, settings: str, outcome: str, min_horizon: int = 0) -> dict[str, dict]:
         """The cubes of this level and settings answered `outcome` at a horizon of at least `min_horizon`
-        (a cube refuted within h moves is refuted within fewer), each cube's highest such row."""
+        (a cube refuted within h moves is refuted within fewer), each cube's lowest such row."""
         try:
             found = self.db.execute(
                 "SELECT cube, data FROM cubes WHERE level_hash = ? AND settings = ? AND outcome = ? AND horizon >= ? "
-                "ORDER BY horizon", (level_hash, settings, outcome, min_horizon)).fetchall()
+                "ORDER BY horizon DESC", (level_hash, settings, outcome, min_horizon)).fetchall()
             return {cube: json.loads(data) for cube, data in found}
         except RecursionError:
             raise FormatError("a cube row is malformed (nested too deeply)", source=str(self.path)) from None
