@@ -25,7 +25,7 @@ from typing import Any
 from kamicp.bounds import lower_bound
 from kamicp.config import SolveOptions, UpperOptions
 from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes, position
-from kamicp.errors import Interrupted, SolverError
+from kamicp.errors import FormatError, Interrupted, SolverError
 from kamicp.horizons import Prepared, prepare, signal_of
 from kamicp.level import Level, Move
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status, move_dict, to_moves
@@ -356,10 +356,17 @@ class DistributedRun:
                 answers.append(CubeAnswer(cube.key, top, CubeOutcome.REFUTED, EngineName.CUBES,
                                           source=CubeSource.HIGHER))
             elif cube.key in stored:
-                answers.append(replace(CubeAnswer.from_stored(stored[cube.key]), horizon=top))
+                answers.append(replace(self._from_store(stored[cube.key]), horizon=top))
             else:
                 todo.append(cube)
         return answers, todo
+
+    def _from_store(self, data: dict) -> CubeAnswer:
+        assert self.store is not None
+        try:
+            return CubeAnswer.from_stored(data)
+        except (KeyError, ValueError, TypeError) as e:
+            raise FormatError(f"a stored cube is malformed ({e!r})", source=str(self.store.path)) from None
 
     def _bounded(self, top: int, todo: list[Cube]) -> list[CubeAnswer]:
         """The cubes whose child's lower bound already exceeds the moves left: refuted here, no task needed."""
@@ -404,8 +411,11 @@ class DistributedRun:
             for data in self.store.cubes_with(self.hash, cube_settings(depth), str(CubeOutcome.SOLVED)).values():
                 if "solution" not in data:  # (a solved cube's row: its solution is in the "solution" row)
                     continue
-                moves = tuple(Move(int(m["cell"]), str(m["color"])) for m in data["solution"])
-                self._improve(moves, len(moves), EngineName.CUBES)
+                try:
+                    moves = tuple(Move(int(m["cell"]), str(m["color"])) for m in data["solution"])
+                except (KeyError, ValueError, TypeError) as e:
+                    raise FormatError(f"a stored solution is malformed ({e!r})", source=str(self.store.path)) from None
+                self._improve(moves, len(moves), EngineName.CUBES)  # (replayed: a wrong one is a RuleError)
 
     def _improve(self, moves: tuple[Move, ...], top: int, by: EngineName) -> None:
         """A solution within `top` moves: replayed by the rules engine, then the new best if shorter."""

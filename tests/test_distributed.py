@@ -20,11 +20,13 @@ from conftest import LEVELS, known_optima
 from kamicp import load_level
 from kamicp.cli import app
 from kamicp.config import options_without
+from kamicp.cubes import enumerate_cubes
 from kamicp.distributed import CubeOutcome, CubeSource, solve_distributed
-from kamicp.errors import Interrupted
+from kamicp.errors import FormatError, Interrupted
 from kamicp.outcome import EngineName, Outcome, Status
 from kamicp.packs.dask_runner import connect
 from kamicp.packs.store import Store
+from kamicp.regions import regions_of
 from kamicp.rules import verify
 
 GREEDY_ONLY = options_without(["beam", "rollout"])  # a worse first solution: the cubes must find shorter ones
@@ -126,6 +128,15 @@ def test_rerun_starts_from_the_shortest_stored_solution(client, tmp_path) -> Non
         again = solve_distributed(level, client, store=store, options=GREEDY_ONLY)
     assert len(first.horizons) > 1 and first.result.optimum == again.result.optimum == 6
     assert [(h.horizon, h.counts()) for h in again.horizons] == [(5, {"store": again.horizons[0].cubes})]
+
+
+def test_malformed_stored_cube_is_a_format_error(client, tmp_path) -> None:
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    key = enumerate_cubes(regions_of(level), 1).cubes[0].key
+    with Store(tmp_path / "p.db") as store:
+        store.put_cubes(store_hash(level), '{"cube_depth": 1, "rules": "free"}', [(key, 7, "refuted", {"x": 1})])
+        with pytest.raises(FormatError, match="p.db: a stored cube is malformed"):
+            solve_distributed(level, client, store=store)
 
 
 def store_hash(level) -> str:
