@@ -15,6 +15,7 @@ import json
 import resource
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
@@ -316,8 +317,10 @@ class DistributedRun:
         self._record(*bounded)
         todo = [c for c in todo if c.key not in {a.key for a in bounded}]
         self.progress(top, len(answers), len(cubes.cubes))
-        self.futures = self.client.map(run_cube, [self.shared] * len(todo), [self._task(top, c) for c in todo],
-                                       pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in todo])
+        with warnings.catch_warnings():  # thousands of small tasks are what a cube split is: no advice needed
+            warnings.filterwarnings("ignore", message="Sending large graph")
+            self.futures = self.client.map(run_cube, [self.shared] * len(todo), [self._task(top, c) for c in todo],
+                                           pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in todo])
         pending = set(self.futures)
         outcome = Outcome.INFEASIBLE
         while pending and outcome == Outcome.INFEASIBLE:
