@@ -306,8 +306,6 @@ class DistributedRun:
     def _horizon(self, top: int, cubes: CubeSet) -> Outcome:
         """Refute horizon `top` by its cubes (INFEASIBLE), or find a solution within it (FEASIBLE, the new
         best), or run out of time (UNKNOWN)."""
-        from distributed import wait
-
         led = self.ledger
         assert led is not None
         answers, todo = self._known(top, cubes)
@@ -315,37 +313,48 @@ class DistributedRun:
         by_key = {c.key: c for c in cubes.cubes}
         answers.extend(bounded := self._bounded(top, todo))
         self._record(*bounded)
-        todo = [c for c in todo if c.key not in {a.key for a in bounded}]
+        refuted = {a.key for a in bounded}
+        todo = [c for c in todo if c.key not in refuted]
         self.progress(top, len(answers), len(cubes.cubes))
+        if todo and self._past_deadline():
+            led.horizons.append(HorizonCubes(top, cubes.depth, len(cubes.cubes), cubes.sequences, tuple(answers),
+                                             Outcome.UNKNOWN))
+            return Outcome.UNKNOWN
         with warnings.catch_warnings():  # thousands of small tasks are what a cube split is: no advice needed
             warnings.filterwarnings("ignore", message="Sending large graph")
             self.futures = self.client.map(run_cube, [self.shared] * len(todo), [self._task(top, c) for c in todo],
                                            pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in todo])
-        pending = set(self.futures)
-        outcome = Outcome.INFEASIBLE
-        while pending and outcome == Outcome.INFEASIBLE:
-            left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-            try:
-                done, pending = wait(pending, timeout=left, return_when="FIRST_COMPLETED")
-            except TimeoutError:  # the deadline
-                done, outcome = set(), Outcome.UNKNOWN
-            for fut in done:
-                answer = self._answer_of(fut)
-                answers.append(answer)
-                self._record(answer)
-                if answer.outcome == CubeOutcome.REFUTED:
-                    led.refuted[answer.key] = max(top, led.refuted.get(answer.key, -1))
-                elif answer.outcome == CubeOutcome.SOLVED:
-                    cube = by_key[answer.key]
-                    self._improve((*cube_moves(self.prepared.regions, cube), *answer.moves), top, answer.by)
-                    outcome = Outcome.FEASIBLE
-                elif outcome != Outcome.FEASIBLE:
-                    outcome = Outcome.UNKNOWN
-            self.progress(top, len(answers), len(cubes.cubes))
+        outcome = self._gather(top, answers, by_key, len(cubes.cubes)) if self.futures else Outcome.INFEASIBLE
         self._cancel()
         led.horizons.append(HorizonCubes(top, cubes.depth, len(cubes.cubes), cubes.sequences, tuple(answers),
                                          outcome))
         return outcome
+
+    def _gather(self, top: int, answers: list[CubeAnswer], by_key: dict[str, Cube], total: int) -> Outcome:
+        """Take the tasks' answers as they come (each recorded at once) until one is solved or unknown, all
+        are refuted, or the deadline."""
+        from distributed import as_completed
+
+        led = self.ledger
+        assert led is not None and self.prepared is not None
+        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        try:
+            for batch in as_completed(self.futures, timeout=left).batches():
+                for fut in batch:
+                    answer = self._answer_of(fut)
+                    answers.append(answer)
+                    self._record(answer)
+                    if answer.outcome == CubeOutcome.SOLVED:
+                        cube = by_key[answer.key]
+                        self._improve((*cube_moves(self.prepared.regions, cube), *answer.moves), top, answer.by)
+                        return Outcome.FEASIBLE
+                    if answer.outcome == CubeOutcome.UNKNOWN:
+                        return Outcome.UNKNOWN
+                    led.refuted[answer.key] = max(top, led.refuted.get(answer.key, -1))
+                self.progress(top, len(answers), total)
+        except TimeoutError:  # the deadline
+            return Outcome.UNKNOWN
+        return Outcome.INFEASIBLE
 
     def _known(self, top: int, cubes: CubeSet) -> tuple[list[CubeAnswer], list[Cube]]:
         """The cubes already refuted at this horizon or a higher one (this run, then the store), and the rest."""
