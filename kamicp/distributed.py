@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
+from itertools import islice
 from multiprocessing import current_process
 from typing import Any
 
@@ -40,6 +41,7 @@ from kamicp.solver import solve
 # per cube than most cubes' proofs.
 CUBE_OPTIONS = SolveOptions(upper=UpperOptions(beam=False, rollout=False))
 CubeProgress = Callable[[int, int, int], None]  # (horizon, cubes answered, cubes in the horizon)
+WINDOW = 256  # cube tasks in flight at most (at least 8 per worker thread)
 
 
 class CubeOutcome(StrEnum):
@@ -229,8 +231,9 @@ class DistributedRun:
 
     def __init__(self, level: Level, client: Any, *, depth: int, engine: str, time_limit: float | None,
                  max_steps: int | None, seed: int, store: Store | None, progress: CubeProgress | None,
-                 options: SolveOptions | None = None) -> None:
+                 options: SolveOptions | None = None, window: int = WINDOW) -> None:
         check_depth(depth)
+        self.window = window
         self.options = options or SolveOptions()
         self.level, self.client, self.depth, self.engine, self.seed = level, client, depth, engine, seed
         self.max_steps, self.store = max_steps, store
@@ -320,27 +323,37 @@ class DistributedRun:
             led.horizons.append(HorizonCubes(top, cubes.depth, len(cubes.cubes), cubes.sequences, tuple(answers),
                                              Outcome.UNKNOWN))
             return Outcome.UNKNOWN
-        with warnings.catch_warnings():  # thousands of small tasks are what a cube split is: no advice needed
-            warnings.filterwarnings("ignore", message="Sending large graph")
-            self.futures = self.client.map(run_cube, [self.shared] * len(todo), [self._task(top, c) for c in todo],
-                                           pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in todo])
-        outcome = self._gather(top, answers, by_key, len(cubes.cubes)) if self.futures else Outcome.INFEASIBLE
+        outcome = self._gather(top, todo, answers, by_key, len(cubes.cubes)) if todo else Outcome.INFEASIBLE
         self._cancel()
         led.horizons.append(HorizonCubes(top, cubes.depth, len(cubes.cubes), cubes.sequences, tuple(answers),
                                          outcome))
         return outcome
 
-    def _gather(self, top: int, answers: list[CubeAnswer], by_key: dict[str, Cube], total: int) -> Outcome:
-        """Take the tasks' answers as they come (each recorded at once) until one is solved or unknown, all
-        are refuted, or the deadline."""
+    def _submit(self, top: int, cubes: list[Cube]) -> list[Any]:
+        with warnings.catch_warnings():  # many small tasks are what a cube split is: no advice needed
+            warnings.filterwarnings("ignore", message="Sending large graph")
+            futures = self.client.map(run_cube, [self.shared] * len(cubes), [self._task(top, c) for c in cubes],
+                                      pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in cubes])
+        self.futures.extend(futures)
+        return futures
+
+    def _gather(self, top: int, todo: list[Cube], answers: list[CubeAnswer], by_key: dict[str, Cube],
+                total: int) -> Outcome:
+        """Send the cubes as tasks, a window at a time (so a deadline or a solved cube stops the run without
+        tens of thousands of tasks to send and cancel), and take their answers as they come (each recorded
+        at once) until one is solved or unknown, all are refuted, or the deadline."""
         from distributed import as_completed
 
         led = self.ledger
         assert led is not None and self.prepared is not None
+        window = max(self.window, 8 * len(self.client.nthreads()))
         left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        queue, in_flight = iter(todo), window
+        done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
         try:
-            for batch in as_completed(self.futures, timeout=left).batches():
+            for batch in done.batches():
                 for fut in batch:
+                    in_flight -= 1
                     answer = self._answer_of(fut)
                     answers.append(answer)
                     self._record(answer)
@@ -351,10 +364,14 @@ class DistributedRun:
                     if answer.outcome == CubeOutcome.UNKNOWN:
                         return Outcome.UNKNOWN
                     led.refuted[answer.key] = max(top, led.refuted.get(answer.key, -1))
+                if in_flight < window // 2 and not self._past_deadline():
+                    more = self._submit(top, list(islice(queue, window - in_flight)))
+                    in_flight += len(more)
+                    done.update(more)
                 self.progress(top, len(answers), total)
         except TimeoutError:  # the deadline
             return Outcome.UNKNOWN
-        return Outcome.INFEASIBLE
+        return Outcome.INFEASIBLE if len(answers) == total else Outcome.UNKNOWN
 
     def _known(self, top: int, cubes: CubeSet) -> tuple[list[CubeAnswer], list[Cube]]:
         """The cubes already refuted at this horizon or a higher one (this run, then the store), and the rest."""
@@ -471,10 +488,11 @@ class DistributedRun:
 def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str = "auto",
                       time_limit: float | None = None, max_steps: int | None = None, seed: int = 0,
                       store: Store | None = None, progress: CubeProgress | None = None,
-                      options: SolveOptions | None = None) -> DistributedResult:
+                      options: SolveOptions | None = None, window: int = WINDOW) -> DistributedResult:
     """A shortest solution of `level` and its proof, the horizons split into cubes of `depth` moves solved as
     tasks of the Dask `client` (see `dask_client`); `store` records each cube's answer as it comes, and
     skips the cubes it already holds as refuted. `options`: the parent's bounds and upper-bound heuristics
-    (the cubes' children always use CUBE_OPTIONS)."""
+    (the cubes' children always use CUBE_OPTIONS). `window`: cube tasks in flight at most (at least 8 per
+    worker thread)."""
     return DistributedRun(level, client, depth=depth, engine=engine, time_limit=time_limit, max_steps=max_steps,
-                          seed=seed, store=store, progress=progress, options=options).run()
+                          seed=seed, store=store, progress=progress, options=options, window=window).run()

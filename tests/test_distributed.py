@@ -74,6 +74,14 @@ def test_cubes_find_shorter_solutions_top_down(client, name: str, depth: int) ->
     assert run.horizons[-1].depth == depth
 
 
+def test_cubes_sent_a_window_at_a_time(client) -> None:
+    """16 tasks in flight at most (8 per worker): the 148 cubes still all answered, the same proof."""
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    run = solve_distributed(level, client, window=1)
+    check_proof(level, run.result, 8)
+    assert len(run.horizons[-1].answers) == run.horizons[-1].cubes == 148
+
+
 def test_max_steps_below_the_optimum_is_no_solution(client) -> None:
     level = load_level(LEVELS / "tri-32b5c-s106.json")
     run = solve_distributed(level, client, max_steps=6)
