@@ -44,6 +44,7 @@ class EngineName(StrEnum):
     GREEDY = "greedy"
     BEAM = "beam"
     ROLLOUT = "rollout"
+    CUBES = "cubes"  # a distributed proof: every cube of the horizon refuted (kamicp.distributed)
 
 
 ENGINES = (EngineName.CPSAT, EngineName.SEARCH, EngineName.AUTO)  # the ones a caller may choose

@@ -38,8 +38,9 @@ def proof_table(result: Result) -> Table:
             while low > 0 and rows[low - 1].outcome == "implied":
                 low -= 1
             span = str(h.steps) if low == i else f"{rows[low].steps}-{h.steps}"
-            table.add_row(span, f"impossible: implied by {h.steps + 1} (a solved board stays solved by one "
-                          "more move)", "-", h.engine)
+            why = ("a solution within fewer moves is one within more" if h.engine == "cubes"
+                   else "a solved board stays solved by one more move")
+            table.add_row(span, f"impossible: implied by {h.steps + 1} ({why})", "-", h.engine)
         elif h.outcome == "bound":
             b = result.bound
             ring = " + 1 by the ring rule" if b.ring else ""

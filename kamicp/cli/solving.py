@@ -33,11 +33,40 @@ from kamicp.cli.common import (
     printable,
     spinner,
 )
+from kamicp.cli.distributed import (
+    CubeDepthOpt,
+    CubeStoreOpt,
+    DaskOpt,
+    DaskWorkersOpt,
+    VerboseOpt,
+    dask_settings,
+    print_cubes,
+    solve_on_dask,
+)
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_data, pivot_label, print_pivot_result
 from kamicp.cli.report import exit_for, print_result
-from kamicp.floodit import prove_pivot_under, solve_pivot
+from kamicp.floodit import solve_pivot
+from kamicp.level import Label, Level
 from kamicp.render.files import check_steps_dir, write_steps
-from kamicp.solver import NO_SOLUTION, OPTIMAL, options_without, prove_under, solve
+from kamicp.solver import NO_SOLUTION, OPTIMAL, Progress, Result, options_without, solve
+
+
+def _solve(level: Level, rules: Rules, label: Label | None, *, max_steps: int | None, time_limit: float | None,
+           workers: int | None, engine: Engine, seed: int, progress: Progress | None,
+           no: list[str] | None = None) -> Result:
+    """The solver of the rules: Flood-It (kamicp.floodit's own horizon loop) or Kami."""
+    if rules == Rules.pivot:
+        return solve_pivot(level, label, engine=engine.value, max_steps=max_steps, time_limit=time_limit,
+                           workers=workers, seed=seed, progress=progress)
+    return solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers, engine=engine.value, seed=seed,
+                 progress=progress, options=options_without(no or []))
+
+
+def _show(level: Level, result: Result, rules: Rules, label: Label | None, *, show_moves: bool = True) -> None:
+    if rules == Rules.pivot:
+        print_pivot_result(level, result, label, show_moves=show_moves)
+    else:
+        print_result(level, result, show_moves=show_moves)
 
 
 @app.command("solve")
@@ -56,6 +85,11 @@ def solve_cmd(
     no: NoOpt = None,
     rules: RulesOpt = Rules.free,
     pivot: PivotOpt = None,
+    dask: DaskOpt = None,
+    dask_workers: DaskWorkersOpt = None,
+    cube_depth: CubeDepthOpt = None,
+    store: CubeStoreOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Print a shortest solution (taps and colours) with the proof that nothing shorter exists."""
     level = load(level_path, fmt, geometry)
@@ -63,20 +97,25 @@ def solve_cmd(
         label = pivot_label(level, rules, pivot)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
-    with interruptible(), bad_input(), spinner(not as_json) as progress:
-        if rules == Rules.pivot:  # Flood-It: kamicp.floodit's own horizon loop
-            result = solve_pivot(level, label, engine=engine.value, max_steps=max_steps, time_limit=time_limit,
-                                 workers=workers, progress=progress)
+        unused = tuple(name for name, value in (("--workers", workers), ("--no", no)) if value)
+        distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot, unused, verbose)
+    cubes = None
+    with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
+        if distributed is not None:
+            cubes = solve_on_dask(level, distributed, max_steps=max_steps, time_limit=time_limit,
+                                  engine=engine.value, seed=seed, progress=not as_json)
+            result = cubes.result
         else:
-            result = solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers,
-                           engine=engine.value, seed=seed, progress=progress, options=options_without(no or []))
+            result = _solve(level, rules, label, max_steps=max_steps, time_limit=time_limit, workers=workers,
+                            engine=engine, seed=seed, progress=progress, no=no)
     if as_json:
-        print_json(pivot_data(level, result, label) if rules == Rules.pivot else result.to_dict(level))
-    elif rules == Rules.pivot:
-        print_pivot_result(level, result, label, show_moves=result.status != NO_SOLUTION)
+        print_json(pivot_data(level, result, label) if rules == Rules.pivot
+                   else cubes.to_dict(level) if cubes else result.to_dict(level))
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
-        print_result(level, result, show_moves=result.status != NO_SOLUTION)
+        _show(level, result, rules, label, show_moves=result.status != NO_SOLUTION)
+        if cubes is not None:
+            print_cubes(level, cubes, verbose=verbose)
     if steps_dir is not None and result.status != NO_SOLUTION and (result.moves or result.status == OPTIMAL):
         with bad_input():
             written = write_steps(steps_dir, level, result.moves, force=force)
@@ -102,26 +141,21 @@ def prove_cmd(
     level = load(level_path, fmt, geometry)
     with bad_input():
         label = pivot_label(level, rules, pivot)
-    show = print_result if rules == Rules.free else (lambda lv, r, **kw: print_pivot_result(lv, r, label, **kw))
     with interruptible(), bad_input(), spinner(not as_json) as progress:
-        if rules == Rules.pivot:  # Flood-It: kamicp.floodit's own horizon loop
-            result = prove_pivot_under(level, under, label, engine=engine.value, time_limit=time_limit,
-                                       workers=workers, progress=progress)
-        else:
-            result = prove_under(level, under, time_limit=time_limit, workers=workers, engine=engine.value,
-                                 seed=seed, progress=progress)
+        result = _solve(level, rules, label, max_steps=under - 1, time_limit=time_limit, workers=workers,
+                        engine=engine, seed=seed, progress=progress)
     if as_json:
         data = pivot_data(level, result, label) if rules == Rules.pivot else result.to_dict(level)
         data["under"] = under
         data["proven"] = result.status == NO_SOLUTION
         print_json(data)
     elif result.status == NO_SOLUTION:
-        show(level, result, show_moves=False)
+        _show(level, result, rules, label, show_moves=False)
         out.print(f"[bold green]proven: no solution with fewer than {under} moves[/]")
     elif result.status == OPTIMAL:
-        show(level, result)
+        _show(level, result, rules, label)
         out.print(f"[bold red]not proven: this solution has {len(result.moves)} moves, fewer than {under}[/]")
     else:
-        show(level, result, show_moves=False)
+        _show(level, result, rules, label, show_moves=False)
     code = {NO_SOLUTION: EXIT_OK, OPTIMAL: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)
     raise typer.Exit(code)

@@ -17,7 +17,9 @@ from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row
 CONNECT_TIMEOUT = "20s"
 
 
-def _client(address: str, jobs: int):
+def connect(address: str, jobs: int):
+    """A client of the scheduler at `address`, or of a LocalCluster of `jobs` one-thread workers started here
+    for 'local' (returned too, for the caller to close)."""
     try:
         import dask
         from distributed import Client, LocalCluster
@@ -40,7 +42,7 @@ def run_dask(todo: list[tuple[int, Loaded, str]], settings: PackSettings, addres
     """Send every level to the cluster and record each row as it completes."""
     from distributed import as_completed
 
-    client, cluster = _client(address, jobs)
+    client, cluster = connect(address, jobs)
     futures = {}
     try:
         for i, item, key in todo:

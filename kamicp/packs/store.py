@@ -1,5 +1,8 @@
 """The results store: one SQLite file (standard library), a row per (level content, settings, path).
 
+The same file also holds the cubes of distributed proofs (`solve --dask --store`, kamicp.distributed):
+a row per (level content, cube settings, cube, horizon), so a rerun skips the cubes already refuted.
+
 Each row is committed as soon as it is answered, so an interrupted run loses nothing already answered.
 `answered(level_hash, settings)` finds an answer for the same level content and settings under any file
 name, which is what `--resume` skips.
@@ -25,6 +28,16 @@ CREATE TABLE IF NOT EXISTS rows (
     PRIMARY KEY (level_hash, settings, path)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cubes (
+    level_hash TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    cube TEXT NOT NULL,
+    horizon INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    data TEXT NOT NULL,
+    answered_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (level_hash, settings, cube, horizon)
+);
 """
 FORMAT = "kamicp-pack-store 1"
 
@@ -109,3 +122,26 @@ class Store:
             raise FormatError("a row is malformed (nested too deeply)", source=str(self.path)) from None
         except (ValueError, KeyError, TypeError) as e:
             raise FormatError(f"a row is malformed ({e})", source=str(self.path)) from None
+
+    # --- cubes of distributed proofs (kamicp.distributed) -----------------------------------------
+    def put_cubes(self, level_hash: str, settings: str, rows: list[tuple[str, int, str, dict]]) -> None:
+        """Save cubes' answers, (cube, horizon, outcome, data) each, and commit them at once (one commit for
+        many rows: a commit waits for the disk)."""
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO cubes (level_hash, settings, cube, horizon, outcome, data) "
+                                "VALUES (?, ?, ?, ?, ?, ?)",
+                                [(level_hash, settings, cube, horizon, outcome, json.dumps(data))
+                                 for cube, horizon, outcome, data in rows])
+
+    def cubes_with(self, level_hash: str, settings: str, outcome: str, min_horizon: int = 0) -> dict[str, dict]:
+        """The cubes of this level and settings answered `outcome` at a horizon of at least `min_horizon`
+        (a cube refuted within h moves is refuted within fewer), each cube's lowest such row."""
+        try:
+            found = self.db.execute(
+                "SELECT cube, data FROM cubes WHERE level_hash = ? AND settings = ? AND outcome = ? AND horizon >= ? "
+                "ORDER BY horizon DESC", (level_hash, settings, outcome, min_horizon)).fetchall()
+            return {cube: json.loads(data) for cube, data in found}
+        except RecursionError:
+            raise FormatError("a cube row is malformed (nested too deeply)", source=str(self.path)) from None
+        except ValueError as e:
+            raise FormatError(f"a cube row is malformed ({e})", source=str(self.path)) from None

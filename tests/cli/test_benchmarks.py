@@ -7,6 +7,8 @@ import importlib.util
 import json
 import sys
 
+import pytest
+
 from tests.helpers import PUZZLES, ROOT
 
 
@@ -59,3 +61,13 @@ def test_compare_commits_flags_every_contradiction():
     rows = [{"level": "x", "old": opt, "new": open_, "disagree": compare.disagreements(opt, open_)}]
     table = compare.markdown(rows, {"old": "a", "new": "b", "engine": "auto", "time_limit": 60.0, "load_start": "-"})
     assert "| x | 54 | 1.000 | 8 opt | 60.000 | 7..9 unknown | 60.00 | 2.00 / 2.00 | yes |" in table
+
+
+@pytest.mark.slow
+def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
+    out = tmp_path / "dist"
+    _script("distributed").main([str(PUZZLES / "tri-harbour.json"), "--workers", "1,2", "--out", str(out)])
+    records = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert [(r["mode"], r["optimum"]) for r in records] == [
+        ("single auto", 6), ("dask 1 worker", 6), ("dask 2 workers", 6)]
+    assert "| tri-harbour | dask 2 workers | optimal | 6 |" in out.with_suffix(".md").read_text()

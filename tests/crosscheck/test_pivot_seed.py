@@ -54,3 +54,27 @@ def test_seeds_repeat_and_may_differ_never_the_optimum():
     assert varied is not None  # the seed has an effect
     level, plans = varied
     assert solve_pivot(level, engine="cpsat", workers=1, seed=3).moves == plans[3]  # and repeats
+
+
+def test_the_cli_seed_reaches_cp_sat_in_solve_and_prove(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from kamicp.cli import app
+    from kamicp.formats import write_json
+
+    seeds: list[int] = []
+
+    class Spy(cp_model.CpSolver):
+        def solve(self, model, *args, **kwargs):
+            seeds.append(self.parameters.random_seed)
+            return super().solve(model, *args, **kwargs)
+
+    monkeypatch.setattr(pivot_model.cp_model, "CpSolver", Spy)
+    path = tmp_path / "seed-19.json"
+    write_json(board(19), path)
+    runner = CliRunner()
+    for command, seed in (["solve"], 77), (["prove", "--under", "9"], 88):
+        res = runner.invoke(app, [*command, str(path), "--rules", "pivot", "--engine", "cpsat", "--workers", "1",
+                                  "--seed", str(seed)])
+        assert res.exit_code in (0, 1), res.output
+    assert seeds and set(seeds) == {77, 88}

@@ -1,0 +1,148 @@
+"""`solve --dask`: a distributed proof (kamicp.distributed), its progress bar and its cube summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from kamicp.cli.common import MAX_WORKERS, err, out
+from kamicp.cubes import check_depth
+from kamicp.distributed import CubeProgress, DistributedResult, HorizonCubes, dask_client, solve_distributed
+from kamicp.errors import UsageError
+from kamicp.level import Level
+from kamicp.packs.store import Store
+from kamicp.render.safe import printable
+
+DaskOpt = Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Split the proof into cubes "
+                                             "solved on a Dask cluster: tcp://HOST:PORT, or 'local' (a LocalCluster "
+                                             "started here).")]
+DaskWorkersOpt = Annotated[int | None, typer.Option("--dask-workers", min=1, max=MAX_WORKERS,
+                                             help="Worker processes of --dask local (one thread each; default 2).")]
+CubeDepthOpt = Annotated[int | None, typer.Option("--cube-depth", help="With --dask: moves per cube (1 or 2).")]
+CubeStoreOpt = Annotated[Path | None, typer.Option("--store", help="With --dask: an SQLite store (kamicp's, "
+                                                   "shared with validate) where each cube's answer is saved; a "
+                                                   "rerun skips the cubes it holds as refuted.")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", help="With --dask: a table of every cube's answer.")]
+
+
+@dataclass(frozen=True)
+class DaskSettings:
+    """The distributed options of `solve`, checked."""
+
+    address: str
+    workers: int
+    depth: int
+    store: Path | None
+
+
+def dask_settings(address: str | None, workers: int | None, depth: int | None, store: Path | None,
+                  pivot: bool, unused: tuple[str, ...] = (), verbose: bool = False) -> DaskSettings | None:
+    """None without --dask; a UsageError (one line, exit 2) for options that need --dask or cannot go with it
+    (`unused`: the names of given options the distributed run does not use)."""
+    if address is None:
+        options = (("--dask-workers", workers), ("--cube-depth", depth), ("--store", store),
+                   ("--verbose", True if verbose else None))
+        given = [name for name, value in options if value is not None]
+        if given:
+            raise UsageError(f"{given[0]} needs --dask")
+        return None
+    if pivot:
+        raise UsageError("--dask solves Kami levels (--rules free) only")
+    if unused:
+        raise UsageError(f"{unused[0]} does not apply to --dask (each cube runs the solver with one CP-SAT thread "
+                         "and every technique)")
+    if workers is not None and address != "local":
+        raise UsageError("--dask-workers is for --dask local (a remote cluster has its own workers)")
+    depth = 1 if depth is None else depth
+    check_depth(depth)
+    return DaskSettings(address, 2 if workers is None else workers, depth, store)
+
+
+@contextmanager
+def _bar(enabled: bool) -> Iterator[CubeProgress | None]:
+    """A progress bar on stderr: the horizon's cubes answered / all (only on a terminal)."""
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def update(horizon: int, done: int, total: int) -> None:
+            bar.update(task, description=f"cubes of {horizon} moves", completed=done, total=total)
+
+        yield update
+
+
+def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None, time_limit: float | None,
+                  engine: str, seed: int, progress: bool) -> DistributedResult:
+    """Connect (or start a LocalCluster), open the store, run the distributed proof, close everything."""
+    store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
+    with store_cm() as store, dask_client(settings.address, settings.workers) as client, _bar(progress) as bar:
+        return solve_distributed(level, client, depth=settings.depth, engine=engine, time_limit=time_limit,
+                                 max_steps=max_steps, seed=seed, store=store, progress=bar)
+
+
+def _counts_text(h: HorizonCubes) -> str:
+    counts = h.counts()
+    refuted = sum(v for k, v in counts.items() if k not in ("solved", "unknown"))
+    parts = [f"{counts[k]} by {k}" for k in ("bound", "search", "cpsat") if k in counts]
+    parts += [f"{counts[k]} {label}" for k, label in (("store", "from the store"), ("higher", "refuted higher up"),
+                                                      ("solved", "solved"), ("unknown", "unknown"))
+              if k in counts]
+    return f"{refuted} refuted of {h.cubes} ({', '.join(parts) or 'none answered'})"
+
+
+def cube_label(level: Level, key: str) -> str:
+    """A cube's key ('267=B/12=A', cell indices) as taps: '(15, 3)→B (0, 4)→A'."""
+    def tap(part: str) -> str:
+        cell, _, colour = part.partition("=")
+        return f"{level.format_label(int(cell))}→{colour}" if cell.isdigit() and int(cell) < level.size else part
+    return printable(" ".join(tap(p) for p in key.split("/")))
+
+
+def print_cubes(level: Level, result: DistributedResult, *, verbose: bool) -> None:
+    """The cube summary after the proof: per horizon, how its cubes were answered; the slowest cubes; the
+    cubes per worker; with `verbose`, every cube."""
+    if not result.horizons:
+        out.print("no cubes needed: the lower bound meets the best solution found")
+        return
+    summary = Table(title=f"cubes on {result.workers} Dask workers", title_justify="left", show_edge=False)
+    for name, right in (("moves", True), ("depth", True), ("cubes", True), ("answers", False), ("horizon", False)):
+        summary.add_column(name, justify="right" if right else "left")
+    for h in result.horizons:
+        summary.add_row(f"≤ {h.horizon}", str(h.depth), f"{h.cubes} ({h.sequences} move sequences)",
+                        _counts_text(h), {"infeasible": "refuted", "feasible": "solved"}.get(str(h.outcome), "unknown"))
+    out.print(summary)
+    tasks = [a for h in result.horizons for a in h.answers if a.source == "task" and a.worker != "parent"]
+    if tasks:
+        slow = sorted(tasks, key=lambda a: -a.seconds)[:3]
+        out.print("slowest cubes: " + "; ".join(f"{cube_label(level, a.key)} {a.seconds:.2f} s ({a.outcome} by "
+                                                 f"{a.by} on {printable(a.worker)})" for a in slow), markup=False)
+        per = Counter(a.worker for a in tasks)
+        cpu = sum(a.cpu_seconds for a in tasks)
+        out.print(f"tasks per worker: {', '.join(f'{printable(w)} {n}' for w, n in sorted(per.items()))}; "
+                  f"worker CPU {cpu:.1f} s", markup=False)
+    if verbose:
+        out.print(_cube_table(level, result))
+
+
+def _cube_table(level: Level, result: DistributedResult) -> Table:
+    table = Table(title="every cube", title_justify="left", show_edge=False)
+    for name in ("moves", "cube", "answer", "by", "seconds", "CPU s", "where"):
+        table.add_column(name, justify="right" if name in ("moves", "seconds", "CPU s") else "left")
+    for h in result.horizons:
+        for a in h.answers:
+            where = str(a.source) if a.source != "task" else a.worker
+            table.add_row(f"≤ {h.horizon}", Text(cube_label(level, a.key)), str(a.outcome), str(a.by),
+                          f"{a.seconds:.3f}", f"{a.cpu_seconds:.3f}", Text(printable(where)))
+    return table

@@ -1,0 +1,240 @@
+"""Distributed proofs (kamicp.distributed, `solve --dask`) end to end on a real Dask LocalCluster (worker
+processes): the proven optimum equals the single-machine one, the store resumes after an interruption
+without recomputing stored cubes, and the CLI's options and errors."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+from typer.testing import CliRunner
+
+from kamicp import load_level
+from kamicp.cli import app
+from kamicp.config import options_without
+from kamicp.cubes import enumerate_cubes
+from kamicp.distributed import CubeOutcome, CubeSource, solve_distributed
+from kamicp.errors import FormatError, Interrupted
+from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.packs.dask_runner import connect
+from kamicp.packs.store import Store
+from kamicp.regions import regions_of
+from kamicp.rules import verify
+from tests.helpers import LEVELS, known_optima
+
+GREEDY_ONLY = options_without(["beam", "rollout"])  # a worse first solution: the cubes must find shorter ones
+
+
+@pytest.fixture(scope="module")
+def client():
+    """One LocalCluster of 2 one-thread worker processes for the whole module (starting one costs seconds)."""
+    client, cluster = connect("local", 2)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def check_proof(level, result, optimum: int) -> None:
+    assert result.status == Status.OPTIMAL and result.optimum == optimum
+    verify(level, result.moves, max_moves=optimum)
+    rows = {h.steps: h for h in result.proof_by_horizon()}
+    assert rows[optimum].outcome == Outcome.FEASIBLE
+    assert all(rows[h].outcome in (Outcome.BOUND, Outcome.IMPLIED, Outcome.INFEASIBLE) for h in range(optimum)
+               if h in rows)
+
+
+@pytest.mark.parametrize("name", ["tri-32b5c-s106", "squ-26b5c-s303", "tri-20b4c-s103"])
+def test_proof_equals_the_known_optimum(client, name: str) -> None:
+    level = load_level(LEVELS / f"{name}.json")
+    optimum = known_optima()[name]["optimum"]
+    run = solve_distributed(level, client, depth=1)
+    check_proof(level, run.result, optimum)
+    last = run.horizons[-1]
+    assert last.horizon == optimum - 1 and last.outcome == Outcome.INFEASIBLE
+    assert len(last.answers) == last.cubes and all(a.outcome == CubeOutcome.REFUTED for a in last.answers)
+    assert {a.worker for a in last.answers if a.by != EngineName.BOUND} <= set(client.nthreads())
+
+
+@pytest.mark.parametrize(("name", "depth"), [("tri-24b4c-s104", 1), ("tri-10b3c-s111", 2), ("tri-18b4c-s113", 1)])
+def test_cubes_find_shorter_solutions_top_down(client, name: str, depth: int) -> None:
+    """From the greedy's solution, top-down: solved horizons (a cube's child solved), then one refuted."""
+    level = load_level(LEVELS / f"{name}.json")
+    optimum = known_optima()[name]["optimum"]
+    run = solve_distributed(level, client, depth=depth, options=GREEDY_ONLY)
+    check_proof(level, run.result, optimum)
+    assert [h.outcome for h in run.horizons][-1] == Outcome.INFEASIBLE
+    assert Outcome.FEASIBLE in [h.outcome for h in run.horizons]
+    assert run.horizons[-1].depth == depth
+
+
+def test_cubes_sent_a_window_at_a_time(client) -> None:
+    """16 tasks in flight at most (8 per worker): the 148 cubes still all answered, the same proof."""
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    run = solve_distributed(level, client, window=1)
+    check_proof(level, run.result, 8)
+    assert len(run.horizons[-1].answers) == run.horizons[-1].cubes == 148
+
+
+def test_max_steps_below_the_optimum_is_no_solution(client) -> None:
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    run = solve_distributed(level, client, max_steps=6)
+    assert run.result.status == Status.NO_SOLUTION and run.result.lower_bound == 7
+
+
+def test_time_limit_holds_for_the_whole_run(client) -> None:
+    """Unknown with honest bounds: the lower bound stays the proven one, the best solution is kept."""
+    level = load_level(LEVELS / "tri-48b5c-s110.json")  # optimum 9, lower bound 6; about 20 s of cubes
+    start = time.monotonic()
+    run = solve_distributed(level, client, time_limit=4.0)
+    assert time.monotonic() - start < 4.0 + 3.0  # (the answers in flight are not waited for)
+    res = run.result
+    assert res.status == Status.UNKNOWN and res.lower_bound == res.bound.value == 6
+    assert res.upper_bound is not None and res.upper_bound >= 9
+    verify(level, res.moves)
+
+
+def test_store_resumes_after_an_interruption(client, tmp_path) -> None:
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    path = tmp_path / "proofs.db"
+    seen: list[int] = []
+
+    def stop_midway(_horizon: int, done: int, total: int) -> None:
+        seen.append(done)
+        if 20 <= done < total:
+            raise KeyboardInterrupt
+
+    with Store(path) as store, pytest.raises(Interrupted) as stopped:
+        solve_distributed(level, client, store=store, progress=stop_midway)
+    assert stopped.value.result.status == Status.UNKNOWN and stopped.value.result.upper_bound == 8
+    with Store(path) as store:
+        stored = set(store.cubes_with(store_hash(level), '{"cube_depth": 1, "rules": "free"}', "refuted", 7))
+        assert 20 <= len(stored) < 148
+        run = solve_distributed(level, client, store=store)
+    check_proof(level, run.result, 8)
+    answers = run.horizons[-1].answers
+    from_store = {a.key for a in answers if a.source == CubeSource.STORE}
+    assert from_store == stored  # every stored cube skipped, and only those
+    assert not from_store & {a.key for a in answers if a.source == CubeSource.TASK}
+    with Store(path) as store:  # a third run computes nothing
+        again = solve_distributed(level, client, store=store)
+    assert again.result.optimum == 8 and again.horizons[-1].counts() == {"store": 148}
+
+
+def test_rerun_starts_from_the_shortest_stored_solution(client, tmp_path) -> None:
+    """Solutions found by cubes are stored too: the rerun starts from the shortest and takes the refuted
+    horizon's cubes from the store, computing nothing."""
+    level = load_level(LEVELS / "tri-18b4c-s113.json")  # optimum 6, the greedy's solution 10
+    with Store(tmp_path / "p.db") as store:
+        first = solve_distributed(level, client, store=store, options=GREEDY_ONLY)
+        again = solve_distributed(level, client, store=store, options=GREEDY_ONLY)
+    assert len(first.horizons) > 1 and first.result.optimum == again.result.optimum == 6
+    assert [(h.horizon, h.counts()) for h in again.horizons] == [(5, {"store": again.horizons[0].cubes})]
+
+
+def test_malformed_stored_cube_is_a_format_error(client, tmp_path) -> None:
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    key = enumerate_cubes(regions_of(level), 1).cubes[0].key
+    with Store(tmp_path / "p.db") as store:
+        store.put_cubes(store_hash(level), '{"cube_depth": 1, "rules": "free"}', [(key, 7, "refuted", {"x": 1})])
+        with pytest.raises(FormatError, match="p.db: a stored cube is malformed"):
+            solve_distributed(level, client, store=store)
+
+
+def store_hash(level) -> str:
+    from kamicp.packs.rows import level_hash
+    return level_hash(level.with_par(None))
+
+
+def test_cli_solve_on_local_dask(tmp_path) -> None:
+    runner = CliRunner()
+    path = str(LEVELS / "tri-32b5c-s106.json")
+    store = str(tmp_path / "p.db")
+    res = runner.invoke(app, ["solve", path, "--dask", "local", "--dask-workers", "2", "--store", store,
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["optimum"] == 8 and data["workers"] == 2
+    assert data["cubes"][-1]["horizon"] == 7 and sum(data["cubes"][-1]["counts"].values()) == 148
+
+
+@pytest.mark.slow
+def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
+    runner = CliRunner()
+    path, store = str(LEVELS / "tri-32b5c-s106.json"), str(tmp_path / "p.db")
+    assert runner.invoke(app, ["solve", path, "--dask", "local", "--store", store]).exit_code == 0
+    res = runner.invoke(app, ["solve", path, "--dask", "local", "--store", store, "--verbose"])
+    assert res.exit_code == 0, res.output
+    assert "optimal: 8 moves" in res.stdout and "every cube" in res.stdout
+    assert res.stdout.count("│ store") == 148  # the verbose table: each cube answered from the store
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--dask", "local", "--cube-depth", "3"], "error: cube depth must be one of 1, 2, got 3"),
+    (["--cube-depth", "2"], "error: --cube-depth needs --dask"),
+    (["--store", "x.db"], "error: --store needs --dask"),
+    (["--verbose"], "error: --verbose needs --dask"),
+    (["--dask", "tcp://127.0.0.1:9", "--dask-workers", "2"], "error: --dask-workers is for --dask local"),
+    (["--dask", "local", "--rules", "pivot"], "error: --dask solves Kami levels"),
+    (["--dask", "local", "--workers", "4"], "error: --workers does not apply to --dask"),
+    (["--dask", "nonsense"], "error: --dask nonsense: cannot reach the scheduler"),
+    (["--dask", "local", "--no", "beam"], "error: --no does not apply to --dask"),
+])
+def test_cli_bad_options_are_one_line(args: list[str], message: str) -> None:
+    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-8b3c-s100.json"), *args])
+    assert res.exit_code == 2
+    assert res.stderr.startswith(message) and res.stderr.count("\n") == 1
+
+
+def test_cli_foreign_store_is_refused(tmp_path) -> None:
+    foreign = tmp_path / "other.db"
+    foreign.write_text("not a database, someone else's file\n")
+    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-8b3c-s100.json"), "--dask", "local",
+                                   "--store", str(foreign)])
+    assert res.exit_code == 2 and "not a kamicp results store" in res.stderr and res.stderr.count("\n") == 1
+    assert foreign.read_text() == "not a database, someone else's file\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signal_mid_run_leaves_no_process_and_the_rerun_resumes(tmp_path, signum: int, code: int) -> None:
+    """The CLI interrupted while cubes run: exit 130/143 with one line, the LocalCluster's processes gone,
+    and a rerun with the same store skips the cubes answered before the signal."""
+    level = str(LEVELS / "tri-48b5c-s110.json")
+    store = tmp_path / "proofs.db"
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
+                             "--dask", "local", "--store", str(store)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and cube_rows(store) < 10:
+        time.sleep(0.2)
+    children = psutil.Process(proc.pid).children(recursive=True)
+    assert children  # the LocalCluster's worker processes
+    proc.send_signal(signum)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == code
+    assert stderr.startswith("interrupted: best so far") and stderr.count("\n") == 1
+    _, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive
+    answered = cube_rows(store)
+    res = CliRunner().invoke(app, ["solve", level, "--dask", "local", "--store", str(store), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["optimum"] == known_optima()["tri-48b5c-s110"]["optimum"]
+    assert data["cubes"][-1]["counts"].get("store", 0) >= answered
+
+
+def cube_rows(path) -> int:
+    if not path.exists():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1)) as db:
+            return db.execute("SELECT COUNT(*) FROM cubes WHERE outcome = 'refuted'").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet, or busy
+        return 0

@@ -1,0 +1,120 @@
+"""Cubes (kamicp.cubes, models/cubes.md): the enumeration against the rules engine, and the proof rule
+"horizon h is refuted iff nothing shorter than D moves solves the board and every cube's child needs more
+than h - D moves" against the exhaustive oracle, on many random small boards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from kamicp.cubes import cell_colors, check_depth, child_bound, child_level, cube_moves, enumerate_cubes
+from kamicp.errors import UsageError
+from kamicp.level import Level, Move
+from kamicp.regions import regions_of
+from kamicp.rules import Board, apply_move, replay
+from tests.helpers.boards import grid_levels, levels, random_grid
+from tests.helpers.oracle import bfs_optimum
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def rules_children(level: Level, depth: int) -> tuple[set[tuple[str, ...]], int]:
+    """Every board `depth` legal moves make, by the rules engine alone (cells, not regions), and how many
+    move sequences lead to them."""
+    boards = [Board.start(level)]
+    sequences = 1
+    for _ in range(depth):
+        nxt = []
+        for board in boards:
+            done: set[int] = set()
+            for cell in range(level.size):
+                if cell in done:
+                    continue
+                done.update(board.region_at(cell))
+                nxt.extend(apply_move(board, Move(cell, c)) for c in level.color_keys if c != board.colors[cell])
+        boards, sequences = nxt, len(nxt)
+    return {b.colors for b in boards}, sequences
+
+
+def refuted_by_cubes(level: Level, depth: int, h: int) -> bool:
+    """The cube rule, each child decided by the exhaustive oracle."""
+    regions = regions_of(level)
+    cubes = enumerate_cubes(regions, depth)
+    if Board.start(level).solved or cubes.shorter is not None:
+        return False
+    return all(bfs_optimum(child_level(level, regions, c), limit=h - depth) is None for c in cubes.cubes)
+
+
+@FAST
+@given(levels(max_rows=3, max_cols=4))
+def test_cubes_are_the_boards_the_rules_reach(level: Level) -> None:
+    regions = regions_of(level)
+    for depth in (1, 2):
+        cubes = enumerate_cubes(regions, depth)
+        boards, sequences = rules_children(level, depth)
+        assert {cell_colors(regions, c) for c in cubes.cubes} == boards
+        assert cubes.sequences == sequences
+        assert len({c.key for c in cubes.cubes}) == len(cubes.cubes)
+        for cube in cubes.cubes[:20]:  # each cube's moves replay (rules engine) to its child
+            assert replay(level, cube_moves(regions, cube))[-1].colors == cell_colors(regions, cube)
+
+
+@FAST
+@given(levels(max_rows=3, max_cols=4))
+def test_shorter_solution_is_reported(level: Level) -> None:
+    found = bfs_optimum(level, limit=3)
+    cubes = enumerate_cubes(regions_of(level), 2)
+    assert (cubes.shorter is not None) == (found is not None and found[0] == 1)
+
+
+@FAST
+@given(levels(max_rows=3, max_cols=4, max_colors=3))
+def test_cube_rule_agrees_with_the_oracle(level: Level) -> None:
+    found = bfs_optimum(level, limit=8)
+    assert found is not None
+    optimum = found[0]
+    for depth in (1, 2):
+        for h in (optimum - 1, optimum):
+            if h >= depth:
+                assert refuted_by_cubes(level, depth, h) == (h < optimum), (depth, h, optimum)
+
+
+def test_cube_rule_on_blobby_boards_with_longer_optima() -> None:
+    """Boards like real levels (regions of several cells), optima 3 to 6: the cases where depth 2 matters."""
+    rng = random.Random(17)
+    seen = set()
+    for i in range(16):
+        level = random_grid(rng, ("triangle", "square")[i % 2], 5, 5, 3 + i % 2, hole_rate=0.05)
+        found = bfs_optimum(level, limit=8)
+        assert found is not None
+        optimum = found[0]
+        seen.add(optimum)
+        for depth in (1, 2):
+            for h in (optimum - 1, optimum):
+                if h >= depth:
+                    assert refuted_by_cubes(level, depth, h) == (h < optimum), (i, depth, h, optimum)
+    assert max(seen) >= 4  # (the boards are not all trivial)
+
+
+@FAST
+@given(grid_levels(max_rows=3, max_cols=4))
+def test_child_bound_is_sound(level: Level) -> None:
+    regions = regions_of(level)
+    for cube in enumerate_cubes(regions, 1).cubes:
+        found = bfs_optimum(child_level(level, regions, cube), limit=10)
+        assert found is not None and child_bound(regions, cube) <= found[0]
+
+
+def test_child_keeps_vanished_colours_legal() -> None:
+    level = Level.from_rows(["AB", "CA"], "square")  # painting B blue-to-A removes B from the board
+    regions = regions_of(level)
+    cube = next(c for c in enumerate_cubes(regions, 1).cubes if "B" not in cell_colors(regions, c))
+    assert set(child_level(level, regions, cube).color_keys) == {"A", "B", "C"}
+
+
+@pytest.mark.parametrize("depth", [0, 3, -1])
+def test_unsupported_depth_is_refused(depth: int) -> None:
+    with pytest.raises(UsageError, match="cube depth"):
+        check_depth(depth)
