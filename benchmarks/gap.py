@@ -93,12 +93,17 @@ def profile(path: str, seconds: float, upper_seconds: float) -> dict:
 
 
 def _estimate(r: dict) -> str:
-    """The extrapolated cost of the first horizon the search did not refute (nodes x growth)."""
+    """The extrapolated cost of the first horizon the search did not refute and of U - 1, the last one a
+    proof needs (nodes x growth per horizon; hours at the rate measured in this run)."""
     if not r["growth"] or r["upper"] is None or r["refuted_to"] >= r["upper"] - 1:
         return ""
-    nodes = r["horizons"][len([h for h in r["horizons"] if h["outcome"] == "infeasible"]) - 1]["nodes"]
-    nodes *= r["growth"]
-    return f"~{nodes:.1e} nodes, ~{nodes / max(r['nodes_per_second'], 1) / 3600:.1f} h"
+    done = [h for h in r["horizons"] if h["outcome"] == "infeasible"]
+    rate = max(r["nodes_per_second"], 1)
+    parts = []
+    for horizon in sorted({r["refuted_to"] + 1, r["upper"] - 1}):
+        nodes = done[-1]["nodes"] * r["growth"] ** (horizon - r["refuted_to"])
+        parts.append(f"{horizon}: ~{nodes:.0e} nodes, ~{nodes / rate / 3600:.2g} h")
+    return "; ".join(parts)
 
 
 def _unless_refuted(h: dict) -> str:
@@ -108,7 +113,7 @@ def _unless_refuted(h: dict) -> str:
 def table(records: list[dict]) -> str:
     lines = [
         "| level | regions | root bound (radius, ring +, colours) | U | bound - moves left along the plan "
-        "| search: nodes per horizon (s) | growth | refuted up to | next horizon (estimate) |",
+        "| search: nodes per horizon (s) | growth | refuted up to | next and last horizon (estimate) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in records:
