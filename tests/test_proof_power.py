@@ -73,3 +73,20 @@ def test_gap_profile_refutes_up_to_the_optimum_and_reports_the_slack(tmp_path):
     assert len(slack) == 6 and slack[0] == record["root_bound"] - 6 and all(s <= 0 for s in slack)
     assert slack[-1] == 0
     assert "| tri-harbour | 21 |" in out.with_suffix(".md").read_text()
+
+
+@pytest.mark.skipif(not HAVE_COMPILED, reason="the table limit is the compiled search's")
+def test_a_table_cleared_at_every_entry_proves_the_same_horizons(capsys):
+    """The transposition table only saves work: cleared whenever it holds one entry, the search refutes the
+    same horizons and finds the optimum at the same one (benchmarks/horizons.py --table-limit)."""
+    horizons = importlib.util.spec_from_file_location("bench_horizons", ROOT / "benchmarks" / "horizons.py")
+    module = importlib.util.module_from_spec(horizons)
+    horizons.loader.exec_module(module)
+    runs = []
+    for limit in ("1", "3000000"):
+        module.main([str(PUZZLES / "tri-harbour.json"), "--time-limit", "20", "--table-limit", limit])
+        rows = [line.split("|")[1:5] for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+        runs.append([(int(h), o.strip(), int(n.replace(",", ""))) for h, o, _, n in rows[1:]])
+    assert [(h, o) for h, o, _ in runs[0]] == [(h, o) for h, o, _ in runs[1]]
+    assert runs[0][-1][:2] == (6, "feasible")
+    assert sum(n for *_, n in runs[0]) >= sum(n for *_, n in runs[1])  # (the table can only save nodes here)
