@@ -6,12 +6,12 @@ that plan, and the compiled search's nodes per horizon with the growth from one 
 
 Per level: the sound root bound (`bounds.bound_report`: radius with the ring rule, colours with the
 gathering cost) and the best plan of the beam and the rollouts (an upper bound `U`, replayed by the rules
-engine). "Bound along the plan" is the bound of the board after each move of that plan, minus the moves
-the plan still needs: 0 where the bound is exact, negative where it is slack, so it shows how deep the
-search must go below a node before the bound prunes it. Then the compiled search (as in `solve`, one
-search object for every horizon) from the root bound up, each horizon at most `--horizon-seconds`; the
-growth is nodes(h) / nodes(h - 1), and the next horizon's cost is estimated from it (marked "~", an
-extrapolation, never a result). Node counts are machine-independent; seconds are not.
+engine). "Bound along the plan" is the bound of the board before each move of that plan, minus the moves
+the plan still needs (`--trace`: with the bound's parts): 0 where the bound is exact, negative where it is
+slack, so it shows how deep the search must go below a node before the bound prunes it. Then the compiled
+search (as in `solve`, one search object for every horizon) from the root bound up, each horizon at most
+`--horizon-seconds`; the growth is nodes(h) / nodes(h - 1), and the next horizon's cost is estimated from
+it (marked "~", an extrapolation, never a result). Node counts are machine-independent; seconds are not.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kamicp.bounds import bound_report, quotient_bound  # noqa: E402
+from kamicp.bounds import bound_report  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.level import Move  # noqa: E402
 from kamicp.regions import quotient, recolor, regions_of  # noqa: E402
@@ -41,15 +41,29 @@ def best_plan(regions, k: int, seconds: float) -> list[tuple[int, int]] | None:
     return other if other is not None and (plan is None or len(other) < len(plan)) else plan
 
 
-def slack_along(regions, k: int, plan: list[tuple[int, int]]) -> list[int]:
-    """bound(board after i moves) - (len(plan) - i) for i = 0..len(plan) - 1."""
+def trace_along(regions, k: int, plan: list[tuple[int, int]], clusters: int = 0) -> list[dict]:
+    """The board before each move of the plan: regions, colours, the bound and its parts, moves left (the
+    bound with the cluster gathering cost when `clusters` > 0)."""
     state, out = tuple(regions.colors), []
     for i, (rep, colour) in enumerate(plan):
         q = quotient(regions.adj, state)
-        out.append(quotient_bound(q, k) - (len(plan) - i))
+        report = bound_report(q.adj, q.colors, k, clusters=clusters)
+        out.append({"move": i + 1, "regions": q.size, "colours": report.colors, "bound": report.value,
+                    "radius": report.radius, "ring": report.ring, "colour_part": report.colour_part,
+                    "left": len(plan) - i})
         region = next(m for m in q.members if rep in m)
         state = recolor(state, region, colour)
     return out
+
+
+def trace_table(record: dict) -> str:
+    lines = [f"{record['level']}: the board before each move of a {record['upper']}-move plan", "",
+             "| move | regions | colours | radius (+ ring) | colour part | bound | moves left |",
+             "|---|---|---|---|---|---|---|"]
+    for t in record["trace"]:
+        lines.append(f"| {t['move']} | {t['regions']} | {t['colours']} | {t['radius']} (+{t['ring']}) | "
+                     f"{t['colour_part']} | {t['bound']} | {t['left']} |")
+    return "\n".join(lines) + "\n"
 
 
 def horizons(regions, k: int, start: int, stop: int, seconds: float) -> list[dict]:
@@ -70,11 +84,11 @@ def horizons(regions, k: int, start: int, stop: int, seconds: float) -> list[dic
     return rows
 
 
-def profile(path: str, seconds: float, upper_seconds: float) -> dict:
+def profile(path: str, seconds: float, upper_seconds: float, clusters: int = 0) -> dict:
     level = load_level(path)
     regions = regions_of(level)
     k = len(regions.palette)
-    report = bound_report(regions.adj, regions.colors, k)
+    report = bound_report(regions.adj, regions.colors, k, clusters=clusters)
     plan = best_plan(regions, k, upper_seconds)
     if plan is not None:
         verify(level, [Move(regions.cells[rep][0], regions.palette[c]) for rep, c in plan])
@@ -83,13 +97,15 @@ def profile(path: str, seconds: float, upper_seconds: float) -> dict:
     done = [r for r in rows if r["outcome"] == "infeasible"]
     growth = done[-1]["nodes"] / max(done[-2]["nodes"], 1) if len(done) >= 2 else None
     rate = sum(r["nodes"] for r in rows) / max(sum(r["seconds"] for r in rows), 1e-6)
-    return {
+    record = {
         "level": level.name, "regions": regions.size, "colours": k, "root_bound": report.value,
         "radius": report.radius, "ring": report.ring, "colour_part": report.colour_part, "upper": upper,
-        "slack": slack_along(regions, k, plan) if plan else [], "horizons": rows,
+        "trace": trace_along(regions, k, plan, clusters) if plan else [], "horizons": rows,
         "refuted_to": done[-1]["horizon"] if done else report.value - 1, "growth": growth,
         "nodes_per_second": round(rate),
     }
+    record["slack"] = [t["bound"] - t["left"] for t in record["trace"]]
+    return record
 
 
 def _estimate(r: dict) -> str:
@@ -131,13 +147,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--horizon-seconds", type=float, default=60.0, help="seconds per horizon of the search")
     ap.add_argument("--upper-seconds", type=float, default=6.0, help="seconds for the beam and the rollouts")
+    ap.add_argument("--clusters", type=int, default=0, help="the bound with the cluster gathering cost of up to N "
+                    "regions per colour (the root bound of `solve`; the search does not use it)")
+    ap.add_argument("--trace", action="store_true", help="also print the bound's parts before each move of the plan")
     ap.add_argument("--out", default=None, help="write OUT.md and OUT.json")
     args = ap.parse_args(argv)
     records = []
     for path in args.levels:
-        records.append(profile(path, args.horizon_seconds, args.upper_seconds))
+        records.append(profile(path, args.horizon_seconds, args.upper_seconds, args.clusters))
         print(table(records[-1:]).splitlines()[-1], flush=True)
     text = table(records)
+    if args.trace:
+        text += "".join("\n" + trace_table(r) for r in records)
     command = "benchmarks/gap.py " + " ".join(argv if argv is not None else sys.argv[1:])
     print(text)
     if args.out:

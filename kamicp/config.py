@@ -51,6 +51,13 @@ class SearchOptions:
 
 
 @dataclass(frozen=True)
+class BoundOptions:
+    """The root lower bound (the first horizon of every engine; models/bounds.md)."""
+
+    clusters: int = 8  # each colour's gathering cost also from clusters of up to this many of its regions (0: off)
+
+
+@dataclass(frozen=True)
 class UpperOptions:
     """The upper-bound heuristics after the greedy (each proves nothing; each plan is replayed)."""
 
@@ -82,6 +89,7 @@ class SolveOptions:
     model: ModelOptions = field(default_factory=ModelOptions)
     cpsat: CpSatOptions = field(default_factory=CpSatOptions)
     search: SearchOptions = field(default_factory=SearchOptions)
+    bound: BoundOptions = field(default_factory=BoundOptions)
     upper: UpperOptions = field(default_factory=UpperOptions)
     race: RaceOptions = field(default_factory=RaceOptions)
 
@@ -122,6 +130,7 @@ TECHNIQUES: dict[str, Technique] = {
     "rollout": Technique("upper", "rollout"),
     "cubes": Technique("cpsat", "cubes", 1),  # one part: every horizon solved whole
     "compiled-search": Technique("search", "compiled"),
+    "cluster-bound": Technique("bound", "clusters", 0),  # the root bound without the cluster gathering cost
 }
 
 

@@ -12,9 +12,10 @@ import pytest
 
 from boards import random_graph, random_grid
 from conftest import PUZZLES, ROOT
-from kamicp.bounds import bound_report
+from kamicp.bounds import bound_report, cluster_cost, cluster_costs
+from kamicp.level import Move
 from kamicp.regions import regions_of
-from kamicp.rules import replay
+from kamicp.rules import Board, apply_move, replay
 from kamicp.search import HAVE_COMPILED
 from oracle import bfs_optimum
 
@@ -90,3 +91,135 @@ def test_a_table_cleared_at_every_entry_proves_the_same_horizons(capsys):
     assert [(h, o) for h, o, _ in runs[0]] == [(h, o) for h, o, _ in runs[1]]
     assert runs[0][-1][:2] == (6, "feasible")
     assert sum(n for *_, n in runs[0]) >= sum(n for *_, n in runs[1])  # (the table can only save nodes here)
+
+
+# -- the cluster gathering cost (models/bounds.md, "clusters") ---------------------------------------------
+
+
+def _partitions(items: list[int]):
+    """Every partition of `items` into non-empty groups (brute force, for small lists)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _partitions(rest):
+        yield [[first], *part]
+        for i in range(len(part)):
+            yield [*part[:i], [first, *part[i]], *part[i + 1:]]
+
+
+def test_cluster_cost_is_the_cheapest_clustering():
+    """`cluster_cost` (dynamic programming over subsets) equals a brute force over all partitions and all
+    choices of the group that keeps the colour (or none), on distances of random graphs."""
+    rng = random.Random(17)
+    for _ in range(60):
+        level = random_graph(rng, rng.randint(5, 9), 1, rng.uniform(0.25, 0.6))
+        adj = level.adjacency()
+        dist = {v: _bfs(v, adj) for v in range(level.size)}
+        points = [v for v in rng.sample(range(level.size), rng.randint(1, min(6, level.size)))
+                  if all(w in dist[v] for w in range(level.size))] or [0]
+        points = [p for p in points if all(q in dist[p] for q in points)]
+
+        def half(group, dist=dist):
+            return (max((dist[a][b] for a in group for b in group), default=0) + 1) // 2
+
+        best = min(min([sum(max(1, half(g)) for g in part)] +
+                       [half(part[i]) + sum(max(1, half(g)) for j, g in enumerate(part) if j != i)
+                        for i in range(len(part))])
+                   for part in _partitions(points))
+        assert cluster_cost(points, dist) == best
+
+
+def _bfs(s: int, adj) -> dict[int, int]:
+    dist, frontier = {s: 0}, [s]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in adj[v]:
+                if w not in dist:
+                    dist[w] = dist[v] + 1
+                    nxt.append(w)
+        frontier = nxt
+    return dist
+
+
+def _spread_boards(count: int, seed: int):
+    """Larger random boards with many small regions (the cluster cost needs several far-apart regions of
+    each colour to say more than the gathering cost)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        geometry = rng.choice(["triangle", "square"])
+        yield random_grid(rng, geometry, rng.randint(5, 9), rng.randint(5, 9), rng.randint(3, 4), hole_rate=0.0,
+                          blobbiness=0.1)
+
+
+def test_a_colour_is_gathered_no_sooner_than_its_cluster_cost():
+    """The rules engine plays merging moves on boards of 20-60 regions. After every move, each region spans,
+    in the start board's region distances, at most twice the number of moves that built it (the lemma of
+    the proof); and whenever a colour is down to one region after t moves, t is at least that colour's
+    cluster cost on the start board (the bound's claim)."""
+    rng = random.Random(1717)
+    gathered = 0
+    for level in _spread_boards(14, seed=4):
+        start = regions_of(level)
+        costs = cluster_costs(range(start.size), start.adj, start.colors, 8)
+        owner = {cell: r for r, cells in enumerate(start.cells) for cell in cells}  # cell -> start region
+        dist = {v: _bfs(v, start.adj) for v in range(start.size)}
+        built = {frozenset([r]): 0 for r in range(start.size)}  # region (its start regions) -> moves that built it
+        board = Board.start(level)
+        for t in range(1, 30):
+            cell = rng.randrange(level.size)
+            others = {board.colors[w] for v in board.region_at(cell) for w in level.adjacency()[v]}
+            others.discard(board.colors[cell])
+            if not others:
+                break  # one region left
+            board = apply_move(board, Move(cell, rng.choice(sorted(others))))
+            made = frozenset(owner[c] for c in board.region_at(cell))
+            history = 1 + sum(h for group, h in built.items() if group <= made)
+            built = {group: h for group, h in built.items() if not group <= made}
+            built[made] = history
+            for group, h in built.items():
+                assert max(dist[a][b] for a in group for b in group) <= 2 * h
+            now = regions_of(level, board.colors)
+            count = {key: sum(start.palette[c] == key for c in now.colors) for key in set(board.colors)}
+            for c, key in enumerate(start.palette):
+                if count.get(key) == 1 and c in costs:
+                    assert t >= costs[c], (level.name, key, t, costs[c])
+                    gathered += 1
+    assert gathered >= 20  # colours of three or more start regions were gathered: the claim was tested
+
+
+def test_the_cluster_bound_is_stronger_and_never_exceeds_the_optimum():
+    """On larger random boards the root bound with cluster costs is above the plain bound on some boards and
+    never above the optimum (found by the compiled search, which is checked against the exhaustive oracle
+    in test_crosscheck.py; boards small enough for the oracle never have several far-apart regions of
+    every colour, so the cluster cost cannot beat the gathering cost there: see the next check)."""
+    if not HAVE_COMPILED:
+        pytest.skip("the optima of boards this size need the compiled search")
+    from kamicp.search import CompiledIDAStar
+
+    stronger = 0
+    for level in _spread_boards(90, seed=2):
+        regions = regions_of(level)
+        k = len(regions.palette)
+        plain = bound_report(regions.adj, regions.colors, k).value
+        raised = bound_report(regions.adj, regions.colors, k, clusters=8).value
+        assert raised >= plain
+        if raised == plain:
+            continue
+        search = CompiledIDAStar(regions.adj, regions.colors, k)
+        optimum = plain
+        while search.within(optimum) is None:
+            optimum += 1
+        assert raised <= optimum, (level.name, plain, raised, optimum)
+        stronger += 1
+    assert stronger >= 3
+
+
+def test_the_cluster_bound_never_exceeds_the_oracle():
+    for level in _boards(120, seed=1718):
+        truth = bfs_optimum(level, limit=9)
+        if truth is None:
+            continue
+        regions = regions_of(level)
+        assert bound_report(regions.adj, regions.colors, len(regions.palette), clusters=8).value <= truth[0]
