@@ -48,6 +48,7 @@ class SearchOptions:
     gather: bool = True  # prune with the gathering colour bound (models/bounds.md)
     ring: bool = True  # prune with the ring rule of the radius bound (models/bounds.md)
     symmetry: bool = False  # the model's symmetry rule at the search's root (measured slower: off)
+    clusters: int = 8  # one-island nodes also pruned by the cluster gathering cost of up to this many regions (0: off)
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ TECHNIQUES: dict[str, Technique] = {
     "cubes": Technique("cpsat", "cubes", 1),  # one part: every horizon solved whole
     "compiled-search": Technique("search", "compiled"),
     "cluster-bound": Technique("bound", "clusters", 0),  # the root bound without the cluster gathering cost
+    "search-clusters": Technique("search", "clusters", 0),  # the search's pruning without it
 }
 
 

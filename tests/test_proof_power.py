@@ -223,3 +223,63 @@ def test_the_cluster_bound_never_exceeds_the_oracle():
             continue
         regions = regions_of(level)
         assert bound_report(regions.adj, regions.colors, len(regions.palette), clusters=8).value <= truth[0]
+
+
+def test_the_compiled_search_prunes_by_clusters_node_for_node_as_the_python_search():
+    """With the cluster cost (sample of 8) both searches prune the same nodes (the compiled one decides it
+    once a node's distances are known, before any child; por off as in test_core_binding.py) and find the
+    optimum of the search without it; on boards where it raises the root bound, with fewer nodes."""
+    if not HAVE_COMPILED:
+        pytest.skip("compares the compiled search")
+    from kamicp.search import CompiledIDAStar, IDAStar
+
+    fewer = checked = 0
+    for level in _spread_boards(200, seed=2):
+        regions = regions_of(level)
+        k = len(regions.palette)
+        raised = bound_report(regions.adj, regions.colors, k, clusters=8).value > bound_report(
+            regions.adj, regions.colors, k).value
+        if regions.size > 30 or (checked >= 6 and not raised):
+            continue
+        runs = []
+        for search in (IDAStar(regions.adj, regions.colors, k, clusters=8),
+                       CompiledIDAStar(regions.adj, regions.colors, k, por=False, clusters=8),
+                       CompiledIDAStar(regions.adj, regions.colors, k, por=False)):
+            steps = 0
+            while search.within(steps) is None:
+                steps += 1
+            runs.append((steps, search.nodes))
+        assert runs[0] == runs[1], (level.name, runs)
+        assert runs[2][0] == runs[0][0]
+        fewer += runs[1][1] < runs[2][1]
+        checked += 1
+        if fewer >= 1 and checked >= 8:
+            break
+    assert fewer >= 1
+
+
+def test_the_search_with_clusters_keeps_the_optimum_on_larger_boards():
+    """The compiled search with the commuting order and the cluster cost against the same search without it,
+    on boards where the cluster cost raises the root bound (so it also prunes inside the search)."""
+    if not HAVE_COMPILED:
+        pytest.skip("the optima of boards this size need the compiled search")
+    from kamicp.search import CompiledIDAStar
+
+    checked = 0
+    for level in _spread_boards(60, seed=8):
+        regions = regions_of(level)
+        k = len(regions.palette)
+        if bound_report(regions.adj, regions.colors, k, clusters=8).value == bound_report(
+                regions.adj, regions.colors, k).value:
+            continue
+        optima = []
+        for clusters in (0, 8):
+            search = CompiledIDAStar(regions.adj, regions.colors, k, clusters=clusters)
+            steps = 0
+            while (plan := search.within(steps)) is None:
+                steps += 1
+            optima.append(steps)
+            assert len(plan) == steps
+        assert optima[0] == optima[1], level.name
+        checked += 1
+    assert checked >= 2

@@ -17,7 +17,7 @@ import pytest
 
 from boards import random_graph, random_grid
 from kamicp import verify
-from kamicp.config import CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
+from kamicp.config import BoundOptions, CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
 from kamicp.coordination import Solo
 from kamicp.engines import CpSatEngine
 from kamicp.horizons import run_horizons
@@ -423,8 +423,9 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     # horizon 9 "proved by the other process" one second in (the search alone needs minutes)
     timer = threading.Timer(1.0, ledger.publish, args=(Horizon(9, "infeasible", 12.0, "cpsat"),))
     timer.start()
-    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger,
-                       options=SolveOptions(race=RaceOptions(top_down=top_down)))
+    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger,  # (without the clusters,
+                       options=SolveOptions(race=RaceOptions(top_down=top_down),  # the bound is 7, 9 slow)
+                                            bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
     timer.join()
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]

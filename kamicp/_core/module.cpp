@@ -95,12 +95,13 @@ PyObject *plan_list(const Plan &moves) {
 
 PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"adj", "start", "num_colors", "table_limit", "por", "gather", "ring",
-                                   "adjacent", "symmetry", nullptr};
+                                   "adjacent", "symmetry", "clusters", nullptr};
     PyObject *adj_obj, *start_obj, *sigma_obj = Py_None;
-    int K, por = 2, gather = 1, ring = 1, adjacent = 1;
+    int K, por = 2, gather = 1, ring = 1, adjacent = 1, clusters = 0;
     long long table_limit = 3000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppO", const_cast<char **>(kwlist), &adj_obj,
-                                     &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOi", const_cast<char **>(kwlist), &adj_obj,
+                                     &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj,
+                                     &clusters))
         return nullptr;
     auto board = read_board(adj_obj, start_obj, K);
     if (!board) return nullptr;
@@ -112,6 +113,8 @@ PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
         for (int r : settings.symmetry)
             if (r < 0 || r >= board->n) return fail("symmetry index out of range"), nullptr;
     }
+    if (clusters < 0 || clusters > 12) return fail("clusters: a sample of 0..12 regions"), nullptr;
+    settings.clusters = clusters;
     settings.table_limit = table_limit;
     settings.por = por;
     settings.adjacent = adjacent != 0;
@@ -196,7 +199,7 @@ PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
 PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
-     "symmetry=None) -> handle of an IDA* search"},
+     "symmetry=None, clusters=0) -> handle of an IDA* search"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"beam", KW(py_beam),
