@@ -540,8 +540,9 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
 
     helper = threading.Thread(target=other)
     helper.start()
-    res = run_horizons(level, "search", max_steps=9, time_limit=120, coordinator=ledger)
-    helper.join()
+    res = run_horizons(level, "search", max_steps=9, time_limit=120, coordinator=ledger,  # without the clusters:
+                       options=SolveOptions(bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
+    helper.join()  # (with them the bound is 8 and the search refutes 9 alone in seconds)
     return res
 
 
@@ -792,8 +793,9 @@ def test_proof_table_shows_implied_horizons_as_one_row():
 
     level = _bench("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
-    ledger.publish(Horizon(9, "infeasible", 12.0, "cpsat"))  # implies 7 and 8 (the bound says 7)
-    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger)
+    ledger.publish(Horizon(9, "infeasible", 12.0, "cpsat"))  # implies 7 and 8 (the bound says 7
+    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger,  # without the clusters)
+                       options=SolveOptions(bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
     assert [h.outcome for h in res.proof_by_horizon()] == ["bound", "implied", "implied", "infeasible"]
     console = Console(width=120, record=True)
     console.print(_proof_table(res))
