@@ -161,7 +161,7 @@ def cluster_cost(points: Sequence[int], dist: dict[int, dict[int, int]]) -> int:
     return best
 
 
-CLUSTER_REGIONS = 600  # islands larger than this skip the cluster costs (a search per region of each colour)
+CLUSTER_REGIONS = 300  # islands larger than this skip the cluster costs (a search per region of each colour)
 
 
 def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int], size: int = 8,
@@ -182,6 +182,8 @@ def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Se
             return {}
         for v in regions:
             if v not in dist:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return {}
                 dist[v] = _distances(v, adj)
         costs[c] = cluster_cost(_spread_sample(regions, dist, size), dist)
     return costs

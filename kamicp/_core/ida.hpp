@@ -205,7 +205,7 @@ class Ida {
     // when even each cost's largest possible value, one less than its sample, cannot raise it that far.
     bool cluster_prunes(const ChildData &c, const Quot &q, int budget) {
         const int m = q.m, N = clusters_.size();
-        if (m > 600) return false;  // (bounds.CLUSTER_REGIONS)
+        if (m > 300) return false;  // (bounds.CLUSTER_REGIONS)
         order_.resize(m);
         for (int a = 0; a < m; ++a) order_[a] = a;
         bounds_.gather_costs(q, order_.data(), m, c.cnt.data(), gather_.data());
