@@ -3,7 +3,8 @@
 // parsed here, by keyword, into the units' plain data (contraction.hpp's Board, ida.hpp's
 // SearchSettings); the units know nothing of Python. Units, bottom up: contraction (regions of a
 // colouring), bfs (searches over them), bounds (the sound lower bound), child_bounds (children decided
-// at their parent), fail_table (transposition table), ida (the search), heuristics (beam, rollout).
+// at their parent), clusters (the cluster gathering cost), fail_table (transposition table), ida (the
+// search), heuristics (beam, rollout).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
