@@ -65,6 +65,10 @@ VARIANTS: dict[str, tuple[str, dict]] = {
     "auto-no-top-down": ("auto", {"race.top_down": False}),
     "auto-no-rollout": ("auto", {"upper.rollout": False}),
     "auto-no-top-down-no-rollout": ("auto", {"race.top_down": False, "upper.rollout": False}),
+    "auto-no-cluster-bound": ("auto", {"bound.clusters": 0}),
+    "auto-no-clusters": ("auto", {"bound.clusters": 0, "search.clusters": 0}),
+    "auto-no-search-clusters": ("auto", {"search.clusters": 0}),
+    "search-no-clusters": ("search", {"search.clusters": 0}),
 }
 SETS = {
     "cpsat": ["cpsat", "cpsat-no-tight", "cpsat-no-commute", "cpsat-no-hints", "cpsat-plain"],

@@ -3,7 +3,8 @@
 For measuring the search core itself (node counts are machine-independent; rates are not):
 
     .venv/bin/python benchmarks/horizons.py benchmarks/levels/gen-tri-90b5c-mirror-proper-s703.json --from 6 --to 8 \\
-        --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--no-por-adjacent] [--python]
+        --time-limit 60 [--no-gather] [--no-ring] [--no-por] [--no-por-adjacent] [--python] [--table-limit N] \\
+        [--clusters N]
 
 To compare another build of the compiled core (node counts and rates, in one run), use
 `benchmarks/core_check.py`.
@@ -40,15 +41,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-por-adjacent", action="store_true", help="the commuting-move order between "
                     "non-adjacent moves only")
     ap.add_argument("--python", action="store_true", help="the pure-Python reference search")
+    ap.add_argument("--clusters", type=int, default=0, help="prune one-island nodes also by the cluster gathering "
+                    "cost of up to N regions per colour (models/bounds.md)")
+    ap.add_argument("--table-limit", type=int, default=3_000_000, help="transposition table entries before it "
+                    "is cleared (compiled search)")
     args = ap.parse_args(argv)
     level = load_level(args.level)
     regions = regions_of(level)
     k = len(regions.palette)
     if args.python:
-        search = IDAStar(regions.adj, regions.colors, k)
+        search = IDAStar(regions.adj, regions.colors, k, clusters=args.clusters)
     else:
         search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=not args.no_gather,
-                                 ring=not args.no_ring, por_adjacent=not args.no_por_adjacent)
+                                 ring=not args.no_ring, por_adjacent=not args.no_por_adjacent,
+                                 table_limit=args.table_limit, clusters=args.clusters)
     bound = lower_bound(regions.adj, regions.colors, k)
     start = bound if args.start is None else args.start
     print(f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}")

@@ -8,6 +8,10 @@ Only bounds with a proof enter here (see models/bounds.md):
   region was the colour's last), so ending in colour d needs at least one move per other colour
   present, plus the moves needed before the first of them can go: none if one is down to a single
   region, else 1, or 2 when no single move gathers any of them into one region (`gather_costs`).
+- clusters (optional, `bound_report(clusters=N)`): before a colour can disappear, its regions must be one
+  region; every region that does not end in it was recoloured, and a region built by h moves spans at most
+  2h in the initial distances, so the moves before are at least the cheapest clustering of (a sample of
+  N of) the colour's regions (`cluster_costs`).
 Islands (components of a disconnected board) are independent except that all must end in the same
 colour d: the bound is min over d of the sum over islands of max(radius term, colour bound for d).
 """
@@ -15,7 +19,7 @@ colour d: the bound is min over d of the sum over islands of max(radius term, co
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,6 +95,100 @@ def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Seq
     return cost
 
 
+def _distances(s: int, adj: Sequence[Sequence[int]]) -> dict[int, int]:
+    dist = {s: 0}
+    queue = deque([s])
+    while queue:
+        v = queue.popleft()
+        for w in adj[v]:
+            if w not in dist:
+                dist[w] = dist[v] + 1
+                queue.append(w)
+    return dist
+
+
+def _spread_sample(regions: list[int], dist: dict[int, dict[int, int]], size: int) -> list[int]:
+    """Up to `size` of the regions, far apart: from each start, farthest-point picks; the sample with the
+    largest least pairwise distance. (Any subset gives a valid bound; this one only makes it strong.)"""
+    if len(regions) <= size:
+        return list(regions)
+    best: tuple[int, list[int]] | None = None
+    for first in regions[:: max(1, len(regions) // 24)]:  # (at most about 24 starts: large boards stay quick)
+        picked = [first]
+        gap = {v: dist[first][v] for v in regions}
+        while len(picked) < size:
+            far = max(regions, key=lambda v: (gap[v], -v))
+            picked.append(far)
+            for v in regions:
+                gap[v] = min(gap[v], dist[far][v])
+        least = min(dist[a][b] for i, a in enumerate(picked) for b in picked[i + 1:])
+        if best is None or least > best[0]:
+            best = (least, picked)
+    assert best is not None
+    return best[1]
+
+
+def cluster_cost(points: Sequence[int], dist: dict[int, dict[int, int]]) -> int:
+    """min over partitions of `points` into groups, one of them (possibly empty) the group that keeps the
+    colour, of sum ceil(diameter / 2) over the groups, where each other group costs at least 1
+    (models/bounds.md, "clusters"): exact, by dynamic programming over the subsets (3^len(points) steps)."""
+    n = len(points)
+    full = (1 << n) - 1
+    keep = [0] * (1 << n)  # ceil(diameter / 2) of each subset
+    for mask in range(1, 1 << n):
+        low = (mask & -mask).bit_length() - 1
+        rest = mask & (mask - 1)
+        far = max((dist[points[low]][points[j]] for j in range(n) if rest >> j & 1), default=0)
+        keep[mask] = max(keep[rest], (far + 1) // 2)  # (the diameter of the subset, halved, rounded up)
+    groups = [0] * (1 << n)  # the cheapest partition of each subset into recoloured groups
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        rest = mask ^ low
+        best = 1 << 30
+        sub = rest
+        while True:
+            group = sub | low
+            best = min(best, max(1, keep[group]) + groups[mask ^ group])
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+        groups[mask] = best
+    best = groups[full]
+    sub = full
+    while sub:
+        best = min(best, keep[sub] + groups[full ^ sub])
+        sub = (sub - 1) & full
+    return best
+
+
+CLUSTER_REGIONS = 300  # islands larger than this skip the cluster costs (a search per region of each colour)
+
+
+def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int], size: int = 8,
+                  deadline: float | None = None) -> dict[int, int]:
+    """For each colour of one island, a lower bound on the moves that leave it a single region: the
+    `cluster_cost` of up to `size` of its regions, far apart (empty once the deadline has passed)."""
+    by_colour: dict[int, list[int]] = {}
+    if len(nodes) > CLUSTER_REGIONS:
+        return {}  # (a weaker bound, never a wrong one: each colour keeps its gather_costs)
+    for v in nodes:
+        by_colour.setdefault(colors[v], []).append(v)
+    dist: dict[int, dict[int, int]] = {}
+    costs: dict[int, int] = {}
+    for c, regions in sorted(by_colour.items()):
+        if len(regions) < 3:
+            continue  # gather_costs is exact for one or two regions
+        if deadline is not None and time.monotonic() >= deadline:
+            return {}
+        for v in regions:
+            if v not in dist:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return {}
+                dist[v] = _distances(v, adj)
+        costs[c] = cluster_cost(_spread_sample(regions, dist, size), dist)
+    return costs
+
+
 def colour_bound(counts: Counter[int], final: int, gather: dict[int, int] | None = None) -> int:
     """Moves needed to leave only colour `final` on an island with these region counts per colour
     (and, when given, the island's `gather_costs`; without them only the single-region case counts)."""
@@ -117,9 +215,10 @@ class BoundReport:
 
 
 def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
-                 deadline: float | None = None) -> BoundReport:
+                 deadline: float | None = None, clusters: int = 0) -> BoundReport:
     """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
-    `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound."""
+    `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound. With
+    `clusters` = N > 0 each colour's gathering cost is also at least its `cluster_costs` (samples of N)."""
     n = len(colors)
     parts = islands(n, adj)
     per_island = []
@@ -130,7 +229,11 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
         cut |= island_cut
         radii.append((radius, ring))
         counts = Counter(colors[v] for v in nodes)
-        per_island.append((radii[-1][1], counts, gather_costs(nodes, adj, colors)))
+        gather = gather_costs(nodes, adj, colors)
+        if clusters > 0:
+            for c, cost in cluster_costs(nodes, adj, colors, clusters, deadline).items():
+                gather[c] = max(gather[c], cost)
+        per_island.append((radii[-1][1], counts, gather))
     best, best_d = None, 0
     for d in range(num_colors):
         total = sum(max(rad, colour_bound(counts, d, gather)) for rad, counts, gather in per_island)

@@ -48,6 +48,14 @@ class SearchOptions:
     gather: bool = True  # prune with the gathering colour bound (models/bounds.md)
     ring: bool = True  # prune with the ring rule of the radius bound (models/bounds.md)
     symmetry: bool = False  # the model's symmetry rule at the search's root (measured slower: off)
+    clusters: int = 8  # one-island nodes also pruned by the cluster gathering cost of up to this many regions (0: off)
+
+
+@dataclass(frozen=True)
+class BoundOptions:
+    """The root lower bound (the first horizon of every engine; models/bounds.md)."""
+
+    clusters: int = 8  # each colour's gathering cost also from clusters of up to this many of its regions (0: off)
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,7 @@ class SolveOptions:
     model: ModelOptions = field(default_factory=ModelOptions)
     cpsat: CpSatOptions = field(default_factory=CpSatOptions)
     search: SearchOptions = field(default_factory=SearchOptions)
+    bound: BoundOptions = field(default_factory=BoundOptions)
     upper: UpperOptions = field(default_factory=UpperOptions)
     race: RaceOptions = field(default_factory=RaceOptions)
 
@@ -122,6 +131,8 @@ TECHNIQUES: dict[str, Technique] = {
     "rollout": Technique("upper", "rollout"),
     "cubes": Technique("cpsat", "cubes", 1),  # one part: every horizon solved whole
     "compiled-search": Technique("search", "compiled"),
+    "cluster-bound": Technique("bound", "clusters", 0),  # the root bound without the cluster gathering cost
+    "search-clusters": Technique("search", "clusters", 0),  # the search's pruning without it
 }
 
 

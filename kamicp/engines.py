@@ -141,7 +141,7 @@ class SearchEngine:
         opts = options or SearchOptions()
         self.ida = make_search(regions.adj, regions.colors, len(regions.palette), compiled=opts.compiled,
                                por=opts.por, symmetry=opts.symmetry, gather=opts.gather, ring=opts.ring,
-                               por_adjacent=opts.por_adjacent)
+                               por_adjacent=opts.por_adjacent, clusters=opts.clusters)
 
     def horizon(self, steps: int, deadline: float | None, stop: Stop | None = None) -> Answer:
         # (`stop` is not polled: in the race the ledger stops the compiled search through shared memory)

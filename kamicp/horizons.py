@@ -50,7 +50,8 @@ def prepare(level: Level, options: SolveOptions, *, start: float, time_limit: fl
     deadline = None if time_limit is None else start + time_limit
     if known is None:
         regions = regions_of(level)
-        report = bound_report(regions.adj, regions.colors, len(regions.palette), deadline)
+        report = bound_report(regions.adj, regions.colors, len(regions.palette), deadline,
+                              clusters=options.bound.clusters)
         known = Prepared(regions, report, UpperBound(None, EngineName.GREEDY, 0.0))
     if known.upper.plan is None:
         plan = greedy(known.regions.adj, known.regions.colors, len(known.regions.palette), deadline=deadline)

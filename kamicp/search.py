@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from kamicp.bounds import quotient_bound
-from kamicp.regions import quotient, recolor
+from kamicp.bounds import bound_report
+from kamicp.regions import islands, quotient, recolor
 
 Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
 
@@ -31,8 +31,10 @@ class IDAStar:
         num_colors: int,
         *,
         table_limit: int = 2_000_000,
+        clusters: int = 0,
     ) -> None:
         self.adj0 = adj0
+        self.clusters = clusters  # > 0: one-island boards also get the cluster gathering cost (bounds.md)
         self.start = tuple(start)
         self.num_colors = num_colors
         self.table_limit = table_limit
@@ -52,7 +54,7 @@ class IDAStar:
         q = quotient(self.adj0, state)
         if len(set(q.colors)) == 1:
             return []
-        if budget <= 0 or quotient_bound(q, self.num_colors) > budget:
+        if budget <= 0 or self._bound(q) > budget:
             return None
         if self.failed.get(state, -1) >= budget:
             return None
@@ -73,6 +75,10 @@ class IDAStar:
             self.failed.clear()
         self.failed[state] = budget
         return None
+
+    def _bound(self, q) -> int:
+        one = self.clusters > 0 and len(islands(q.size, q.adj)) == 1
+        return bound_report(q.adj, q.colors, self.num_colors, clusters=self.clusters if one else 0).value
 
 
 try:  # the optional compiled core (setup.py builds it at `pip install -e .`)
@@ -107,6 +113,7 @@ class CompiledIDAStar:
         gather: bool = True,
         ring: bool = True,
         por_adjacent: bool = True,
+        clusters: int = 0,
     ) -> None:
         if _fastsearch is None:
             raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
@@ -115,6 +122,7 @@ class CompiledIDAStar:
             [list(a) for a in adj0], list(start), num_colors, table_limit=table_limit,
             por=2 if por is True else int(por), gather=gather, ring=ring, adjacent=por_adjacent,
             symmetry=None if symmetry is None else list(symmetry),  # first move on r only if r <= sigma(r)
+            clusters=clusters,  # > 0: one-island nodes also pruned by the cluster gathering cost
         )
         self.nodes = 0
 
@@ -186,6 +194,7 @@ def rollout_plan(
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
     por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
+    clusters: int = 0,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar."""
     use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
@@ -196,5 +205,5 @@ def make_search(
 
             sigma = involution(adj0, start)
         return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather, ring=ring,
-                               por_adjacent=por_adjacent)
-    return IDAStar(adj0, start, num_colors)
+                               por_adjacent=por_adjacent, clusters=clusters)
+    return IDAStar(adj0, start, num_colors, clusters=clusters)

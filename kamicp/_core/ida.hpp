@@ -23,6 +23,7 @@
 
 #include "bounds.hpp"
 #include "child_bounds.hpp"
+#include "clusters.hpp"
 #include "contraction.hpp"
 #include "fail_table.hpp"
 
@@ -35,6 +36,7 @@ struct SearchSettings {
     bool adjacent = true;             // the order also between adjacent moves (off only for ablations)
     BoundRules rules;
     std::vector<int> symmetry;  // a colour-preserving involution of the initial regions, or empty
+    int clusters = 0;           // > 0: one-island nodes also pruned by the cluster gathering cost (sample size)
 };
 
 enum class Outcome { infeasible = 0, feasible = 1, timeout = 2 };
@@ -44,7 +46,7 @@ class Ida {
     Ida(Board board, SearchSettings settings)
         : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
           por_(s_.por > 0), por_store_(s_.por > 1), contraction_(board_), bounds_(n_, K_, s_.rules),
-          child_(n_, K_, s_.rules), merged_(K_, 0) {
+          child_(n_, K_, s_.rules), clusters_(s_.clusters), merged_(K_, 0), cnt_hi_(K_, 0), gather_(K_, 0) {
         table_.set_width(1);
     }
     Ida(const Ida &) = delete;  // its units hold references into it
@@ -99,8 +101,9 @@ class Ida {
     Contraction contraction_;
     Bounds bounds_;
     ChildBounds child_;
+    Clusters clusters_;
     FailTable table_;
-    std::vector<int> merged_;
+    std::vector<int> merged_, cnt_hi_, gather_, order_, colour_regions_;
     std::vector<Frame> frames_;
     std::vector<int> cur_;  // the board of the node being searched (initial region -> colour), edited in place
     std::vector<std::pair<int, int>> plan_;
@@ -197,6 +200,49 @@ class Ida {
         std::stable_sort(moves.begin(), moves.end(), [](const Mv &x, const Mv &y) { return x.merged > y.merged; });
     }
 
+    // The colour bound with each colour's gathering cost raised to its cluster cost (bounds.cluster_costs)
+    // exceeds the budget, on a one-island node whose distances and colour counts `c` holds. Skipped (false)
+    // when even each cost's largest possible value, one less than its sample, cannot raise it that far.
+    bool cluster_prunes(const ChildData &c, const Quot &q, int budget) {
+        const int m = q.m, N = clusters_.size();
+        if (m > 300) return false;  // (bounds.CLUSTER_REGIONS)
+        order_.resize(m);
+        for (int a = 0; a < m; ++a) order_[a] = a;
+        bounds_.gather_costs(q, order_.data(), m, c.cnt.data(), gather_.data());
+        for (int e = 0; e < K_; ++e)
+            cnt_hi_[e] = c.cnt[e] >= 3 ? std::max(gather_[e], std::min(N, c.cnt[e]) - 1) : gather_[e];
+        // bounds.colour_bound with these costs (colour_bound in bounds.hpp caps them at 2, the gathering's most)
+        auto least_bound = [&](const std::vector<int> &g) {
+            int best = 1 << 30;
+            for (int d = 0; d < K_; ++d) {
+                int others = 0, least = 1 << 30;
+                for (int e = 0; e < K_; ++e)
+                    if (e != d && c.cnt[e] > 0) ++others, least = std::min(least, g[e]);
+                best = std::min(best, others == 0 ? 0 : others + least);
+            }
+            return best;
+        };
+        if (least_bound(cnt_hi_) <= budget) return false;
+        // a colour whose cost leaves (colours present - 1) + cost <= budget decides "no" for a final colour
+        // other than it, so the cheapest colours are computed first and one such ends the test
+        int present = 0;
+        for (int e = 0; e < K_; ++e) present += c.cnt[e] > 0;
+        order_.clear();
+        for (int e = 0; e < K_; ++e)
+            if (c.cnt[e] > 0) order_.push_back(e);
+        std::sort(order_.begin(), order_.end(), [&](int x, int y) { return cnt_hi_[x] < cnt_hi_[y]; });
+        for (int e : order_) {
+            if (c.cnt[e] >= 3 && gather_[e] < cnt_hi_[e]) {
+                colour_regions_.clear();
+                for (int a = 0; a < m; ++a)
+                    if (q.color[a] == e) colour_regions_.push_back(a);
+                gather_[e] = std::max(gather_[e], clusters_.cost(colour_regions_, c.dist.data(), m));
+            }
+            if (present >= 2 && present - 1 + gather_[e] <= budget) return false;
+        }
+        return least_bound(gather_) > budget;
+    }
+
     // N[P] over initial regions for the clicked set of current region a
     void mark_near(const Quot &q, int a, char *near) const {
         std::memset(near, 0, n_);
@@ -234,7 +280,12 @@ class Ida {
         }
         bool pruned;
         generate(f, root, prev_min, near_prev, prev_color, pruned);
-        if (expand(f, depth, budget, one_island, root && !s_.symmetry.empty())) return true;
+        const bool prepared = s_.clusters > 0 && one_island && !f.moves.empty();
+        if (prepared) {
+            child_.prepare_children(f.child, q, budget - 1);  // (its distances serve the clusters too)
+            if (cluster_prunes(f.child, q, budget)) return false;  // the bound says no, as kamicp.search's does
+        }
+        if (expand(f, depth, budget, one_island, root && !s_.symmetry.empty(), prepared)) return true;
         if (!pruned) {
             store(k, kh, budget);
         } else if (restricted) {
@@ -244,11 +295,11 @@ class Ida {
     }
 
     // Tries the frame's moves in order; true (the move appended to plan_) once one leads to a plan.
-    bool expand(Frame &f, int depth, int budget, bool one_island, bool sym) {
+    bool expand(Frame &f, int depth, int budget, bool one_island, bool sym, bool prepared) {
         const Quot &q = f.q;
         char *near = por_ ? f.near.data() : nullptr;
         const bool fast = one_island && !f.moves.empty();
-        if (fast) child_.prepare_children(f.child, q, budget - 1);
+        if (fast && !prepared) child_.prepare_children(f.child, q, budget - 1);
         for (size_t mi = 0; mi < f.moves.size(); ++mi) {
             const Mv mv = f.moves[mi];
             const int a = mv.k;

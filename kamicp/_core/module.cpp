@@ -3,11 +3,13 @@
 // parsed here, by keyword, into the units' plain data (contraction.hpp's Board, ida.hpp's
 // SearchSettings); the units know nothing of Python. Units, bottom up: contraction (regions of a
 // colouring), bfs (searches over them), bounds (the sound lower bound), child_bounds (children decided
-// at their parent), fail_table (transposition table), ida (the search), heuristics (beam, rollout).
+// at their parent), clusters (the cluster gathering cost), fail_table (transposition table), ida (the
+// search), heuristics (beam, rollout).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -72,6 +74,15 @@ bool parse_board(PyObject *adj_obj, PyObject *start_obj, int K, std::vector<std:
     return true;
 }
 
+// The checked board of the (adj, start, num_colors) arguments every entry point takes; nullptr with a
+// Python error set when they are not a board.
+std::unique_ptr<Board> read_board(PyObject *adj_obj, PyObject *start_obj, int K) {
+    std::vector<std::vector<int>> adj;
+    std::vector<int> start;
+    if (!parse_board(adj_obj, start_obj, K, adj, start)) return nullptr;
+    return std::make_unique<Board>(adj, std::move(start), K);
+}
+
 // A plan as a Python list of (initial region, colour) tuples.
 PyObject *plan_list(const Plan &moves) {
     PyObject *plan = PyList_New(0);
@@ -85,28 +96,31 @@ PyObject *plan_list(const Plan &moves) {
 
 PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"adj", "start", "num_colors", "table_limit", "por", "gather", "ring",
-                                   "adjacent", "symmetry", nullptr};
+                                   "adjacent", "symmetry", "clusters", nullptr};
     PyObject *adj_obj, *start_obj, *sigma_obj = Py_None;
-    int K, por = 2, gather = 1, ring = 1, adjacent = 1;
+    int K, por = 2, gather = 1, ring = 1, adjacent = 1, clusters = 0;
     long long table_limit = 3000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppO", const_cast<char **>(kwlist), &adj_obj,
-                                     &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOi", const_cast<char **>(kwlist), &adj_obj,
+                                     &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj,
+                                     &clusters))
         return nullptr;
-    std::vector<std::vector<int>> adj;
-    std::vector<int> start;
-    if (!parse_board(adj_obj, start_obj, K, adj, start)) return nullptr;
+    auto board = read_board(adj_obj, start_obj, K);
+    if (!board) return nullptr;
     kamicp::SearchSettings settings;
     if (sigma_obj != Py_None) {
         if (!to_int_list(sigma_obj, settings.symmetry)) return nullptr;
-        if (settings.symmetry.size() != start.size()) return fail("symmetry and start differ in length"), nullptr;
+        if (static_cast<int>(settings.symmetry.size()) != board->n)
+            return fail("symmetry and start differ in length"), nullptr;
         for (int r : settings.symmetry)
-            if (r < 0 || r >= static_cast<int>(start.size())) return fail("symmetry index out of range"), nullptr;
+            if (r < 0 || r >= board->n) return fail("symmetry index out of range"), nullptr;
     }
+    if (clusters < 0 || clusters > 12) return fail("clusters: a sample of 0..12 regions"), nullptr;
+    settings.clusters = clusters;
     settings.table_limit = table_limit;
     settings.por = por;
     settings.adjacent = adjacent != 0;
     settings.rules = {gather != 0, ring != 0};
-    auto *s = new Ida(Board(adj, std::move(start), K), std::move(settings));
+    auto *s = new Ida(std::move(*board), std::move(settings));
     return PyCapsule_New(s, CAPSULE, destroy);
 }
 
@@ -153,13 +167,11 @@ PyObject *py_beam(PyObject *, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiiid|$pp", const_cast<char **>(kwlist), &adj_obj,
                                      &start_obj, &K, &width, &fan, &seconds, &closeness, &ring))
         return nullptr;
-    std::vector<std::vector<int>> adj;
-    std::vector<int> start;
-    if (!parse_board(adj_obj, start_obj, K, adj, start)) return nullptr;
-    const Board board(adj, std::move(start), K);
+    const auto board = read_board(adj_obj, start_obj, K);
+    if (!board) return nullptr;
     Plan plan;
     bool ok;
-    Py_BEGIN_ALLOW_THREADS ok = kamicp::Beam(board, ring != 0).run(width, fan, seconds, closeness != 0, plan);
+    Py_BEGIN_ALLOW_THREADS ok = kamicp::Beam(*board, ring != 0).run(width, fan, seconds, closeness != 0, plan);
     Py_END_ALLOW_THREADS
     if (!ok) Py_RETURN_NONE;
     return plan_list(plan);
@@ -173,13 +185,11 @@ PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiid", const_cast<char **>(kwlist), &adj_obj, &start_obj,
                                      &K, &limit, &seconds))
         return nullptr;
-    std::vector<std::vector<int>> adj;
-    std::vector<int> start;
-    if (!parse_board(adj_obj, start_obj, K, adj, start)) return nullptr;
-    const Board board(adj, std::move(start), K);
+    const auto board = read_board(adj_obj, start_obj, K);
+    if (!board) return nullptr;
     Plan plan;
     int steps;
-    Py_BEGIN_ALLOW_THREADS steps = kamicp::Rollout(board).run(limit, seconds, plan);
+    Py_BEGIN_ALLOW_THREADS steps = kamicp::Rollout(*board).run(limit, seconds, plan);
     Py_END_ALLOW_THREADS
     if (steps < 0) Py_RETURN_NONE;
     return plan_list(plan);
@@ -190,7 +200,7 @@ PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
 PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
-     "symmetry=None) -> handle of an IDA* search"},
+     "symmetry=None, clusters=0) -> handle of an IDA* search"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"beam", KW(py_beam),

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kamicp.config import CpSatOptions, RaceOptions, SolveOptions, UpperOptions
+from kamicp.config import BoundOptions, CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
 from kamicp.engines import CpSatEngine
 from kamicp.horizons import run_horizons
 from kamicp.model import FloodModel, ModelOptions
@@ -122,8 +122,9 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     # horizon 9 "proved by the other process" one second in (the search alone needs minutes)
     timer = threading.Timer(1.0, ledger.publish, args=(Horizon(9, "infeasible", 12.0, "cpsat"),))
     timer.start()
-    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger,
-                       options=SolveOptions(race=RaceOptions(top_down=top_down)))
+    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger,  # (without the clusters,
+                       options=SolveOptions(race=RaceOptions(top_down=top_down),  # the bound is 7, 9 slow)
+                                            bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
     timer.join()
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
@@ -177,8 +178,9 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
 
     helper = threading.Thread(target=other)
     helper.start()
-    res = run_horizons(level, "search", max_steps=9, time_limit=120, coordinator=ledger)
-    helper.join()
+    res = run_horizons(level, "search", max_steps=9, time_limit=120, coordinator=ledger,  # without the clusters:
+                       options=SolveOptions(bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
+    helper.join()  # (with them the bound is 8 and the search refutes 9 alone in seconds)
     return res
 
 

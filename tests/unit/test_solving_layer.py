@@ -32,7 +32,7 @@ def test_every_technique_switches_one_field_off():
     for name, t in TECHNIQUES.items():
         changed = options_without([name])
         assert getattr(getattr(changed, t.part), t.name) == t.off, name
-        others = [p for p in ("model", "cpsat", "search", "upper", "race") if p != t.part]
+        others = [p for p in ("model", "cpsat", "search", "bound", "upper", "race") if p != t.part]
         assert all(getattr(changed, p) == getattr(base, p) for p in others), name
     assert options_without([], ModelOptions(tight_colours=False)).model.tight_colours is False
 
