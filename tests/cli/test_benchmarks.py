@@ -66,7 +66,7 @@ def test_compare_commits_flags_every_contradiction():
 @pytest.mark.slow
 def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
     out = tmp_path / "dist"
-    _script("distributed").main([str(PUZZLES / "tri-harbour.json"), "--workers", "1,2", "--out", str(out)])
+    _script("cube_proofs").main([str(PUZZLES / "tri-harbour.json"), "--workers", "1,2", "--out", str(out)])
     records = json.loads(out.with_suffix(".json").read_text())["records"]
     assert [(r["mode"], r["optimum"]) for r in records] == [
         ("single auto", 6), ("dask 1 worker", 6), ("dask 2 workers", 6)]

@@ -1,7 +1,7 @@
 """A distributed proof (solve --dask) on LocalClusters of 1, 2 and 4 workers, beside the single-machine
 `auto` solve, in one run.
 
-    .venv/bin/python benchmarks/distributed.py LEVEL [LEVEL ...] [--workers 1,2,4] [--depth 1]
+    .venv/bin/python benchmarks/cube_proofs.py LEVEL [LEVEL ...] [--workers 1,2,4] [--depth 1]
         [--engine auto] [--time-limit 600] [--out benchmarks/results/distributed]
 
 For each level: the single-machine `solve(engine="auto")` (wall time), then for each worker count a fresh
@@ -23,16 +23,12 @@ import sys
 import time
 from pathlib import Path
 
+from kamicp import load_level
+from kamicp.distributed import CubeSource, DistributedResult, solve_distributed
+from kamicp.packs.dask_runner import connect
+from kamicp.solver import solve
+
 ROOT = Path(__file__).resolve().parent.parent
-
-# Run as a script, this file's folder comes first on sys.path, where this file would shadow the Dask
-# package `distributed`: take the folder off before anything imports it.
-sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from kamicp import load_level  # noqa: E402
-from kamicp.distributed import CubeSource, DistributedResult, solve_distributed  # noqa: E402
-from kamicp.packs.dask_runner import connect  # noqa: E402
-from kamicp.solver import solve  # noqa: E402
 
 
 def single(path: str, time_limit: float) -> dict:
@@ -97,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         for n in (int(w) for w in args.workers.split(",")):
             records.append({"level": name, **distributed(path, n, args.depth, args.engine, args.time_limit)})
             print(table(records).splitlines()[-1], flush=True)
-    command = " ".join(["benchmarks/distributed.py", *(argv if argv is not None else sys.argv[1:])])
+    command = " ".join(["benchmarks/cube_proofs.py", *(argv if argv is not None else sys.argv[1:])])
     md = (f"Command: `.venv/bin/python {command}`  \nMachine: {platform.machine()}, {os.cpu_count()} cores "
           f"(shared), Python {platform.python_version()}\n\n{table(records)}")
     out = Path(args.out)
