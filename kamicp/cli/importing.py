@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -12,6 +12,9 @@ from kamicp.cli.common import EXIT_OK, ForceOpt, Geometry, app, bad_input, err, 
 from kamicp.formats import write_json
 from kamicp.render.files import check_writable
 from kamicp.render.terminal import swatch
+
+if TYPE_CHECKING:  # Pillow is needed only when the command runs
+    from kamicp.formats.screenshot import ImportReport, Screenshot
 
 
 @app.command("import")
@@ -39,10 +42,25 @@ def import_cmd(
     """Read a level from a screenshot (a Kami 2 game screenshot, or a board on a margin): find the board,
     read the palette and every cell, write the level, and print what was seen (check the uncertain
     cells; --overlay draws what was read)."""
+    _check_output_names(output, overlay)
+    shot = _import_screenshot(shot_path, output, geometry, rows, cols, box, overlay, par, force)
+    _print_import(shot_path, shot, par)
+    out.print(f"wrote {output}" + (f" and {overlay}" if overlay is not None else ""), markup=False)
+    raise typer.Exit(EXIT_OK)
+
+
+def _check_output_names(output: Path, overlay: Path | None) -> None:
+    """The outputs are named for what they hold, checked before any reading so a typo costs nothing."""
     if output.suffix.lower() != ".json":
         raise fail(f"{output}: the output is kamicp JSON: name it *.json")
     if overlay is not None and overlay.suffix.lower() != ".png":
         raise fail(f"{overlay}: the overlay is a PNG picture: name it *.png")
+
+
+def _import_screenshot(shot_path: Path, output: Path, geometry: Geometry, rows: int | None, cols: int | None,
+                       box: str | None, overlay: Path | None, par: int | None, force: bool) -> Screenshot:
+    """Read the screenshot and write the level (with --par, else the par seen in the picture, if any)
+    and the overlay. Pillow is imported here, so that only this command needs it."""
     try:
         from kamicp.formats.screenshot import open_image, parse_box, read_screenshot
         from kamicp.render.overlay import write_overlay
@@ -58,29 +76,45 @@ def import_cmd(
         write_json(level, output, overwrite=force)
         if overlay is not None:
             write_overlay(overlay, open_image(shot_path), rep, force=force)
+    return shot
+
+
+def _print_import(shot_path: Path, shot: Screenshot, par: int | None) -> None:
+    """What the import saw, for the user to check against the picture: where the board is, its size,
+    the colours, the uncertain cells, the par and any warnings."""
+    rep = shot.report
     (left, top, right, bottom), (w, h) = rep.box, rep.image_size
     kind = "game screenshot" if rep.layout == "game" else "picture"
     out.print(f"{shot_path}: {kind}, board at ({left}, {top})-({right}, {bottom}) of {w} x {h} pixels",
               markup=False, soft_wrap=True)
     cells = rep.shape[0] * rep.shape[1] - rep.holes
     out.print(f"{rep.geometry}, {rep.shape[0]} x {rep.shape[1]}: {cells} cells, {rep.holes} holes", markup=False)
+    _print_colours(shot)
+    _print_uncertain(rep)
+    _print_par(rep.par, rep.par_note, par)
+    for note in rep.warnings:
+        err.print(f"warning: {note}", markup=False, soft_wrap=True)
+
+
+def _print_colours(shot: Screenshot) -> None:
+    """The palette on one line, each colour as a swatch with its hex code and cell count."""
+    rep = shot.report
     counts = dict(rep.counts)
     colours = Text(f"{rep.colors} colours: ")
     for k, (key, hexcode) in enumerate(rep.palette):
         colours.append_text(Text("   " if k else "")).append_text(swatch(shot.level, key))
         colours.append(f" {hexcode} ({counts[key]} cells)")
     out.print(colours)
+
+
+def _print_uncertain(rep: ImportReport) -> None:
+    """The cells to check by eye and why, or that there are none (said, so silence is never ambiguous)."""
     if rep.uncertain:
         out.print(f"[bold yellow]{len(rep.uncertain)} uncertain cells[/] (check them against the screenshot):")
         for u in rep.uncertain:
             out.print(f"  ({u.label[0]}, {u.label[1]}) {u.key}: {u.reason} (ΔE {u.delta_e:g})", markup=False)
     else:
         out.print("no uncertain cells")
-    _print_par(rep.par, rep.par_note, par)
-    for note in rep.warnings:
-        err.print(f"warning: {note}", markup=False, soft_wrap=True)
-    out.print(f"wrote {output}" + (f" and {overlay}" if overlay is not None else ""), markup=False)
-    raise typer.Exit(EXIT_OK)
 
 
 

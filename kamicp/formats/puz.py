@@ -122,8 +122,9 @@ def parse_solution(text: str, source: str) -> list[tuple[int, int]]:
     return moves
 
 
-def level_from_puz(text: str, source: str, name: str = "") -> Level:
-    """Build a triangle level (with par and official solution) from the text of a `.puz` file."""
+def _split_fields(text: str, source: str) -> dict[str, str]:
+    """The line's fields by name, once it is one line of the right version with every field: the
+    checks come first so that a wrong file is named as such, not as a bad number further on."""
     line = text.strip()
     if not line:
         raise FormatError("the file is empty", source=source)
@@ -138,6 +139,12 @@ def level_from_puz(text: str, source: str, name: str = "") -> Level:
     if fields["version"] != VERSION:
         raise FormatError(f"unsupported version {cut(fields['version'])!r} (expected {VERSION!r})", source=source,
                           where="field 'version'")
+    return fields
+
+
+def _read_tiles(fields: dict[str, str], source: str) -> tuple[str, int]:
+    """The decoded tiles and the row width W. The sizes are checked (against the cell limit too) before
+    the run-length expansion, which is itself bounded by L, so a small file cannot ask for a huge board."""
     _int(fields["lowX"], source, "lowX", minimum=None, maximum=None)
     _int(fields["lowY"], source, "lowY", minimum=None, maximum=None)
     width = _int(fields["W"], source, "W", minimum=1, maximum=limits().max_cells)
@@ -150,8 +157,12 @@ def level_from_puz(text: str, source: str, name: str = "") -> Level:
     if len(tiles) != length:
         raise FormatError(f"decodes to {len(tiles)} tiles, but field 'L' says {length}", source=source,
                           where="field 'tiles'")
-    par = _int(fields["par"], source, "par")
+    return tiles, width
 
+
+def _lattice_grid(tiles: str, width: int, source: str) -> tuple[list[str], dict[int, tuple[int, int]]]:
+    """The board's rows on the triangle lattice (holes where tiles are 0) and each tile's cell label,
+    placed by the shear of the module docstring and shifted so the smallest row and column are 0."""
     raw: dict[tuple[int, int], int] = {}  # lattice position -> tile index
     for t, ch in enumerate(tiles):
         if ch != "0":
@@ -173,12 +184,15 @@ def level_from_puz(text: str, source: str, name: str = "") -> Level:
         label = (r0 - min_r, c0 - min_c)
         grid[label[0]][label[1]] = tiles[t]
         tile_label[t] = label
-    keys = tuple(sorted(set(tiles) - {"0"}))
-    level = Level.from_rows(["".join(row) for row in grid], "triangle", name=name, par=par,
-                            palette=default_palette(keys))
+    return ["".join(row) for row in grid], tile_label
 
+
+def _official_moves(solution: str, level: Level, tile_label: dict[int, tuple[int, int]], length: int,
+                    width: int, source: str) -> list[Move]:
+    """The file's solution as moves on the level; a tap off the board or on a hole is an error that
+    names the tile, since the solution is only worth keeping if it replays on this very board."""
     official = []
-    for k, (t, number) in enumerate(parse_solution(fields["solution"], source), start=1):
+    for k, (t, number) in enumerate(parse_solution(solution, source), start=1):
         where = "field 'solution'"
         if t >= length:
             raise FormatError(f"move {k} taps tile {t}, off the board (tiles 0-{length - 1})", source=source,
@@ -188,6 +202,18 @@ def level_from_puz(text: str, source: str, name: str = "") -> Level:
             raise FormatError(f"move {k} taps tile {t} (row {r}, square {c}, side {s}), which is a hole (0)",
                               source=source, where=where)
         official.append(Move(level.index(tile_label[t]), str(number)))
+    return official
+
+
+def level_from_puz(text: str, source: str, name: str = "") -> Level:
+    """Build a triangle level (with par and official solution) from the text of a `.puz` file."""
+    fields = _split_fields(text, source)
+    tiles, width = _read_tiles(fields, source)
+    par = _int(fields["par"], source, "par")
+    rows, tile_label = _lattice_grid(tiles, width, source)
+    keys = tuple(sorted(set(tiles) - {"0"}))
+    level = Level.from_rows(rows, "triangle", name=name, par=par, palette=default_palette(keys))
+    official = _official_moves(fields["solution"], level, tile_label, len(tiles), width, source)
     return replace(level, official=tuple(official)) if official else level
 
 

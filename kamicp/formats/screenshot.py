@@ -34,7 +34,7 @@ from PIL import Image, ImageFilter, UnidentifiedImageError
 from kamicp.errors import FormatError, UsageError
 from kamicp.formats import gameshot
 from kamicp.formats.common import read_bytes
-from kamicp.geometry import lattice
+from kamicp.geometry import Lattice, lattice
 from kamicp.level import HOLE, Level
 
 # 40 megapixels: more than any phone or tablet screenshot (a 4K screen is 8.3 MP), far below what
@@ -338,6 +338,87 @@ def _hex(rgb: np.ndarray) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(round(float(v)) for v in rgb))
 
 
+GAME_SHAPE = DEFAULT_SHAPES["triangle"]  # a Kami 2 board: 29 rows of 10 triangles
+
+
+def _swatch_colours(arr: np.ndarray, lab_img: np.ndarray,
+                    layout: gameshot.GameLayout) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each footer swatch's colour, RGB (the palette) and Lab (the centres cells are matched to): the
+    median of the swatch's middle, low in the bar and in from its sides, clear of edges and icons."""
+    f0, f1 = layout.footer
+    band = slice(f0 + int(0.45 * (f1 - f0)), f1 - max(1, int(0.1 * (f1 - f0))))
+    swatch_rgb, swatch_lab = [], []
+    for a, b in layout.swatches:
+        inner = slice(a + (b - a) // 5, b - (b - a) // 5)
+        swatch_rgb.append(np.median(arr[band, inner].reshape(-1, 3), axis=0))
+        swatch_lab.append(np.median(lab_img[band, inner].reshape(-1, 3), axis=0))
+    return swatch_rgb, np.array(swatch_lab)
+
+
+def _game_samples(arr: np.ndarray, board: tuple[float, float, float, float], rows: int,
+                  cols: int) -> tuple[list[tuple[int, int]], np.ndarray, list[tuple[float, float, float]]]:
+    """Every cell's label, median colour (Lab) and sample point (x, y, half side), in reading order: a
+    patch's median, not one pixel, so the paper grain and JPEG noise average out."""
+    labels, medians, samples = [], [], []
+    for r in range(rows):
+        for c in range(cols):
+            x, y, half = gameshot.sample_point(board, r, c, rows)
+            labels.append((r, c))
+            medians.append(_patch(arr, x, y, half)[0])
+            samples.append((x, y, half))
+    return labels, rgb_to_lab(np.array(medians)), samples
+
+
+def _nearest_swatch(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per sample: its nearest swatch, the ΔE to it and to the second nearest (how ambiguous the cell
+    is), and its hue distance to the nearest (which tells holes, as a fold only shades a colour)."""
+    dist = delta_e(lab[:, None, :], centres[None, :, :])
+    order = np.argsort(dist, axis=1)
+    nearest = order[:, 0]
+    d1 = dist[np.arange(len(lab)), nearest]
+    d2 = dist[np.arange(len(lab)), order[:, 1]]
+    # a fold shades a triangle lighter or darker: off its swatch in lightness, hardly in hue
+    return nearest, d1, d2, gameshot.hue_distance(lab, centres[nearest])
+
+
+def _grain_ratio(lightness: np.ndarray, samples: list[tuple[float, float, float]], confident: np.ndarray,
+                 notes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's paper grain against the typical sure cell's, and whether it is smooth (the background
+    has no grain, so a pale colour and a hole differ there). With no grain visible at all, no cell is
+    smooth and a note says holes are told by colour alone."""
+    grain = np.array([gameshot.grain(lightness, x, y, gameshot.GRAIN_PATCH * h) for x, y, h in samples])
+    typical = float(np.median(grain[confident])) if confident.any() else 0.0
+    if typical < gameshot.MIN_GRAIN:
+        notes.append("no paper grain visible (a blurred or heavily compressed picture): holes are told from "
+                     "pale colours by colour alone")
+        return np.ones(len(samples)), np.zeros(len(samples), dtype=bool)
+    ratio = grain / typical
+    return ratio, ratio < gameshot.SMOOTH_RATIO
+
+
+def _game_doubt(dw: float, ratio: float, smooth: bool, hole: bool, d1: float, d2: float) -> str:
+    """Why a game cell should be checked by eye, or "": it sits near a hole threshold (hue distance or
+    grain), or it is nearly as close to a second swatch as to its own."""
+    near_far = abs(dw - gameshot.HOLE_FAR_DELTA_E) < 0.3 * gameshot.HOLE_FAR_DELTA_E and not smooth
+    near_smooth = abs(ratio - gameshot.SMOOTH_RATIO) < 0.5 * gameshot.SMOOTH_RATIO
+    if near_far or near_smooth:
+        return "hole or colour?"
+    if not hole and d1 > AMBIGUITY * d2:
+        return "between two colours"
+    return ""
+
+
+def _game_marks(board: tuple[float, float, float, float], labels: list[tuple[int, int]],
+                samples: list[tuple[float, float, float]], cell_keys: list[str],
+                offset: tuple[int, int]) -> tuple[CellMark, ...]:
+    """Where each cell was read, for the overlay: in the whole picture's pixels, as the layout was found
+    in the content inside any frames, which starts at `offset`."""
+    ox, oy = offset
+    return tuple(CellMark((r, c), tuple((px + ox, py + oy) for px, py in gameshot.cell_polygon(board, r, c)),
+                          (x + ox, y + oy), key)
+                 for (r, c), (x, y, _), key in zip(labels, samples, cell_keys, strict=True))
+
+
 def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> Screenshot | None:
     """The level of a Kami 2 screenshot whose content (inside any frames) is `content`, or None when
     the picture does not have the game's footer (gameshot.py has the layout and the method)."""
@@ -349,57 +430,19 @@ def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> 
         return None
     layout, notes = found
     par, par_note = gameshot.read_moves(lab_img, layout)
-    f0, f1 = layout.footer
-    band = slice(f0 + int(0.45 * (f1 - f0)), f1 - max(1, int(0.1 * (f1 - f0))))
-    swatch_rgb, swatch_lab = [], []
-    for a, b in layout.swatches:
-        inner = slice(a + (b - a) // 5, b - (b - a) // 5)
-        swatch_rgb.append(np.median(arr[band, inner].reshape(-1, 3), axis=0))
-        swatch_lab.append(np.median(lab_img[band, inner].reshape(-1, 3), axis=0))
-    centres = np.array(swatch_lab)
-    rows, cols = 29, 10
-    labels, medians, samples = [], [], []
-    for r in range(rows):
-        for c in range(cols):
-            x, y, half = gameshot.sample_point(layout.board, r, c, rows)
-            labels.append((r, c))
-            medians.append(_patch(arr, x, y, half)[0])
-            samples.append((x, y, half))
-    lab = rgb_to_lab(np.array(medians))
-    dist = delta_e(lab[:, None, :], centres[None, :, :])
-    order = np.argsort(dist, axis=1)
-    nearest = order[:, 0]
-    d1 = dist[np.arange(len(labels)), nearest]
-    d2 = dist[np.arange(len(labels)), order[:, 1]]
-    # a fold shades a triangle lighter or darker: off its swatch in lightness, hardly in hue
-    dw = gameshot.hue_distance(lab, centres[nearest])
-    grain = np.array([gameshot.grain(lab_img[..., 0], x, y, gameshot.GRAIN_PATCH * h) for x, y, h in samples])
-    confident = dw < gameshot.HOLE_NEAR_DELTA_E
-    typical = float(np.median(grain[confident])) if confident.any() else 0.0
-    if typical < gameshot.MIN_GRAIN:
-        notes.append("no paper grain visible (a blurred or heavily compressed picture): holes are told from "
-                     "pale colours by colour alone")
-        smooth = np.zeros(len(labels), dtype=bool)
-        ratio = np.ones(len(labels))
-    else:
-        ratio = grain / typical
-        smooth = ratio < gameshot.SMOOTH_RATIO
+    swatch_rgb, centres = _swatch_colours(arr, lab_img, layout)
+    rows, cols = GAME_SHAPE
+    labels, lab, samples = _game_samples(arr, layout.board, rows, cols)
+    nearest, d1, d2, dw = _nearest_swatch(lab, centres)
+    ratio, smooth = _grain_ratio(lab_img[..., 0], samples, dw < gameshot.HOLE_NEAR_DELTA_E, notes)
     hole = (dw > gameshot.HOLE_FAR_DELTA_E) | smooth
     keys = KEYS[:len(centres)]
+    cell_keys = [HOLE if hole[n] else keys[nearest[n]] for n in range(len(labels))]
     grid = [[HOLE] * cols for _ in range(rows)]
-    uncertain, marks = [], []
-    for n, (r, c) in enumerate(labels):
-        key = HOLE if hole[n] else keys[nearest[n]]
+    uncertain = []
+    for n, ((r, c), key) in enumerate(zip(labels, cell_keys, strict=True)):
         grid[r][c] = key
-        marks.append(CellMark((r, c), tuple((px + ox, py + oy) for px, py in gameshot.cell_polygon(layout.board, r, c)),
-                              (samples[n][0] + ox, samples[n][1] + oy), key))
-        reason = ""
-        near_far = abs(dw[n] - gameshot.HOLE_FAR_DELTA_E) < 0.3 * gameshot.HOLE_FAR_DELTA_E and not smooth[n]
-        near_smooth = abs(ratio[n] - gameshot.SMOOTH_RATIO) < 0.5 * gameshot.SMOOTH_RATIO
-        if near_far or near_smooth:
-            reason = "hole or colour?"
-        elif not hole[n] and d1[n] > AMBIGUITY * d2[n]:
-            reason = "between two colours"
+        reason = _game_doubt(dw[n], ratio[n], smooth[n], hole[n], d1[n], d2[n])
         if reason:
             uncertain.append(UncertainCell((r, c), key, reason, round(float(d1[n]), 1)))
     palette = tuple((k, _hex(v)) for k, v in zip(keys, swatch_rgb, strict=True))
@@ -416,15 +459,14 @@ def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> 
         box=(round(x0) + ox, round(y0) + oy, round(x1) + ox, round(y1) + oy),
         geometry="triangle", shape=(rows, cols), palette=palette, counts=counts,
         holes=int(hole.sum()), uncertain=tuple(uncertain), warnings=tuple(notes), layout="game",
-        cells=tuple(marks), par=par, par_note=par_note,
+        cells=_game_marks(layout.board, labels, samples, cell_keys, (ox, oy)), par=par, par_note=par_note,
     )
     return Screenshot(level, report)
 
 
-def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | None = None,
-                     cols: int | None = None, *, box: Box | None = None, name: str = "",
-                     source: str = "") -> Screenshot:
-    """Read a board from an RGB image (see the module doc); FormatError when there is none."""
+def _board_shape(geometry: str, rows: int | None, cols: int | None, source: str) -> tuple[int, int]:
+    """The grid's rows and columns, the geometry's default where not given (0 too); checked first, so a
+    wrong request is named before any picture work."""
     if geometry not in DEFAULT_SHAPES:
         raise FormatError(f"unknown geometry {geometry!r} for a screenshot (expected triangle or square)",
                           source=source)
@@ -432,6 +474,139 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
     rows, cols = rows or drows, cols or dcols
     if rows < 1 or cols < 1:
         raise FormatError("rows and columns must be positive", source=source)
+    return rows, cols
+
+
+def _check_box(img: Image.Image, box: Box, source: str) -> None:
+    """A box given by the caller must lie inside the image: cells are sampled inside it."""
+    x0, y0, x1, y1 = box
+    if not (0 <= x0 < x1 <= img.width and 0 <= y0 < y1 <= img.height):
+        raise FormatError(f"box {box} is not inside the {img.width} x {img.height} image", source=source)
+
+
+def _cell_scale(box: Box, extent: tuple[float, float], geometry: str, shape: tuple[int, int],
+                source: str) -> tuple[float, float, int]:
+    """Pixels per lattice unit across and down, and the half side of each cell's sample patch (40% of
+    the cell's inradius, so the patch stays inside the cell when the box is a little off). FormatError
+    when the cells are too small to sample."""
+    x0, y0, x1, y1 = box
+    sx, sy = (x1 - x0) / extent[0], (y1 - y0) / extent[1]
+    inradius = min(sx, sy) * (3**0.5 / 6 if geometry == "triangle" else 0.5)
+    half = max(1, int(inradius * 0.4))
+    if inradius < 2.5:
+        raise FormatError(f"the board is too small to read ({x1 - x0} x {y1 - y0} pixels for {shape[0]} x "
+                          f"{shape[1]} cells)", source=source)
+    return sx, sy, half
+
+
+@dataclass(frozen=True)
+class _Samples:
+    """What was read at every lattice position, in reading order."""
+
+    labels: list[tuple[int, int]]
+    rgb: np.ndarray  # the patch's median colour, one row per cell
+    spreads: list[float]  # how far the patch strays from its median (ΔE, 75th percentile)
+    xs: list[float]  # the cell's centre in image pixels
+    ys: list[float]
+
+
+def _sample_cells(arr: np.ndarray, lat: Lattice, shape: tuple[int, int], origin: tuple[int, int],
+                  scale: tuple[float, float], half: int) -> _Samples:
+    """A patch at every cell's centre (the lattice polygon's centroid, scaled into the box at `origin`)."""
+    labels: list[tuple[int, int]] = []
+    medians, spreads, xs, ys = [], [], [], []
+    for r in range(shape[0]):
+        for c in range(shape[1]):
+            pts = lat.polygon(r, c, 1.0)
+            cx = origin[0] + scale[0] * sum(p[0] for p in pts) / len(pts)
+            cy = origin[1] + scale[1] * sum(p[1] for p in pts) / len(pts)
+            med, spread = _patch(arr, cx, cy, half)
+            labels.append((r, c))
+            xs.append(cx)
+            ys.append(cy)
+            medians.append(med)
+            spreads.append(spread)
+    return _Samples(labels, np.array(medians), spreads, xs, ys)
+
+
+def _holes(lab: np.ndarray, samples: _Samples, background: Background | None, source: str) -> np.ndarray:
+    """Which cells show the margin's background (none when the board fills the picture, as there is no
+    background to compare with); FormatError when every cell does."""
+    hole = np.zeros(len(samples.labels), dtype=bool)
+    if background is not None:
+        bg = background_at(background, np.array(samples.xs), np.array(samples.ys))
+        hole = delta_e(lab, bg) < HOLE_DELTA_E
+    if hole.all():
+        raise FormatError("no board found: every cell shows the background", source=source)
+    return hole
+
+
+@dataclass(frozen=True)
+class _Colours:
+    """The colours of the board's cells (holes left out): each cell's cluster, and per cluster its key,
+    centre (Lab) and number of cells. Clusters are in reading order of first use, as keys are given."""
+
+    clusters: np.ndarray
+    order: list[int]
+    key_of: dict[int, str]
+    centres: dict[int, np.ndarray]
+    sizes: dict[int, int]
+
+
+def _find_colours(lab: np.ndarray, source: str) -> _Colours:
+    """Cluster the cells' colours (Lab) and give them keys; FormatError when there are more than keys."""
+    clusters = _cluster(lab)
+    if clusters.max() + 1 > len(KEYS):
+        raise FormatError(f"{clusters.max() + 1} colours found: too many for a level (at most {len(KEYS)})",
+                          source=source)
+    order = list(dict.fromkeys(clusters.tolist()))  # clusters in reading order of first use
+    return _Colours(clusters, order, {k: KEYS[n] for n, k in enumerate(order)},
+                    {k: np.median(lab[clusters == k], axis=0) for k in order},
+                    {k: int((clusters == k).sum()) for k in order})
+
+
+def _board_palette(rgb: np.ndarray, colours: _Colours) -> tuple[tuple[str, str], ...]:
+    """Each key's display colour: the median of its cells' colours (`rgb`, holes left out)."""
+    return tuple((colours.key_of[k], "#{:02x}{:02x}{:02x}".format(*(round(v) for v in
+                  np.median(rgb[colours.clusters == k], axis=0)))) for k in colours.order)
+
+
+def _board_doubt(own: float, other: float, spread: float, spread_limit: float, size: int, cells: int) -> str:
+    """Why a cell should be checked by eye, or "": nearly as close to another colour as to its own, a
+    patch that is not uniform, or the only cell of its colour (a stray mark may look like one)."""
+    if own > AMBIGUITY * other:
+        return "between two colours"
+    if spread > spread_limit:
+        return "patch not uniform"
+    if size == 1 and cells > 1:
+        return "only cell of its colour"
+    return ""
+
+
+def _board_grid(lab: np.ndarray, samples: _Samples, cells: np.ndarray, colours: _Colours,
+                shape: tuple[int, int]) -> tuple[list[list[str]], list[UncertainCell]]:
+    """The grid of keys (holes where no cell was kept) and the cells to check by eye."""
+    grid = [[HOLE] * shape[1] for _ in range(shape[0])]
+    uncertain = []
+    spread_limit = max(SPREAD_DELTA_E, 3.0 * float(np.median(samples.spreads)))  # relative to the image's noise
+    centres, order = colours.centres, colours.order
+    for n, cell in enumerate(cells):
+        k = int(colours.clusters[n])
+        r, c = samples.labels[cell]
+        grid[r][c] = colours.key_of[k]
+        own = float(delta_e(lab[cell], centres[k]))
+        other = min((float(delta_e(lab[cell], centres[j])) for j in order if j != k), default=np.inf)
+        reason = _board_doubt(own, other, samples.spreads[cell], spread_limit, colours.sizes[k], len(cells))
+        if reason:
+            uncertain.append(UncertainCell((r, c), colours.key_of[k], reason, round(own, 1)))
+    return grid, uncertain
+
+
+def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | None = None,
+                     cols: int | None = None, *, box: Box | None = None, name: str = "",
+                     source: str = "") -> Screenshot:
+    """Read a board from an RGB image (see the module doc); FormatError when there is none."""
+    rows, cols = _board_shape(geometry, rows, cols, source)
     img = img.convert("RGB")
     lat = lattice(geometry)
     ext_w, ext_h = lat.extent(rows, cols, 1.0)
@@ -439,7 +614,7 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
     background = None
     if box is None:
         try:
-            if geometry == "triangle" and (rows, cols) == DEFAULT_SHAPES["triangle"]:
+            if geometry == "triangle" and (rows, cols) == GAME_SHAPE:
                 game = _game_screenshot(img, refine_box(img, *peel_margins(img)[-1]), name, source)
                 if game is not None:
                     return game
@@ -447,73 +622,19 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
         except FormatError as e:
             raise FormatError(e.message, source=source) from None
     else:
-        x0, y0, x1, y1 = box
-        if not (0 <= x0 < x1 <= img.width and 0 <= y0 < y1 <= img.height):
-            raise FormatError(f"box {box} is not inside the {img.width} x {img.height} image", source=source)
-    x0, y0, x1, y1 = box
-    sx, sy = (x1 - x0) / ext_w, (y1 - y0) / ext_h
-    inradius = min(sx, sy) * (3**0.5 / 6 if geometry == "triangle" else 0.5)
-    half = max(1, int(inradius * 0.4))
-    if inradius < 2.5:
-        raise FormatError(f"the board is too small to read ({x1 - x0} x {y1 - y0} pixels for {rows} x {cols} "
-                          "cells)", source=source)
-    arr = np.asarray(img)
-    labels: list[tuple[int, int]] = []
-    medians, spreads, centres_x, centres_y = [], [], [], []
-    for r in range(rows):
-        for c in range(cols):
-            pts = lat.polygon(r, c, 1.0)
-            cx = x0 + sx * sum(p[0] for p in pts) / len(pts)
-            cy = y0 + sy * sum(p[1] for p in pts) / len(pts)
-            ix, iy = int(cx), int(cy)
-            patch = arr[max(0, iy - half):iy + half + 1, max(0, ix - half):ix + half + 1].reshape(-1, 3)
-            med = np.median(patch, axis=0)
-            lab = rgb_to_lab(patch)
-            labels.append((r, c))
-            centres_x.append(cx)
-            centres_y.append(cy)
-            medians.append(med)
-            spreads.append(float(np.quantile(delta_e(lab, rgb_to_lab(med)), 0.75)))
-    rgb = np.array(medians)
-    lab = rgb_to_lab(rgb)
-    hole = np.zeros(len(labels), dtype=bool)
-    if background is not None:
-        bg = background_at(background, np.array(centres_x), np.array(centres_y))
-        hole = delta_e(lab, bg) < HOLE_DELTA_E
-    if hole.all():
-        raise FormatError("no board found: every cell shows the background", source=source)
+        _check_box(img, box, source)
+    x0, y0 = box[0], box[1]
+    sx, sy, half = _cell_scale(box, (ext_w, ext_h), geometry, (rows, cols), source)
+    samples = _sample_cells(np.asarray(img), lat, (rows, cols), (x0, y0), (sx, sy), half)
+    lab = rgb_to_lab(samples.rgb)
+    hole = _holes(lab, samples, background, source)
     cells = np.flatnonzero(~hole)
-    clusters = _cluster(lab[cells])
-    if clusters.max() + 1 > len(KEYS):
-        raise FormatError(f"{clusters.max() + 1} colours found: too many for a level (at most {len(KEYS)})",
-                          source=source)
-    order = list(dict.fromkeys(clusters.tolist()))  # clusters in reading order of first use
-    key_of = {k: KEYS[n] for n, k in enumerate(order)}
-    centres = {k: np.median(lab[cells][clusters == k], axis=0) for k in order}
-    palette = tuple((key_of[k], "#{:02x}{:02x}{:02x}".format(*(round(v) for v in
-                     np.median(rgb[cells][clusters == k], axis=0)))) for k in order)
-    grid = [[HOLE] * cols for _ in range(rows)]
-    uncertain = []
-    spread_limit = max(SPREAD_DELTA_E, 3.0 * float(np.median(spreads)))  # relative to the image's noise
-    sizes = {k: int((clusters == k).sum()) for k in order}
-    for n, cell in enumerate(cells):
-        k = int(clusters[n])
-        r, c = labels[cell]
-        grid[r][c] = key_of[k]
-        own = float(delta_e(lab[cell], centres[k]))
-        other = min((float(delta_e(lab[cell], centres[j])) for j in order if j != k), default=np.inf)
-        reason = ""
-        if own > AMBIGUITY * other:
-            reason = "between two colours"
-        elif spreads[cell] > spread_limit:
-            reason = "patch not uniform"
-        elif sizes[k] == 1 and len(cells) > 1:
-            reason = "only cell of its colour"
-        if reason:
-            uncertain.append(UncertainCell((r, c), key_of[k], reason, round(own, 1)))
+    colours = _find_colours(lab[cells], source)
+    palette = _board_palette(samples.rgb[cells], colours)
+    grid, uncertain = _board_grid(lab, samples, cells, colours, (rows, cols))
     level = Level.from_rows(["".join(row) for row in grid], geometry, name=name, palette=dict(palette))
     marks = tuple(CellMark((r, c), tuple((x0 + sx * px, y0 + sy * py) for px, py in lat.polygon(r, c, 1.0)),
-                           (centres_x[n], centres_y[n]), grid[r][c]) for n, (r, c) in enumerate(labels))
+                           (samples.xs[n], samples.ys[n]), grid[r][c]) for n, (r, c) in enumerate(samples.labels))
     report = ImportReport(
         source=source,
         image_size=img.size,
@@ -521,7 +642,7 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
         geometry=geometry,
         shape=(rows, cols),
         palette=palette,
-        counts=tuple((key_of[k], sizes[k]) for k in order),
+        counts=tuple((colours.key_of[k], colours.sizes[k]) for k in colours.order),
         holes=int(hole.sum()),
         uncertain=tuple(uncertain),
         warnings=tuple(notes),
