@@ -106,19 +106,9 @@ def cell_colors(regions: Regions, cube: Cube) -> tuple[str, ...]:
     return tuple(colors)
 
 
-def position(level: Level, colors: tuple[str, ...], name: str = "") -> Level:
-    """A position as a level of its own: the same cells (so the same indices and taps) with `colors`; the
-    level's colours gone from the board stay legal as spare colours, so the position has exactly the moves
-    a player has there."""
-    present = set(colors)
-    spare = tuple(key for key in level.color_keys if key not in present)
-    return Level(geometry=level.geometry, labels=level.labels, colors=colors, edges=level.edges,
-                 name=name or level.name, palette=level.palette, shape=level.shape, spare_colors=spare)
-
-
 def child_level(level: Level, regions: Regions, cube: Cube) -> Level:
-    """The cube's child as a level of its own (see `position`)."""
-    return position(level, cell_colors(regions, cube), f"{level.name}#{cube.key}")
+    """The cube's child as a level of its own (`Level.position`)."""
+    return level.position(cell_colors(regions, cube), f"{level.name}#{cube.key}")
 
 
 def cube_moves(regions: Regions, cube: Cube) -> tuple[Move, ...]:

@@ -26,7 +26,7 @@ from typing import Any
 
 from kamicp.bounds import lower_bound
 from kamicp.config import SolveOptions, UpperOptions
-from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes, position
+from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
 from kamicp.errors import FormatError, Interrupted, SolverError
 from kamicp.horizons import Prepared, prepare, signal_of
 from kamicp.level import Level, Move
@@ -168,7 +168,7 @@ def _prover(result: Result) -> EngineName:
 def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
     """Answer one cube of `level` (runs on a Dask worker): the child's lower bound first, then the solver."""
     t0, c0 = time.monotonic(), _cpu()
-    child = position(level, task.colors, f"{level.name}#{task.key}")
+    child = level.position(task.colors, f"{level.name}#{task.key}")
 
     def answer(outcome: CubeOutcome, by: EngineName, moves: tuple[Move, ...] = ()) -> CubeAnswer:
         return CubeAnswer(task.key, task.horizon, outcome, by, moves, time.monotonic() - t0, _cpu() - c0,

@@ -73,11 +73,9 @@ class Hint:
 
 
 def position_level(level: Level, board: Board) -> Level:
-    """The position as a level of its own: the same cells (so the same indices and labels), current colours,
-    and the level's colours that have left the board as spare colours (a player may still paint them)."""
-    spare = tuple(k for k in level.color_keys if k not in set(board.colors))
-    return Level(geometry=level.geometry, labels=level.labels, colors=board.colors, edges=level.edges,
-                 name=level.name, palette=level.palette, shape=level.shape, spare_colors=spare)
+    """The position as a level of its own (`Level.position`: same cells, current colours, the colours that
+    have left the board kept as spare colours)."""
+    return level.position(board.colors)
 
 
 def _par_verdict(par: int | None, played: int, lower: int, upper: int | None) -> bool | None:

@@ -101,6 +101,15 @@ class Level:
             shape=(len(rows), width),
         )
 
+    def position(self, colors: tuple[str, ...], name: str = "") -> Level:
+        """A position reached in play as a level of its own: the same cells (so the same indices and labels)
+        with `colors`; the level's colours gone from the board stay legal as spare colours, so the position
+        has exactly the moves a player has there."""
+        present = set(colors)
+        spare = tuple(key for key in self.color_keys if key not in present)
+        return Level(geometry=self.geometry, labels=self.labels, colors=colors, edges=self.edges,
+                     name=name or self.name, palette=self.palette, shape=self.shape, spare_colors=spare)
+
     @classmethod
     def from_graph(
         cls,
