@@ -23,26 +23,18 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 
-from kamicp import load_level, solve
-from kamicp.hint import hint, position_level
-from kamicp.level import Level, Move
-from kamicp.regions import regions_of
-from kamicp.rules import Board, apply_move, replay
-from kamicp.solver import OPTIMAL
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers
+
+from kamicp import load_level, solve  # noqa: E402
+from kamicp.hint import hint, position_level  # noqa: E402
+from kamicp.level import Level  # noqa: E402
+from kamicp.regions import regions_of  # noqa: E402
+from kamicp.rules import replay  # noqa: E402
+from kamicp.solver import OPTIMAL  # noqa: E402
+from tests.helpers.boards import random_moves  # noqa: E402
 
 app = typer.Typer(add_completion=False)
-
-
-def random_moves(rng: random.Random, level: Level, count: int) -> list[Move]:
-    """`count` random legal moves (a random cell, another colour), fewer if the board gets solved."""
-    board, moves = Board.start(level), []
-    for _ in range(count):
-        if board.solved:
-            break
-        cell = rng.randrange(level.size)
-        moves.append(Move(cell, rng.choice([k for k in level.color_keys if k != board.colors[cell]])))
-        board = apply_move(board, moves[-1])
-    return moves
 
 
 def one_level(level: Level, ks: list[int], seed: int, time_limit: float, engine: str) -> list[dict]:

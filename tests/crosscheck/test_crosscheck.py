@@ -14,7 +14,7 @@ from kamicp.model import FloodModel
 from kamicp.regions import regions_of
 from kamicp.search import IDAStar
 from kamicp.solver import NO_SOLUTION, OPTIMAL
-from tests.helpers.boards import levels, random_graph, random_grid
+from tests.helpers.boards import levels, random_graph, random_mixed
 from tests.helpers.oracle import bfs_optimum
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
@@ -39,13 +39,7 @@ def test_search_and_bound_match_exhaustive_oracle(level):
 
 
 def _random_level(seed: int):
-    rng = random.Random(seed)
-    kind = seed % 3
-    if kind == 0:
-        return random_grid(rng, "triangle", rng.randint(3, 6), rng.randint(3, 6), rng.randint(3, 4))
-    if kind == 1:
-        return random_grid(rng, "square", rng.randint(3, 5), rng.randint(3, 5), rng.randint(3, 4))
-    return random_graph(rng, rng.randint(4, 10), rng.randint(2, 4), rng.choice([0.15, 0.3, 0.45]))
+    return random_mixed(seed, triangle=(3, 6), square=(3, 5), nodes=(4, 10), edge_rates=(0.15, 0.3, 0.45))
 
 
 @pytest.mark.parametrize("chunk", range(10))

@@ -13,58 +13,18 @@ from kamicp.hint import HintStatus, hint, parse_moves, position_level
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move, replay
 from tests.helpers import PUZZLES
-from tests.helpers.boards import random_graph, random_grid
+from tests.helpers.boards import random_mixed, random_moves
+from tests.helpers.oracle import bfs_optimum
 
 
-def bfs_from(level: Level, board: Board, limit: int = 12) -> int | None:
-    """Fewest moves from `board` to one colour, trying every colour of the level (also those that have
-    vanished from the board), by breadth-first search on the rules engine alone."""
-    if board.solved:
-        return 0
-    seen = {board.colors}
-    frontier = [board]
-    for depth in range(1, limit + 1):
-        nxt = []
-        for b in frontier:
-            done: set[int] = set()
-            for cell in range(level.size):
-                if cell in done:
-                    continue
-                done.update(b.region_at(cell))
-                for color in level.color_keys:
-                    if color == b.colors[cell]:
-                        continue
-                    child = apply_move(b, Move(cell, color))
-                    if child.solved:
-                        return depth
-                    if child.colors not in seen:
-                        seen.add(child.colors)
-                        nxt.append(child)
-        frontier = nxt
-    return None
-
-
-def random_moves(rng: random.Random, level: Level, count: int) -> list[Move]:
-    """Up to `count` random legal moves (any cell, any other colour), stopping early on a solved board."""
-    board, moves = Board.start(level), []
-    for _ in range(count):
-        if board.solved:
-            break
-        cell = rng.randrange(level.size)
-        color = rng.choice([k for k in level.color_keys if k != board.colors[cell]])
-        moves.append(Move(cell, color))
-        board = apply_move(board, moves[-1])
-    return moves
+def bfs_from(level: Level, board: Board) -> int | None:
+    """Fewest moves from the position `board`, by the exhaustive oracle (the rules engine alone)."""
+    found = bfs_optimum(level, start=board)
+    return None if found is None else found[0]
 
 
 def _level(seed: int) -> Level:
-    rng = random.Random(seed)
-    kind = seed % 3
-    if kind == 0:
-        return random_grid(rng, "triangle", rng.randint(2, 4), rng.randint(2, 4), rng.randint(3, 4))
-    if kind == 1:
-        return random_grid(rng, "square", rng.randint(2, 4), rng.randint(2, 4), rng.randint(3, 4))
-    return random_graph(rng, rng.randint(3, 8), rng.randint(2, 4), rng.choice([0.2, 0.35, 0.5]))
+    return random_mixed(seed, triangle=(2, 4), square=(2, 4), nodes=(3, 8), edge_rates=(0.2, 0.35, 0.5))
 
 
 @pytest.mark.parametrize("chunk", range(10))

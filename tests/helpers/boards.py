@@ -6,7 +6,8 @@ import random
 
 from hypothesis import strategies as st
 
-from kamicp.level import Level
+from kamicp.level import Level, Move
+from kamicp.rules import Board, apply_move
 
 KEYS = "ABCD"
 
@@ -74,3 +75,29 @@ def flood_square(n: int, colours: int, seed: int, par: int | None = None) -> Lev
     rng = random.Random(seed)
     rows = ["".join(rng.choice("ABCDEF"[:colours]) for _ in range(n)) for _ in range(n)]
     return Level.from_rows(rows, "square", name=f"flood-{n}-{colours}-s{seed}", par=par)
+
+
+def random_moves(rng: random.Random, level: Level, count: int) -> list[Move]:
+    """Up to `count` random legal moves (any cell, any other colour), stopping early on a solved board."""
+    board, moves = Board.start(level), []
+    for _ in range(count):
+        if board.solved:
+            break
+        cell = rng.randrange(level.size)
+        color = rng.choice([k for k in level.color_keys if k != board.colors[cell]])
+        moves.append(Move(cell, color))
+        board = apply_move(board, moves[-1])
+    return moves
+
+
+def random_mixed(seed: int, triangle: tuple[int, int], square: tuple[int, int], nodes: tuple[int, int],
+                 edge_rates: tuple[float, ...]) -> Level:
+    """A random level by `seed % 3`: a triangle grid, a square grid (sides drawn from the given ranges,
+    3-4 colours) or a graph (nodes from the range, 2-4 colours, one of `edge_rates`, so it may have islands)."""
+    rng = random.Random(seed)
+    kind = seed % 3
+    if kind == 0:
+        return random_grid(rng, "triangle", rng.randint(*triangle), rng.randint(*triangle), rng.randint(3, 4))
+    if kind == 1:
+        return random_grid(rng, "square", rng.randint(*square), rng.randint(*square), rng.randint(3, 4))
+    return random_graph(rng, rng.randint(*nodes), rng.randint(2, 4), rng.choice(edge_rates))

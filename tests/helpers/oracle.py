@@ -9,9 +9,11 @@ from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move
 
 
-def bfs_optimum(level: Level, limit: int = 12) -> tuple[int, list[Move]] | None:
-    """Fewest moves that make the board one colour (and one such move list), or None past `limit`."""
-    start = Board.start(level)
+def bfs_optimum(level: Level, limit: int = 12, start: Board | None = None) -> tuple[int, list[Move]] | None:
+    """Fewest moves that make the board one colour (and one such move list), or None past `limit`; from
+    `start` (a position of the level) when given, trying every colour of the level, also those that have
+    vanished from the board."""
+    start = start or Board.start(level)
     if start.solved:
         return 0, []
     keys = level.color_keys
