@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from ortools.sat.python import cp_model
 
 import kamicp.floodit.model as pivot_model
@@ -22,15 +23,21 @@ def board(seed: int) -> Level:
     return Level.from_rows(rows, "square", name=f"seed-{seed}", par=8)
 
 
-def test_the_seed_reaches_cp_sat(monkeypatch):
-    seeds: list[int] = []
+@pytest.fixture
+def seeds(monkeypatch) -> list[int]:
+    """The random seed of every CP-SAT solve of the pivot model while the test runs."""
+    seen: list[int] = []
 
     class Spy(cp_model.CpSolver):
         def solve(self, model, *args, **kwargs):
-            seeds.append(self.parameters.random_seed)
+            seen.append(self.parameters.random_seed)
             return super().solve(model, *args, **kwargs)
 
     monkeypatch.setattr(pivot_model.cp_model, "CpSolver", Spy)
+    return seen
+
+
+def test_the_seed_reaches_cp_sat(seeds):
     solve_pivot(board(19), engine="cpsat", workers=1, seed=1234)
     validate_pivot(board(19), engine="cpsat", workers=1, seed=99)
     solve_level(Loaded("seed-19.json", board(19)), "k", PackSettings(rules="pivot", engine="cpsat", seed=4242))
@@ -56,20 +63,12 @@ def test_seeds_repeat_and_may_differ_never_the_optimum():
     assert solve_pivot(level, engine="cpsat", workers=1, seed=3).moves == plans[3]  # and repeats
 
 
-def test_the_cli_seed_reaches_cp_sat_in_solve_and_prove(monkeypatch, tmp_path):
+def test_the_cli_seed_reaches_cp_sat_in_solve_and_prove(seeds, tmp_path):
     from typer.testing import CliRunner
 
     from kamicp.cli import app
     from kamicp.formats import write_json
 
-    seeds: list[int] = []
-
-    class Spy(cp_model.CpSolver):
-        def solve(self, model, *args, **kwargs):
-            seeds.append(self.parameters.random_seed)
-            return super().solve(model, *args, **kwargs)
-
-    monkeypatch.setattr(pivot_model.cp_model, "CpSolver", Spy)
     path = tmp_path / "seed-19.json"
     write_json(board(19), path)
     runner = CliRunner()

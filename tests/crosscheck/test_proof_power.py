@@ -189,6 +189,22 @@ def test_a_colour_is_gathered_no_sooner_than_its_cluster_cost():
     assert gathered >= 20  # colours of three or more start regions were gathered: the claim was tested
 
 
+def _root_bounds(regions) -> tuple[int, int]:
+    """The root bound without and with the cluster costs."""
+    k = len(regions.palette)
+    return (bound_report(regions.adj, regions.colors, k).value,
+            bound_report(regions.adj, regions.colors, k, clusters=8).value)
+
+
+def _shortest(search, start: int = 0) -> tuple[int, list]:
+    """The first horizon from `start` on that the search solves, and its plan (the optimum when `start` is a
+    lower bound)."""
+    steps = start
+    while (plan := search.within(steps)) is None:
+        steps += 1
+    return steps, plan
+
+
 def test_the_cluster_bound_is_stronger_and_never_exceeds_the_optimum():
     """On larger random boards the root bound with cluster costs is above the plain bound on some boards and
     never above the optimum (found by the compiled search, which is checked against the exhaustive oracle
@@ -202,15 +218,11 @@ def test_the_cluster_bound_is_stronger_and_never_exceeds_the_optimum():
     for level in _spread_boards(90, seed=2):
         regions = regions_of(level)
         k = len(regions.palette)
-        plain = bound_report(regions.adj, regions.colors, k).value
-        raised = bound_report(regions.adj, regions.colors, k, clusters=8).value
+        plain, raised = _root_bounds(regions)
         assert raised >= plain
         if raised == plain:
             continue
-        search = CompiledIDAStar(regions.adj, regions.colors, k)
-        optimum = plain
-        while search.within(optimum) is None:
-            optimum += 1
+        optimum, _ = _shortest(CompiledIDAStar(regions.adj, regions.colors, k), plain)
         assert raised <= optimum, (level.name, plain, raised, optimum)
         stronger += 1
     assert stronger >= 3
@@ -237,17 +249,15 @@ def test_the_compiled_search_prunes_by_clusters_node_for_node_as_the_python_sear
     for level in _spread_boards(200, seed=2):
         regions = regions_of(level)
         k = len(regions.palette)
-        raised = bound_report(regions.adj, regions.colors, k, clusters=8).value > bound_report(
-            regions.adj, regions.colors, k).value
+        plain, with_clusters = _root_bounds(regions)
+        raised = with_clusters > plain
         if regions.size > 30 or (checked >= 6 and not raised):
             continue
         runs = []
         for search in (IDAStar(regions.adj, regions.colors, k, clusters=8),
                        CompiledIDAStar(regions.adj, regions.colors, k, por=False, clusters=8),
                        CompiledIDAStar(regions.adj, regions.colors, k, por=False)):
-            steps = 0
-            while search.within(steps) is None:
-                steps += 1
+            steps, _ = _shortest(search)
             runs.append((steps, search.nodes))
         assert runs[0] == runs[1], (level.name, runs)
         assert runs[2][0] == runs[0][0]
@@ -269,15 +279,12 @@ def test_the_search_with_clusters_keeps_the_optimum_on_larger_boards():
     for level in _spread_boards(60, seed=8):
         regions = regions_of(level)
         k = len(regions.palette)
-        if bound_report(regions.adj, regions.colors, k, clusters=8).value == bound_report(
-                regions.adj, regions.colors, k).value:
+        plain, raised = _root_bounds(regions)
+        if raised == plain:
             continue
         optima = []
         for clusters in (0, 8):
-            search = CompiledIDAStar(regions.adj, regions.colors, k, clusters=clusters)
-            steps = 0
-            while (plan := search.within(steps)) is None:
-                steps += 1
+            steps, plan = _shortest(CompiledIDAStar(regions.adj, regions.colors, k, clusters=clusters))
             optima.append(steps)
             assert len(plan) == steps
         assert optima[0] == optima[1], level.name
