@@ -91,10 +91,8 @@ async def _request(request: Request) -> dict:
     return body
 
 
-async def _moves(request: Request, game: Game, body: dict | None = None) -> tuple[Move, ...]:
-    """The moves a request carries (`body`: the request, already read), read against the current level
-    (a stale token is refused)."""
-    body = await _request(request) if body is None else body
+def _moves(body: dict, game: Game) -> tuple[Move, ...]:
+    """The moves a request's body carries, read against the current level (a stale token is refused)."""
     if body.get("token") != game.token:
         raise BadRequest("another level was opened: reload the page", 409)
     items = body.get("moves", [])
@@ -153,7 +151,7 @@ async def post_move(request: Request, game: Game) -> dict:
     """The position after the moves (each checked by the rules engine), and on a win how good it was;
     with "prove": false a win whose optimum is not proven yet answers at once with "checking": true."""
     body = await _request(request)
-    moves = await _moves(request, game, body)
+    moves = _moves(body, game)
     board = replay(game.level, moves)[-1]
     reply = {"colors": list(board.colors), "moves": len(moves), "status": _status(game.level, len(moves), board.solved),
              "optimum": None, "optimal": None, "checking": False}
@@ -167,14 +165,14 @@ async def post_move(request: Request, game: Game) -> dict:
 
 async def post_optimum(request: Request, game: Game) -> dict:
     """Whether a win was optimal: the level's proven optimum (at most the time limit) against its moves."""
-    moves = await _moves(request, game)
+    moves = _moves(await _request(request), game)
     if not replay(game.level, moves)[-1].solved:
         raise BadRequest("the moves do not solve the level")
     return {"moves": len(moves), **_verdict(await _optimum(game), len(moves))}
 
 
 async def post_hint(request: Request, game: Game) -> dict:
-    moves = await _moves(request, game)
+    moves = _moves(await _request(request), game)
     level = game.level
     answer = await _solver(game, lambda: hint(level, moves, time_limit=game.time_limit, engine=game.engine))
     return answer.to_dict(level, region=True)
@@ -182,7 +180,7 @@ async def post_hint(request: Request, game: Game) -> dict:
 
 async def post_solve(request: Request, game: Game) -> dict:
     """A proven optimal solution from the position (or the best found, status 'unknown', at the time limit)."""
-    moves = await _moves(request, game)
+    moves = _moves(await _request(request), game)
     level = game.level
     board = replay(level, moves)[-1]
     if board.solved:
