@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Callable
 from typing import Protocol
 
-from kamicp.model import INTERRUPT
+from kamicp.interrupt import INTERRUPT
 from kamicp.outcome import Horizon
 
 _searches: list[weakref.ref] = []  # the stop flags of this process's compiled searches (see `Solo.attach`)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from kamicp.config import CpSatOptions, ModelOptions, SearchOptions
 from kamicp.coordination import Coordinator, Solo
-from kamicp.model import BuildTimeout, FloodModel, HorizonOutcome
 from kamicp.outcome import EngineName, Outcome, Plan
 from kamicp.regions import Regions
 from kamicp.search import SearchTimeout, make_search
+
+if TYPE_CHECKING:
+    from kamicp.model import FloodModel, HorizonOutcome
 
 Stop = Callable[[], bool]
 
@@ -52,6 +54,8 @@ class CpSatEngine:
         self.monotone = monotone
 
     def horizon(self, steps: int, deadline: float | None, stop: Stop | None = None) -> Answer:
+        from kamicp.model import BuildTimeout, FloodModel  # OR-Tools: only once a horizon needs CP-SAT
+
         try:
             model = FloodModel(self.regions, steps, self.model_options, deadline)
             if self.known is not None and self.cpsat.hints:

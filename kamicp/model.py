@@ -15,16 +15,12 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from kamicp.config import ModelOptions
+from kamicp.interrupt import INTERRUPT
 from kamicp.outcome import Outcome, Plan
 from kamicp.regions import Regions, islands
 from kamicp.symmetry import involution
 
 __all__ = ["BuildTimeout", "FloodModel", "HorizonOutcome", "ModelOptions"]
-
-
-# Set (from any thread) when the process is interrupted: every CP-SAT solve stops, so the main thread
-# can run its signal handler (which it cannot while CP-SAT holds it); see cli/common.py's interruptible.
-INTERRUPT = threading.Event()
 
 
 class BuildTimeout(Exception):

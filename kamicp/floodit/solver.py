@@ -12,7 +12,6 @@ from collections.abc import Callable
 from kamicp.errors import UsageError
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
-from kamicp.floodit.model import PivotModel
 from kamicp.floodit.search import PivotSearch
 from kamicp.level import Label, Level, Move
 from kamicp.rules import verify
@@ -52,6 +51,8 @@ def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | Non
         by = "search"
     past = deadline is not None and time.monotonic() >= deadline
     if outcome == "unknown" and not search_only and not past:
+        from kamicp.floodit.model import PivotModel  # OR-Tools: only once a horizon needs CP-SAT
+
         left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
         outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers, seed=seed)
         by = "cpsat"

@@ -17,7 +17,6 @@ from enum import StrEnum
 from kamicp.errors import UsageError
 from kamicp.katamino.board import Grid, Perm, canonical, check_solution, grid_of, impossibility, orbit, symmetries
 from kamicp.katamino.dlx import AlgorithmX, SearchTimeout
-from kamicp.katamino.model import KataminoModel
 from kamicp.katamino.puzzle import Placement, Puzzle
 
 ENGINES = ("cpsat", "dlx")
@@ -86,6 +85,8 @@ def _run(engine: str, puzzle: Puzzle, placements: tuple[Placement, ...], enumera
          clock: _Clock) -> tuple[list[tuple[int, ...]], bool]:
     """The solutions found (placement indices) and whether the search was complete."""
     if engine == "cpsat":
+        from kamicp.katamino.model import KataminoModel  # OR-Tools: only when this engine is asked for
+
         out = KataminoModel(puzzle.free, puzzle.pieces, placements).solve(
             enumerate_all=enumerate_all, time_limit=clock.left())
         return list(out.solutions), out.complete or (not enumerate_all and out.status == "feasible")

@@ -16,7 +16,6 @@ from pathlib import Path
 from kamicp.errors import KamiError, UsageError
 from kamicp.floodit.validate import parse_pivot
 from kamicp.formats import detect_format, load_level
-from kamicp.formats.screenshot import read_screenshot
 from kamicp.packs import worker
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, level_hash
@@ -36,6 +35,8 @@ def _read(path: Path, fmt: str | None, geometry: str | None) -> Loaded:
         return Loaded(str(path), None, f"{path}: no such file or folder (or no file matches this pattern)")
     try:
         if fmt is None and path.suffix.lower() in SCREENSHOT_SUFFIXES:
+            from kamicp.formats.screenshot import read_screenshot  # numpy and PIL: only for a picture
+
             level = read_screenshot(path, geometry or "triangle").level
         else:
             # in a mixed pack, --geometry is for the text grids (game files know their geometry)

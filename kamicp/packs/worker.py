@@ -136,6 +136,8 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
         return error_row(loaded, key, Verdict.error, "this worker process is daemonic and cannot start the "
                          "level's process (Dask: start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False)",
                          settings)
+    import kamicp.model  # noqa: F401 - OR-Tools loaded once here, inherited by every level's forked process
+
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, loaded, key, settings))

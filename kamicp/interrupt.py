@@ -1,0 +1,13 @@
+"""The process's interrupt flag, below every solver so that any of them can watch it cheaply.
+
+Set (from any thread) when the process is interrupted: every CP-SAT solve stops (kamicp.model's watcher),
+so the main thread can run its signal handler, which it cannot while CP-SAT holds it; see
+coordination.stop_everything and cli/common.py's interruptible. It lives here, not in kamicp.model, so
+that stopping everything does not import OR-Tools into a process that never solved with it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+INTERRUPT = threading.Event()
