@@ -19,6 +19,7 @@ from kamicp.cubes import check_depth
 from kamicp.distributed import CubeProgress, DistributedResult, HorizonCubes, dask_client, solve_distributed
 from kamicp.errors import UsageError
 from kamicp.level import Level
+from kamicp.packs.dask_runner import dashboard_link
 from kamicp.packs.store import Store
 from kamicp.render.safe import printable
 
@@ -88,6 +89,9 @@ def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None
     """Connect (or start a LocalCluster), open the store, run the distributed proof, close everything."""
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
     with store_cm() as store, dask_client(settings.address, settings.workers) as client, _bar(progress) as bar:
+        link = dashboard_link(client)
+        if bar is not None and link is not None:
+            err.print(f"Dask dashboard: {link}", markup=False, highlight=False)
         return solve_distributed(level, client, depth=settings.depth, engine=engine, time_limit=time_limit,
                                  max_steps=max_steps, seed=seed, store=store, progress=bar)
 

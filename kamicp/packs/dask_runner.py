@@ -15,6 +15,14 @@ from kamicp.packs import worker
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row
 
 CONNECT_TIMEOUT = "20s"
+LOCAL_DASHBOARD = "127.0.0.1:0"  # the local cluster's HTTP server (dashboard): a free port, this machine only
+
+
+def dashboard_link(client) -> str | None:
+    """The address of the cluster's dashboard, when it has one (it needs bokeh installed)."""
+    from importlib.util import find_spec
+
+    return client.dashboard_link if find_spec("bokeh") is not None else None
 
 
 def connect(address: str, jobs: int):
@@ -27,9 +35,11 @@ def connect(address: str, jobs: int):
         raise UsageError("--dask needs Dask distributed: pip install 'kamicp[dask]'") from None
     if address == "local":
         with dask.config.set({"distributed.worker.daemon": False}):
-            # its own logs are noise here (e.g. a heartbeat lost while closing); task failures come as rows
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
-                                   silence_logs=logging.CRITICAL)
+            # its own logs are noise here (e.g. a heartbeat lost while closing); task failures come as rows.
+            # The scheduler always serves HTTP (the dashboard, with bokeh installed): on a free port of this
+            # machine only, so a second cluster (8787 is taken) is no warning and nothing listens outside
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   dashboard_address=LOCAL_DASHBOARD, silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
     try:
         return Client(address, timeout=CONNECT_TIMEOUT), None

@@ -7,10 +7,12 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import time
+import warnings
 
 import psutil
 import pytest
@@ -23,7 +25,7 @@ from kamicp.cubes import enumerate_cubes
 from kamicp.distributed import CubeOutcome, CubeSource, solve_distributed
 from kamicp.errors import FormatError, Interrupted
 from kamicp.outcome import EngineName, Outcome, Status
-from kamicp.packs.dask_runner import connect
+from kamicp.packs.dask_runner import connect, dashboard_link
 from kamicp.packs.store import Store
 from kamicp.regions import regions_of
 from kamicp.rules import verify
@@ -39,6 +41,27 @@ def client():
     yield client
     client.close()
     cluster.close()
+
+
+def test_a_local_cluster_serves_http_on_a_free_local_port_quietly() -> None:
+    """Dask's default HTTP port (8787) taken, as by another cluster: the local cluster takes a free port of
+    this machine without warning (Dask warns "Port 8787 is already in use" when it falls back)."""
+    taken = socket.socket()
+    with contextlib.suppress(OSError):  # (already taken by another process: the same situation)
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    with taken, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        client, cluster = connect("local", 1)
+        try:
+            host, port = cluster.scheduler.http_server.address, cluster.scheduler.http_server.port
+            link = dashboard_link(client)
+        finally:
+            client.close()
+            cluster.close()
+    assert [str(w.message) for w in caught if "in use" in str(w.message)] == []
+    assert host == "127.0.0.1" and port != 8787
+    assert link is None or f":{port}/" in link  # a dashboard only with bokeh installed
 
 
 def check_proof(level, result, optimum: int) -> None:
