@@ -10,9 +10,8 @@ from typer.testing import CliRunner
 from kamicp.cli import app
 from kamicp.formats import load_level
 from kamicp.regions import region_graph
-from tests.helpers.gamefiles import BENCH, example_files, same_board
+from tests.helpers.gamefiles import BENCH, TINY_PUZ, example_files, same_board
 
-TINY_PUZ = "01|Default|0|0|2|8|12201122|2||0|1B1C"
 TINY_XML = ('<PuzzleData name="tiny" width="3" height="2" numColours="3" colours="123111" gold="2" silver="3" '
             'bronze="4"><Solution length="2"><Turn x="0" y="0" colour="2"/><Turn x="0" y="0" colour="3"/>'
             '</Solution></PuzzleData>')

@@ -1,4 +1,5 @@
-"""Helpers for the game-file tests: compare region graphs up to a renaming of the colours."""
+"""Helpers for the game-file tests: a tiny game file and its variants, region graphs compared up to a
+renaming of the colours."""
 
 from __future__ import annotations
 
@@ -13,6 +14,18 @@ from tests.helpers import GAMES, LEVELS
 
 EXAMPLES = GAMES
 BENCH = LEVELS  # the JSON level each game file was written from
+# A tiny synthetic Kami 2 board: W = 2 squares per row, 2 rows, 8 tiles (t = r * 4 + 2c + s).
+#   row 0: (0,0,0)=1 (0,0,1)=2 (0,1,0)=2 (0,1,1)=0
+#   row 1: (1,0,0)=1 (1,0,1)=1 (1,1,0)=2 (1,1,1)=2
+TINY_PUZ = "01|Default|0|0|2|8|12201122|2||0|1B1C"  # regions: a path 1-2-1-2
+PUZ_FIELDS = ("version", "palette", "lowX", "lowY", "W", "L", "tiles", "par", "unused", "flag", "solution")
+
+
+def puz(**fields: str) -> str:
+    """TINY_PUZ with some fields replaced (by the names of PUZ_FIELDS)."""
+    parts = dict(zip(PUZ_FIELDS, TINY_PUZ.split("|"), strict=True))
+    parts.update(fields)
+    return "|".join(parts[n] for n in PUZ_FIELDS)
 
 
 def example_files() -> list[Path]:

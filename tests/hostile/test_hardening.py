@@ -28,10 +28,10 @@ from kamicp.limits import MAX_DIGITS, Limits
 from kamicp.render.png import fit_scale
 from kamicp.render.safe import printable
 from tests.helpers import PUZZLES
+from tests.helpers.gamefiles import puz
 
 runner = CliRunner()
 HUGE = "9" * 5000  # past Python's 4300-digit int() limit
-TINY_PUZ = "01|Default|0|0|2|8|12201122|2||0|1B1C"
 TINY_XML = ('<PuzzleData name="tiny" width="3" height="2" numColours="3" colours="123111" gold="2" silver="3" '
             'bronze="4"><Solution length="2"><Turn x="0" y="0" colour="2"/><Turn x="0" y="0" colour="3"/>'
             "</Solution></PuzzleData>")
@@ -60,13 +60,6 @@ def write(path: Path, text: str) -> Path:
 
 def geometry_for(path: Path) -> list[str]:
     return ["--geometry", "square"] if path.suffix == ".txt" else []
-
-
-def puz(**fields: str) -> str:
-    names = ("version", "palette", "lowX", "lowY", "W", "L", "tiles", "par", "unused", "flag", "solution")
-    parts = dict(zip(names, TINY_PUZ.split("|"), strict=True))
-    parts.update(fields)
-    return "|".join(parts[n] for n in names)
 
 
 # --- 1. integers past Python's digit limit -------------------------------------------------------

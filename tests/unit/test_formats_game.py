@@ -15,12 +15,9 @@ from kamicp.formats.xml_format import level_from_xml
 from kamicp.geometry import lattice
 from kamicp.level import Level, Move
 from kamicp.official import check_official, summarize
-from tests.helpers.gamefiles import BENCH, example_files, same_board
+from tests.helpers.gamefiles import BENCH, TINY_PUZ, example_files, puz, same_board
 
-# A tiny synthetic Kami 2 board: W = 2 squares per row, 2 rows, 8 tiles (t = r * 4 + 2c + s).
-#   row 0: (0,0,0)=1 (0,0,1)=2 (0,1,0)=2 (0,1,1)=0
-#   row 1: (1,0,0)=1 (1,0,1)=1 (1,1,0)=2 (1,1,1)=2
-TINY_PUZ = "01|Default|0|0|2|8|12201122|2||0|1B1C"  # regions: a path 1-2-1-2
+# TINY_PUZ (tests.helpers.gamefiles) is a tiny synthetic Kami 2 board; this is a tiny Kami 1 board
 TINY_XML = """<PuzzleData name="tiny" width="3" height="2" numColours="3" colours="123111"
     gold="2" silver="3" bronze="4">
   <Solution length="2">
@@ -29,14 +26,6 @@ TINY_XML = """<PuzzleData name="tiny" width="3" height="2" numColours="3" colour
   </Solution>
 </PuzzleData>
 """
-
-
-def puz(**fields: str) -> str:
-    """TINY_PUZ with some fields replaced."""
-    names = ("version", "palette", "lowX", "lowY", "W", "L", "tiles", "par", "unused", "flag", "solution")
-    parts = dict(zip(names, TINY_PUZ.split("|"), strict=True))
-    parts.update(fields)
-    return "|".join(parts[n] for n in names)
 
 
 # --- the game-file examples ---------------------------------------------------------------------

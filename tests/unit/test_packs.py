@@ -38,10 +38,10 @@ from kamicp.packs import (
 from kamicp.render.png import board_png
 from kamicp.rules import Board
 from tests.helpers import PUZZLES
+from tests.helpers.gamefiles import TINY_PUZ
 
 TINY_XML = """<PuzzleData name="tiny" width="3" height="2" numColours="3" colours="123111"
     gold="2" silver="3" bronze="4"></PuzzleData>"""
-TINY_PUZ = "01|Default|0|0|2|8|12201122|2||0|1B1C"
 FAST = PackSettings(engine="search", time_limit=30)
 EASY = sorted(PUZZLES.glob("*.json"))
 
