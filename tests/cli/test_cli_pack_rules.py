@@ -6,13 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import random
 
 from typer.testing import CliRunner
 
 from kamicp.cli import app
 from kamicp.formats import write_json
-from kamicp.level import Level
+from tests.helpers.boards import flood_square
 
 runner = CliRunner()
 
@@ -21,15 +20,9 @@ def run(*args: object):
     return runner.invoke(app, [str(a) for a in args])
 
 
-def square(n: int, seed: int, par: int) -> Level:
-    rng = random.Random(seed)
-    rows = ["".join(rng.choice("ABC") for _ in range(n)) for _ in range(n)]
-    return Level.from_rows(rows, "square", name=f"rules-{n}-s{seed}", par=par)
-
-
 def test_rows_name_their_rules_in_every_table(tmp_path):
     path = tmp_path / "one.json"
-    write_json(square(4, 5, par=6), path)
+    write_json(flood_square(4, 3, 5, par=6), path)
     store = tmp_path / "answers.sqlite"
     free = run("validate", path, "--engine", "search", "-j", "1", "--store", store)
     pivot = run("validate", path, "--rules", "pivot", "--pivot", "1,2", "--engine", "search", "-j", "1",
@@ -56,7 +49,7 @@ def test_rows_name_their_rules_in_every_table(tmp_path):
 
 def test_a_bad_input_row_names_the_pivot_as_given(tmp_path):
     path = tmp_path / "one.json"
-    write_json(square(3, 1, par=4), path)
+    write_json(flood_square(3, 3, 1, par=4), path)
     store = tmp_path / "answers.sqlite"
     res = run("validate", path, "--rules", "pivot", "--pivot", "7,7", "-j", "1", "--store", store)
     assert res.exit_code == 2

@@ -16,16 +16,11 @@ from kamicp.floodit.search import PivotSearch
 from kamicp.level import Level, Move
 from kamicp.rules import replay, verify
 from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN
+from tests.helpers.boards import flood_square as square
 from tests.helpers.boards import grid_levels, random_grid
 from tests.helpers.oracle import bfs_pivot_optimum
 
 SETTINGS = dict(deadline=None, derandomize=True)
-
-
-def square(n: int, colours: int, seed: int) -> Level:
-    rng = random.Random(seed)
-    rows = ["".join(rng.choice("ABCDEF"[:colours]) for _ in range(n)) for _ in range(n)]
-    return Level.from_rows(rows, "square", name=f"flood-{n}x{n}-{colours}c-s{seed}")
 
 
 def test_rules_engine_pivot_rule():
