@@ -3,24 +3,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 
-from tests.helpers import ROOT
-
-
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from tests.helpers import bench_script
 
 
 def test_both_benchmarks_use_the_shared_boards_and_agree(tmp_path, capsys):
-    helper = _script("flood_boards")
-    solve, count = _script("floodit"), _script("floodit_count")
+    helper = bench_script("flood_boards")
+    solve, count = bench_script("floodit"), bench_script("floodit_count")
     assert solve.board.__module__ == count.board.__module__ == "benchmarks.flood_boards"
     assert helper.board(5, 3).labels == solve.board(5, 3).labels  # (the module loaded twice, same boards)
     args = ["--sizes", "4,5", "--colours", "3", "--time-limit", "20"]

@@ -3,25 +3,15 @@ performance is measured in benchmarks/, never in tests)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 
 import pytest
 
-from tests.helpers import PUZZLES, ROOT
-
-
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # ablation's worker processes find run_one by module name
-    spec.loader.exec_module(module)
-    return module
+from tests.helpers import PUZZLES, bench_script
 
 
 def test_horizons_table_refutes_up_to_the_optimum(capsys):
-    _script("horizons").main([str(PUZZLES / "tri-harbour.json"), "--time-limit", "20"])
+    bench_script("horizons").main([str(PUZZLES / "tri-harbour.json"), "--time-limit", "20"])
     rows = [line.split("|")[1:3] for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
     outcomes = [(int(h), o.strip()) for h, o in rows[1:]]  # rows[0] is the header
     assert outcomes[-1] == (6, "feasible")  # tri-harbour's proven optimum
@@ -30,8 +20,8 @@ def test_horizons_table_refutes_up_to_the_optimum(capsys):
 
 def test_ablation_writes_records_and_table(tmp_path, capsys):
     out = tmp_path / "abl"
-    _script("ablation").main([str(PUZZLES / "tri-harbour.json"), "--set", "search,search-no-gather",
-                              "--time-limit", "20", "--out", str(out)])
+    bench_script("ablation").main([str(PUZZLES / "tri-harbour.json"), "--set", "search,search-no-gather",
+                                   "--time-limit", "20", "--out", str(out)])
     data = json.loads(out.with_suffix(".json").read_text())
     assert [(r["variant"], r["status"], r["optimum"]) for r in data["records"]] == [
         ("search", "optimal", 6), ("search-no-gather", "optimal", 6)]
@@ -41,7 +31,7 @@ def test_ablation_writes_records_and_table(tmp_path, capsys):
 
 def test_packs_benchmark_same_verdicts_in_every_mode_and_resume_skips(tmp_path):
     out = tmp_path / "packs"
-    _script("packs").main(["--levels", "3", "--no-dask", "--out", str(out)])
+    bench_script("packs").main(["--levels", "3", "--no-dask", "--out", str(out)])
     records = json.loads(out.with_suffix(".json").read_text())["records"]
     assert [r["mode"] for r in records] == ["sequential (--jobs 1)", "--jobs 2", "--jobs 2 --resume (finished store)"]
     assert all(r["same_verdicts"] for r in records) and len(records[0]["verdicts"]) == 3
@@ -50,7 +40,7 @@ def test_packs_benchmark_same_verdicts_in_every_mode_and_resume_skips(tmp_path):
 
 
 def test_compare_commits_flags_every_contradiction():
-    compare = _script("compare_commits")
+    compare = bench_script("compare_commits")
     opt = {"status": "optimal", "optimum": 8, "lower_bound": 8, "upper_bound": 8, "seconds": 1.0, "regions": 54,
            "wall": 2.0}
     open_ = {**opt, "status": "unknown", "optimum": None, "lower_bound": 7, "upper_bound": 9, "seconds": 60.0}
@@ -66,7 +56,7 @@ def test_compare_commits_flags_every_contradiction():
 @pytest.mark.slow
 def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
     out = tmp_path / "dist"
-    _script("cube_proofs").main([str(PUZZLES / "tri-harbour.json"), "--workers", "1,2", "--out", str(out)])
+    bench_script("cube_proofs").main([str(PUZZLES / "tri-harbour.json"), "--workers", "1,2", "--out", str(out)])
     records = json.loads(out.with_suffix(".json").read_text())["records"]
     assert [(r["mode"], r["optimum"]) for r in records] == [
         ("single auto", 6), ("dask 1 worker", 6), ("dask 2 workers", 6)]

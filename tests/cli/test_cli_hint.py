@@ -12,7 +12,7 @@ from kamicp import load_level
 from kamicp.cli import app
 from kamicp.hint import hint, parse_moves
 from kamicp.level import Move
-from tests.helpers import HARD, PUZZLES
+from tests.helpers import HARD, PUZZLES, bench_script
 
 runner = CliRunner()
 
@@ -47,13 +47,7 @@ def test_hint_time_limit_gives_unknown_with_bounds():
 
 
 def test_hint_benchmark_script_writes_table_and_json(tmp_path):
-    import importlib.util
-
-    from tests.helpers import ROOT
-
-    spec = importlib.util.spec_from_file_location("bench_hint", ROOT / "benchmarks" / "hint.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = bench_script("hint")
     out = tmp_path / "hint"
     runner.invoke(module.app, [str(PUZZLES), "--glob", "tri-harbour.json", "--moves", "2", "--out", str(out)],
                   catch_exceptions=False)

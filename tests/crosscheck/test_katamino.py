@@ -22,6 +22,7 @@ from kamicp.katamino import (
     symmetries,
 )
 from kamicp.katamino.dlx import AlgorithmX
+from tests.helpers import bench_script
 
 
 def test_the_twelve_pentominoes_have_63_orientations():
@@ -196,13 +197,7 @@ def test_symmetric_boards_counts_match_plain_enumeration(board, pieces):
 
 
 def test_benchmark_script_runs(tmp_path, capsys):
-    import importlib.util
-
-    from tests.helpers import ROOT
-
-    spec = importlib.util.spec_from_file_location("bench_katamino", ROOT / "benchmarks" / "katamino.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = bench_script("katamino")
     out = tmp_path / "k"
     module.main(["--min-n", "3", "--max-n", "3", "--limit", "12", "--counts", "", "--out", str(out)])
     data = json.loads(out.with_suffix(".json").read_text())

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 
 import pytest
 
@@ -15,7 +13,7 @@ from kamicp.level import Move
 from kamicp.regions import regions_of
 from kamicp.rules import Board, apply_move, replay
 from kamicp.search import HAVE_COMPILED
-from tests.helpers import PUZZLES, ROOT
+from tests.helpers import PUZZLES, bench_script
 from tests.helpers.boards import random_graph, random_grid
 from tests.helpers.oracle import bfs_optimum
 
@@ -53,18 +51,11 @@ def test_bound_along_optimal_plans_never_exceeds_the_moves_left():
     assert checked >= 150 and slack > 0  # the bound is not exact everywhere: the check can tell
 
 
-def _gap_script():
-    spec = importlib.util.spec_from_file_location("bench_gap", ROOT / "benchmarks" / "gap.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.mark.skipif(not HAVE_COMPILED, reason="the profiler measures the compiled search")
 def test_gap_profile_refutes_up_to_the_optimum_and_reports_the_slack(tmp_path):
     out = tmp_path / "gap"
-    _gap_script().main([str(PUZZLES / "tri-harbour.json"), "--horizon-seconds", "20", "--upper-seconds", "1",
+    bench_script("gap").main([str(PUZZLES / "tri-harbour.json"), "--horizon-seconds", "20", "--upper-seconds", "1",
                         "--out", str(out)])
     record = json.loads(out.with_suffix(".json").read_text())["records"][0]
     assert record["upper"] == 6  # tri-harbour's proven optimum, found by the beam or the rollouts
@@ -80,9 +71,7 @@ def test_gap_profile_refutes_up_to_the_optimum_and_reports_the_slack(tmp_path):
 def test_a_table_cleared_at_every_entry_proves_the_same_horizons(capsys):
     """The transposition table only saves work: cleared whenever it holds one entry, the search refutes the
     same horizons and finds the optimum at the same one (benchmarks/horizons.py --table-limit)."""
-    horizons = importlib.util.spec_from_file_location("bench_horizons", ROOT / "benchmarks" / "horizons.py")
-    module = importlib.util.module_from_spec(horizons)
-    horizons.loader.exec_module(module)
+    module = bench_script("horizons")
     runs = []
     for limit in ("1", "3000000"):
         module.main([str(PUZZLES / "tri-harbour.json"), "--time-limit", "20", "--table-limit", limit])
