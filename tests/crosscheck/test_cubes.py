@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 
 from kamicp.cubes import cell_colors, check_depth, child_bound, child_level, cube_moves, enumerate_cubes
 from kamicp.errors import UsageError
-from kamicp.level import Level, Move
+from kamicp.level import Level
 from kamicp.regions import regions_of
 from kamicp.rules import Board, apply_move, replay
 from tests.helpers.boards import grid_levels, levels, random_grid
-from tests.helpers.oracle import bfs_optimum
+from tests.helpers.oracle import bfs_optimum, region_moves
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -28,12 +28,7 @@ def rules_children(level: Level, depth: int) -> tuple[set[tuple[str, ...]], int]
     for _ in range(depth):
         nxt = []
         for board in boards:
-            done: set[int] = set()
-            for cell in range(level.size):
-                if cell in done:
-                    continue
-                done.update(board.region_at(cell))
-                nxt.extend(apply_move(board, Move(cell, c)) for c in level.color_keys if c != board.colors[cell])
+            nxt.extend(apply_move(board, move) for _, move in region_moves(board))
         boards, sequences = nxt, len(nxt)
     return {b.colors for b in boards}, sequences
 

@@ -11,22 +11,13 @@ from collections import Counter
 
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move
+from tests.helpers.oracle import region_moves
 
 Step = tuple[tuple[int, ...], str]  # (cells of the tapped region, new colour)
 
 
 def _moves(board: Board) -> list[tuple[Step, Board]]:
-    out = []
-    done: set[int] = set()
-    for cell in range(board.level.size):
-        if cell in done:
-            continue
-        region = board.region_at(cell)
-        done.update(region)
-        for color in board.level.color_keys:
-            if color != board.colors[cell]:
-                out.append(((tuple(region), color), apply_move(board, Move(cell, color))))
-    return out
+    return [((tuple(region), move.color), apply_move(board, move)) for region, move in region_moves(board)]
 
 
 def optimal_plans(level: Level, max_depth: int = 8, max_plans: int = 5000) -> tuple[int, list[tuple[Step, ...]]] | None:

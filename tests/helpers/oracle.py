@@ -5,8 +5,25 @@ It shares no code with the solvers or bounds it checks, so agreeing with it mean
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move
+
+
+def region_moves(board: Board, colors: Iterable[str] | None = None) -> Iterator[tuple[list[int], Move]]:
+    """Every legal move of the position once: each region (tapped at its first cell, with its cells) in
+    each colour it does not have, of `colors` (default: the level's colours)."""
+    keys = tuple(board.level.color_keys if colors is None else colors)
+    done: set[int] = set()
+    for cell in range(board.level.size):
+        if cell in done:
+            continue
+        region = board.region_at(cell)
+        done.update(region)
+        for color in keys:
+            if color != board.colors[cell]:
+                yield region, Move(cell, color)
 
 
 def bfs_optimum(level: Level, limit: int = 12, start: Board | None = None) -> tuple[int, list[Move]] | None:
@@ -22,23 +39,14 @@ def bfs_optimum(level: Level, limit: int = 12, start: Board | None = None) -> tu
     for depth in range(1, limit + 1):
         nxt = []
         for board, path in frontier:
-            done: set[int] = set()
-            for cell in range(level.size):
-                if cell in done:
+            for _, move in region_moves(board, keys):
+                child = apply_move(board, move)
+                if child.colors in seen:
                     continue
-                region = board.region_at(cell)
-                done.update(region)
-                for color in keys:
-                    if color == board.colors[cell]:
-                        continue
-                    move = Move(cell, color)
-                    child = apply_move(board, move)
-                    if child.colors in seen:
-                        continue
-                    seen[child.colors] = None
-                    if child.solved:
-                        return depth, [*path, move]
-                    nxt.append((child, [*path, move]))
+                seen[child.colors] = None
+                if child.solved:
+                    return depth, [*path, move]
+                nxt.append((child, [*path, move]))
         frontier = nxt
     return None
 
