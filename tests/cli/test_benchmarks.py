@@ -61,3 +61,14 @@ def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
     assert [(r["mode"], r["optimum"]) for r in records] == [
         ("single auto", 6), ("dask 1 worker", 6), ("dask 2 workers", 6)]
     assert "| tri-harbour | dask 2 workers | optimal | 6 |" in out.with_suffix(".md").read_text()
+
+
+@pytest.mark.slow  # some 40 fresh interpreters: 10-20 s
+def test_startup_benchmark_times_both_trees_and_lists_their_packages(tmp_path):
+    out = tmp_path / "startup"
+    bench_script("startup").app(["--old", "HEAD", "--runs", "1", "--out", str(out)], standalone_mode=False)
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert set(data["medians"]) == {"--help", "info blog-18", "solve blog-18"}
+    assert all(len(times) == 1 for per_tree in data["runs"].values() for times in per_tree.values())
+    assert "ortools" not in data["packages"]["new"].split()  # this tree's CLI starts without OR-Tools
+    assert "| `kamicp solve blog-18` |" in out.with_suffix(".md").read_text()
