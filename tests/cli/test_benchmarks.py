@@ -63,7 +63,7 @@ def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
     assert "| tri-harbour | dask 2 workers | optimal | 6 |" in out.with_suffix(".md").read_text()
 
 
-@pytest.mark.slow  # some 40 fresh interpreters: 10-20 s
+@pytest.mark.slow  # the old tree extracted, 8 fresh interpreters: 10-20 s on a loaded machine
 def test_startup_benchmark_times_both_trees_and_lists_their_packages(tmp_path):
     out = tmp_path / "startup"
     bench_script("startup").app(["--old", "HEAD", "--runs", "1", "--out", str(out)], standalone_mode=False)
