@@ -14,7 +14,7 @@ import pytest
 from kamicp.config import SearchOptions, SolveOptions
 from kamicp.cubes import Cube, child_level, cube_moves, enumerate_cubes, independent
 from kamicp.errors import UsageError
-from kamicp.level import Level
+from kamicp.level import Level, Move
 from kamicp.outcome import to_moves
 from kamicp.prior import After, RootPrior, root_prior
 from kamicp.regions import Regions, regions_of
@@ -78,6 +78,68 @@ def test_restricted_cubes_on_blobby_boards_with_longer_optima() -> None:
                 if h >= depth:
                     assert cubes_find(level, depth, h) == (h >= found[0]), (i, depth, h, found[0])
     assert max(seen) >= 4
+
+
+def moves_of(board: Board) -> list[tuple[frozenset[int], str, str]]:
+    """Every legal move on `board` (rules engine, cells): the clicked cells, old and new colour."""
+    out, done = [], set()
+    for cell in range(board.level.size):
+        if cell not in done:
+            region = frozenset(board.region_at(cell))
+            done |= region
+            out += [(region, board.colors[cell], c) for c in board.level.color_keys if c != board.colors[cell]]
+    return out
+
+
+def canonical_within(board: Board, prev: tuple[int, frozenset[int], frozenset[int], str] | None, budget: int,
+                     failed: dict) -> bool:
+    """The reference of "a solution within `budget` canonical after `prev`", on cells (models/cubes.md):
+    prev = (the smallest cell a move must beat, the clicked cells, the cells of N[clicked], the old colour);
+    a move on S painting c is skipped when min S < that cell and S is independent of the clicked set
+    (disjoint from it, and not meeting N or not painting the old colour)."""
+    if board.solved:
+        return True
+    key = (board.colors, prev)
+    if budget <= 0 or failed.get(key, -1) >= budget:
+        return False
+    adj = board.level.adjacency()
+    for clicked, old, color in moves_of(board):
+        if prev is not None and min(clicked) < prev[0] and not clicked & prev[1] and (
+                not clicked & prev[2] or color != prev[3]):
+            continue
+        after = apply_move(board, Move(min(clicked), color))
+        near = clicked.union(*(adj[v] for v in clicked))
+        if canonical_within(after, (min(clicked), clicked, frozenset(near), old), budget - 1, failed):
+            return True
+    failed[key] = budget
+    return False
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_restricted_child_search_is_the_rule_on_cells(seed: int) -> None:
+    """Each canonical cube's child (depth 1 and 2): the compiled search with the prior answers every budget
+    up to 4 as the cell-level reference of the rule does, the root compared with the smallest cell of the
+    region holding P (the merged region, as root_prior gives it)."""
+    level = board(seed + 300)
+    regions = regions_of(level)
+    adj = level.adjacency()
+    for depth in (1, 2):
+        for cube in enumerate_cubes(regions, depth).cubes[:25]:
+            child, cr, search = child_search(level, regions, cube)
+            start = Board.start(child)
+            prev = None
+            if cube.prior is not None:
+                p = cube.prior
+                merged = min(start.region_at(min(p.clicked)))
+                near = p.clicked.union(*(adj[v] for v in p.clicked))
+                prev = (merged, p.clicked, frozenset(near), p.color)
+            failed: dict = {}
+            for budget in range(5):
+                plan = search.within(budget)
+                assert (plan is not None) == canonical_within(start, prev, budget, failed), (depth, cube.key, budget)
+                if plan is not None:
+                    verify(child, to_moves(cr, plan), max_moves=budget)
+                    break
 
 
 @pytest.mark.parametrize("seed", range(12))
