@@ -53,6 +53,8 @@ class SearchOptions:
     # internal to cubes (kamicp/prior.py): the compiled search answers "a solution canonical after this move?";
     # `solver.solve` refuses it (its "no" is not the level's answer), `solver.solve_after` takes it
     after: After | None = None
+    # distributed proofs (kamicp/cubes.py): only canonical cubes, each child searched canonical after its last move
+    cube_order: bool = True
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ TECHNIQUES: dict[str, Technique] = {
     "compiled-search": Technique("search", "compiled"),
     "cluster-bound": Technique("bound", "clusters", 0),  # the root bound without the cluster gathering cost
     "search-clusters": Technique("search", "clusters", 0),  # the search's pruning without it
+    "cube-order": Technique("search", "cube_order"),  # --dask: every cube, each child unrestricted
 }
 
 
