@@ -187,16 +187,19 @@ def store_hash(level) -> str:
     return level_hash(level.with_par(None))
 
 
-def test_cli_solve_on_local_dask(tmp_path) -> None:
+@pytest.mark.parametrize("order", [True, False])
+def test_cli_solve_on_local_dask(tmp_path, order: bool) -> None:
     runner = CliRunner()
     path = str(LEVELS / "tri-32b5c-s106.json")
     store = str(tmp_path / "p.db")
     res = runner.invoke(app, ["solve", path, "--dask", "local", "--dask-workers", "2", "--store", store,
-                              "--json"])
+                              "--json", *([] if order else ["--no", "cube-order"])])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["optimum"] == 8 and data["workers"] == 2
     assert data["cubes"][-1]["horizon"] == 7 and sum(data["cubes"][-1]["counts"].values()) == 148
+    tasks = [a for a in data["cubes"][-1]["answers"] if a["worker"] != "parent"]
+    assert tasks and all(a["after"] == order for a in tasks)  # the children searched canonical after the cube
 
 
 @pytest.mark.slow
