@@ -220,3 +220,17 @@ def test_solve_refuses_a_prior() -> None:
     opts = SolveOptions(search=SearchOptions(after=After(frozenset({0}), frozenset({0, 1, 2}), "A")))
     with pytest.raises(UsageError, match="internal to cubes"):
         solve(level, options=opts)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"prior_min": 5, "prior_near": [0], "prior_color": 0}, "prior_min"),
+    ({"prior_min": 0, "prior_near": [0], "prior_color": 3}, "prior_color"),
+    ({"prior_min": 0, "prior_near": [0, 9], "prior_color": 0}, "prior_near"),
+    ({"prior_min": 1, "prior_near": [0], "prior_color": 0}, "must hold prior_min"),
+    ({"prior_min": 0, "prior_color": 0}, "required"),
+])
+def test_the_binding_checks_the_prior(kwargs: dict, message: str) -> None:
+    from kamicp.search import compiled_core
+
+    with pytest.raises(ValueError, match=message):
+        compiled_core.create([[1], [0, 2], [1]], [0, 1, 0], 2, **kwargs)
