@@ -61,7 +61,7 @@ def check_depth(depth: int) -> None:
 
 
 @dataclass(frozen=True)
-class _Step:
+class Step:
     """A move on a board: the tapped region's initial regions (`clicked`, smallest first is `rep`), its
     old colour and the new one."""
 
@@ -74,13 +74,13 @@ class _Step:
         return self.clicked[0]
 
 
-def _children(q: Quotient, state: tuple[int, ...], num_colors: int) -> list[tuple[_Step, tuple[int, ...]]]:
+def _children(q: Quotient, state: tuple[int, ...], num_colors: int) -> list[tuple[Step, tuple[int, ...]]]:
     """Every legal move on the board `state` (whose contraction is `q`) with the board it leaves."""
-    return [(_Step(tuple(sorted(q.members[k])), q.colors[k], c), recolor(state, q.members[k], c))
+    return [(Step(tuple(sorted(q.members[k])), q.colors[k], c), recolor(state, q.members[k], c))
             for k in range(q.size) for c in range(num_colors) if c != q.colors[k]]
 
 
-def independent(regions: Regions, first: _Step, second: _Step) -> bool:
+def independent(regions: Regions, first: Step, second: Step) -> bool:
     """Consecutive moves that commute by the lemmas of models/strengthening.md §2: disjoint clicked sets,
     the second not adjacent to the first or not painting the first's old colour."""
     s1, s2 = set(first.clicked), set(second.clicked)
@@ -106,11 +106,11 @@ def enumerate_cubes(regions: Regions, depth: int, order: bool = True) -> CubeSet
     as the prior, or none when canonical sequences with different last moves reach its board."""
     check_depth(depth)
     num_colors = len(regions.palette)
-    layer: list[tuple[tuple[_Step, ...], tuple[int, ...], bool]] = [((), regions.colors, False)]
+    layer: list[tuple[tuple[Step, ...], tuple[int, ...], bool]] = [((), regions.colors, False)]
     shorter = None
     sequences = 1
     for d in range(1, depth + 1):
-        nxt: dict[tuple[int, ...], tuple[tuple[_Step, ...], bool]] = {}
+        nxt: dict[tuple[int, ...], tuple[tuple[Step, ...], bool]] = {}
         sequences = 0
         for steps, state, _ in layer:
             for step, child in _children(quotient(regions.adj, state), state, num_colors):
@@ -129,7 +129,7 @@ def enumerate_cubes(regions: Regions, depth: int, order: bool = True) -> CubeSet
     return CubeSet(depth, cubes, sequences, shorter)
 
 
-def _cube(regions: Regions, steps: tuple[_Step, ...], state: tuple[int, ...], prior: bool) -> Cube:
+def _cube(regions: Regions, steps: tuple[Step, ...], state: tuple[int, ...], prior: bool) -> Cube:
     plan = tuple((s.rep, s.color) for s in steps)
     last = steps[-1]
     return Cube(plan, state, cube_key(regions, plan), after_move(regions, last.clicked, last.old) if prior else None)

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from kamicp.config import SearchOptions, SolveOptions
-from kamicp.cubes import Cube, child_level, cube_moves, enumerate_cubes, independent
+from kamicp.cubes import Cube, Step, child_level, cube_moves, enumerate_cubes, independent
 from kamicp.errors import UsageError
 from kamicp.level import Level, Move
 from kamicp.outcome import to_moves
@@ -198,12 +198,10 @@ def test_enumerated_pairs_are_canonical_and_priors_are_last_moves(seed: int) -> 
 def test_independent_follows_the_lemmas() -> None:
     level = Level.from_rows(["AAB", "CCB", "DDB"], "square")
     regions = regions_of(level)  # regions: 0 A, 1 B, 2 C, 3 D
-    from kamicp.cubes import _Step  # (the enumeration's own record of a move)
-
-    a_to_c, d_to_b = _Step((0,), 0, 2), _Step((3,), 3, 1)
+    a_to_c, d_to_b = Step((0,), 0, 2), Step((3,), 3, 1)
     assert independent(regions, a_to_c, d_to_b)  # not adjacent
-    assert independent(regions, _Step((2,), 2, 1), _Step((3,), 3, 1))  # adjacent, not painting C
-    assert not independent(regions, _Step((2,), 2, 1), _Step((3,), 3, 2))  # adjacent, painting C: merges
+    assert independent(regions, Step((2,), 2, 1), Step((3,), 3, 1))  # adjacent, not painting C
+    assert not independent(regions, Step((2,), 2, 1), Step((3,), 3, 2))  # adjacent, painting C: merges
 
 
 def test_prior_must_be_a_move_of_the_board() -> None:
