@@ -71,3 +71,13 @@ def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
     assert [(r["mode"], r["optimum"]) for r in records] == [
         ("single auto", 6), ("dask 1 worker", 6), ("dask 2 workers", 6)]
     assert "| tri-harbour | dask 2 workers | optimal | 6 |" in out.with_suffix(".md").read_text()
+
+
+def test_cube_order_table_counts_every_cube(tmp_path):
+    """tri-harbour (optimum 6) at horizon 5: every depth-1 cube refuted, the ordered ones in no more nodes."""
+    out = tmp_path / "order"
+    _script("cube_order").main([f"{PUZZLES / 'tri-harbour.json'}:5", "--out", str(out)])
+    [row] = json.loads(out.with_suffix(".json").read_text())["rows"]
+    assert not row["single_found"] and row["free_found"] == row["order_found"] == 0
+    assert row["cubes"] > 0 and 0 < row["order_nodes"] <= row["free_nodes"]
+    assert "| tri-harbour |" in out.with_suffix(".md").read_text()
