@@ -2,15 +2,16 @@
 `auto` solve, in one run.
 
     .venv/bin/python benchmarks/cube_proofs.py LEVEL [LEVEL ...] [--workers 1,2,4] [--depth 1]
-        [--engine auto] [--time-limit 600] [--out benchmarks/results/distributed]
+        [--engine auto] [--time-limit 600] [--no NAME ...] [--out benchmarks/results/distributed]
 
 For each level: the single-machine `solve(engine="auto")` (wall time), then for each worker count a fresh
 LocalCluster of that many one-thread worker processes (started before the clock, shut down after) and
 `kamicp.distributed.solve_distributed` without a store: wall time, the workers' total CPU seconds (each
 cube task's own, children included), cubes (tasks sent / all cubes of the horizons tried), and wall time
 as a ratio to the single-machine solve; "prepare" is the parent's part before the first cube (the lower
-bound and the greedy, beam and rollout solutions, as one machine computes them). Writes OUT.md and
-OUT.json with the command.
+bound and the greedy, beam and rollout solutions, as one machine computes them). `--no cube-order` (the
+techniques of `solve --no`): the distributed rows without that technique. `--no-single`: no single-machine
+row (the ratio column is then empty). Writes OUT.md and OUT.json with the command.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 from kamicp import load_level
+from kamicp.config import options_without
 from kamicp.distributed import CubeSource, DistributedResult, solve_distributed
 from kamicp.packs.dask_runner import connect
 from kamicp.solver import solve
@@ -40,20 +42,22 @@ def single(path: str, time_limit: float) -> dict:
             "prepare": None, "cpu": None, "tasks": None, "cubes": None}
 
 
-def distributed(path: str, workers: int, depth: int, engine: str, time_limit: float) -> dict:
+def distributed(path: str, workers: int, depth: int, engine: str, time_limit: float, no: list[str]) -> dict:
     level = load_level(path)
     client, cluster = connect("local", workers)
     try:
         client.wait_for_workers(workers)
         t0 = time.monotonic()
-        run: DistributedResult = solve_distributed(level, client, depth=depth, engine=engine, time_limit=time_limit)
+        run: DistributedResult = solve_distributed(level, client, depth=depth, engine=engine, time_limit=time_limit,
+                                                   options=options_without(no))
         wall = time.monotonic() - t0
     finally:
         client.close()
         cluster.close()
     answers = [a for h in run.horizons for a in h.answers if a.source == CubeSource.TASK and a.worker != "parent"]
     res = run.result
-    return {"mode": f"dask {workers} worker{'s' if workers > 1 else ''}", "workers": workers,
+    mode = f"dask {workers} worker{'s' if workers > 1 else ''}" + "".join(f", no {n}" for n in no)
+    return {"mode": mode, "workers": workers,
             "status": str(res.status), "optimum": res.optimum, "lower": res.lower_bound, "upper": res.upper_bound,
             "wall": wall, "prepare": run.prepare_seconds, "cpu": sum(a.cpu_seconds for a in answers),
             "tasks": len(answers),
@@ -67,7 +71,7 @@ def table(records: list[dict]) -> str:
     base = {r["level"]: r["wall"] for r in records if r["workers"] == 0}
     for r in records:
         bounds = str(r["optimum"]) if r["optimum"] is not None else f"{r['lower']}..{r['upper']}"
-        ratio = f"{r['wall'] / base[r['level']]:.2f}x" if r["workers"] else "1.00x"
+        ratio = "-" if r["level"] not in base else f"{r['wall'] / base[r['level']]:.2f}x" if r["workers"] else "1.00x"
         cpu = "-" if r["cpu"] is None else f"{r['cpu']:.1f}"
         prep = "-" if r["prepare"] is None else f"{r['prepare']:.1f}"
         tasks = "-" if r["tasks"] is None else f"{r['tasks']} / {r['cubes']}"
@@ -83,15 +87,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--depth", type=int, default=1)
     ap.add_argument("--engine", default="auto")
     ap.add_argument("--time-limit", type=float, default=600.0)
+    ap.add_argument("--no", action="append", default=[], help="a technique off in the distributed rows")
+    ap.add_argument("--no-single", action="store_true", help="no single-machine row")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "distributed"))
     args = ap.parse_args(argv)
     records = []
     for path in args.levels:
         name = Path(path).stem
-        records.append({"level": name, **single(path, args.time_limit)})
-        print(table(records).splitlines()[-1], flush=True)
+        if not args.no_single:
+            records.append({"level": name, **single(path, args.time_limit)})
+            print(table(records).splitlines()[-1], flush=True)
         for n in (int(w) for w in args.workers.split(",")):
-            records.append({"level": name, **distributed(path, n, args.depth, args.engine, args.time_limit)})
+            records.append({"level": name, **distributed(path, n, args.depth, args.engine, args.time_limit,
+                                                                args.no)})
             print(table(records).splitlines()[-1], flush=True)
     command = " ".join(["benchmarks/cube_proofs.py", *(argv if argv is not None else sys.argv[1:])])
     md = (f"Command: `.venv/bin/python {command}`  \nMachine: {platform.machine()}, {os.cpu_count()} cores "

@@ -6,6 +6,10 @@ moves leave. "No solution of at most h moves" holds iff no solution of fewer tha
 no cube's child is solvable in at most h - D moves. Children equal as boards are one cube (the answer
 depends on the board only). The child boards are computed here on the region graph (kamicp.regions),
 never with the rules engine, which stays the independent judge of every solution.
+
+With `order` (the default), only canonical cubes are enumerated and each child is searched "canonical
+after the cube's last move" (kamicp/prior.py): the commuting-move order of models/strengthening.md §2
+across the cube boundary (models/cubes.md, reduction 4).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from kamicp.bounds import lower_bound
 from kamicp.errors import UsageError
 from kamicp.level import Level, Move
 from kamicp.outcome import Plan, to_moves
+from kamicp.prior import After, after_move
 from kamicp.regions import Quotient, Regions, quotient, recolor
 
 DEPTHS = (1, 2)  # cube depths supported (the number of children grows as (regions x colours)^D)
@@ -24,11 +29,14 @@ DEPTHS = (1, 2)  # cube depths supported (the number of children grows as (regio
 @dataclass(frozen=True)
 class Cube:
     """One cube: its moves (initial region index, colour index per move) and the child board they leave
-    (a colour index per initial region). `key` names it stably: the taps and colour keys of its moves."""
+    (a colour index per initial region). `key` names it stably: the taps and colour keys of its moves.
+    `prior`: the child is to be searched canonical after this move (always the plan's last move), or
+    None (every solution of the child)."""
 
     plan: tuple[tuple[int, int], ...]
     state: tuple[int, ...]
     key: str
+    prior: After | None = None
 
     @property
     def depth(self) -> int:
@@ -52,12 +60,34 @@ def check_depth(depth: int) -> None:
         raise UsageError(f"cube depth must be one of {', '.join(map(str, DEPTHS))}, got {depth!r}")
 
 
-def _children(q: Quotient, state: tuple[int, ...], num_colors: int
-              ) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
-    """Every legal move on the board `state` (whose contraction is `q`), as (smallest initial region of
-    the tapped region, new colour), with the board it leaves."""
-    return [((q.rep[k], c), recolor(state, q.members[k], c))
+@dataclass(frozen=True)
+class Step:
+    """A move on a board: the tapped region's initial regions (`clicked`, smallest first is `rep`), its
+    old colour and the new one."""
+
+    clicked: tuple[int, ...]
+    old: int
+    color: int
+
+    @property
+    def rep(self) -> int:
+        return self.clicked[0]
+
+
+def _children(q: Quotient, state: tuple[int, ...], num_colors: int) -> list[tuple[Step, tuple[int, ...]]]:
+    """Every legal move on the board `state` (whose contraction is `q`) with the board it leaves."""
+    return [(Step(tuple(sorted(q.members[k])), q.colors[k], c), recolor(state, q.members[k], c))
             for k in range(q.size) for c in range(num_colors) if c != q.colors[k]]
+
+
+def independent(regions: Regions, first: Step, second: Step) -> bool:
+    """Consecutive moves that commute by the lemmas of models/strengthening.md §2: disjoint clicked sets,
+    the second not adjacent to the first or not painting the first's old colour."""
+    s1, s2 = set(first.clicked), set(second.clicked)
+    if s1 & s2:
+        return False
+    near = s1.union(*(regions.adj[k] for k in first.clicked))
+    return not (s2 & near) or second.color != first.old
 
 
 def _solved(state: tuple[int, ...]) -> bool:
@@ -69,26 +99,40 @@ def cube_key(regions: Regions, plan: Plan | tuple[tuple[int, int], ...]) -> str:
     return "/".join(f"{m.cell}={m.color}" for m in to_moves(regions, list(plan)))
 
 
-def enumerate_cubes(regions: Regions, depth: int) -> CubeSet:
+def enumerate_cubes(regions: Regions, depth: int, order: bool = True) -> CubeSet:
     """The distinct children of every legal sequence of `depth` moves from the start, in a fixed order
-    (the first sequence reaching a board names its cube)."""
+    (the first sequence reaching a board names its cube). With `order`: only canonical sequences (no
+    independent consecutive pair with the second's smallest region first), each cube with its last move
+    as the prior, or none when canonical sequences with different last moves reach its board."""
     check_depth(depth)
     num_colors = len(regions.palette)
-    layer: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = [((), regions.colors)]
+    layer: list[tuple[tuple[Step, ...], tuple[int, ...], bool]] = [((), regions.colors, False)]
     shorter = None
     sequences = 1
     for d in range(1, depth + 1):
-        nxt: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+        nxt: dict[tuple[int, ...], tuple[tuple[Step, ...], bool]] = {}
         sequences = 0
-        for plan, state in layer:
-            for move, child in _children(quotient(regions.adj, state), state, num_colors):
+        for steps, state, _ in layer:
+            for step, child in _children(quotient(regions.adj, state), state, num_colors):
+                if order and steps and step.rep < steps[-1].rep and independent(regions, steps[-1], step):
+                    continue  # not canonical (§2): the swapped sequence is enumerated instead
                 sequences += 1
-                nxt.setdefault(child, (*plan, move))
+                seen = nxt.get(child)
+                if seen is None:
+                    nxt[child] = ((*steps, step), order)
+                elif seen[1] and (seen[0][-1].clicked, seen[0][-1].old) != (step.clicked, step.old):
+                    nxt[child] = (seen[0], False)  # two last moves: no prior (the unrestricted child)
                 if d < depth and shorter is None and _solved(child):
-                    shorter = (*plan, move)
-        layer = [(plan, state) for state, plan in nxt.items()]
-    cubes = tuple(Cube(plan, state, cube_key(regions, plan)) for plan, state in layer)
+                    shorter = tuple((s.rep, s.color) for s in (*steps, step))
+        layer = [(steps, state, prior) for state, (steps, prior) in nxt.items()]
+    cubes = tuple(_cube(regions, steps, state, prior) for steps, state, prior in layer)
     return CubeSet(depth, cubes, sequences, shorter)
+
+
+def _cube(regions: Regions, steps: tuple[Step, ...], state: tuple[int, ...], prior: bool) -> Cube:
+    plan = tuple((s.rep, s.color) for s in steps)
+    last = steps[-1]
+    return Cube(plan, state, cube_key(regions, plan), after_move(regions, last.clicked, last.old) if prior else None)
 
 
 def child_bound(regions: Regions, cube: Cube) -> int:

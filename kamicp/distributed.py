@@ -33,9 +33,10 @@ from kamicp.level import Level, Move
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status, move_dict, to_moves
 from kamicp.packs.rows import level_hash
 from kamicp.packs.store import Store
+from kamicp.prior import After
 from kamicp.regions import regions_of
 from kamicp.rules import verify
-from kamicp.solver import solve
+from kamicp.solver import solve, solve_after
 
 # The children's own upper bound: the greedy alone; the beam and rollouts (up to 2 s + 4 s) would cost more
 # per cube than most cubes' proofs.
@@ -69,12 +70,14 @@ class CubeTask:
     deadline: float | None
     engine: str
     seed: int
+    after: After | None = None  # the child searched canonical after this move (the cube's last; kamicp/prior.py)
 
 
 @dataclass(frozen=True)
 class CubeAnswer:
     """One cube's answer at one horizon: by which engine (`bound`, `search`, `cpsat`), the child's solution
-    when solved, wall and CPU seconds, and the worker's address."""
+    when solved, wall and CPU seconds, and the worker's address. `after`: the child was searched canonical
+    after the cube's last move (refuted then means no solution of the child that is canonical after it)."""
 
     key: str
     horizon: int
@@ -85,6 +88,7 @@ class CubeAnswer:
     cpu_seconds: float = 0.0
     worker: str = ""
     source: CubeSource = CubeSource.TASK
+    after: bool = False
 
     def to_dict(self, level: Level | None = None) -> dict:
         data = {**asdict(self), "outcome": str(self.outcome), "by": str(self.by), "source": str(self.source)}
@@ -95,7 +99,8 @@ class CubeAnswer:
     def from_stored(cls, data: dict) -> CubeAnswer:
         return cls(key=data["key"], horizon=int(data["horizon"]), outcome=CubeOutcome(data["outcome"]),
                    by=EngineName(data["by"]), seconds=float(data["seconds"]),
-                   cpu_seconds=float(data["cpu_seconds"]), worker=str(data["worker"]), source=CubeSource.STORE)
+                   cpu_seconds=float(data["cpu_seconds"]), worker=str(data["worker"]), source=CubeSource.STORE,
+                   after=bool(data.get("after", False)))
 
 
 @dataclass(frozen=True)
@@ -172,7 +177,7 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
 
     def answer(outcome: CubeOutcome, by: EngineName, moves: tuple[Move, ...] = ()) -> CubeAnswer:
         return CubeAnswer(task.key, task.horizon, outcome, by, moves, time.monotonic() - t0, _cpu() - c0,
-                          _worker_address())
+                          _worker_address(), after=task.after is not None)
 
     regions = regions_of(child)
     if lower_bound(regions.adj, regions.colors, len(regions.palette)) > task.budget:
@@ -183,8 +188,10 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
     # the race's second process cannot start in a daemonic worker (a `dask worker` started without
     # DASK_DISTRIBUTED__WORKER__DAEMON=False): there the search answers alone (each answer names its engine)
     engine = EngineName.SEARCH if task.engine == EngineName.AUTO and current_process().daemon else task.engine
-    result = solve(child, max_steps=task.budget, time_limit=left, engine=engine, workers=1,
-                   seed=task.seed, options=CUBE_OPTIONS)
+    kwargs = {"max_steps": task.budget, "time_limit": left, "engine": engine, "workers": 1, "seed": task.seed}
+    # with a prior, NO_SOLUTION means only "none canonical after the cube's last move": a cube's refutation
+    result = (solve(child, options=CUBE_OPTIONS, **kwargs) if task.after is None
+              else solve_after(child, task.after, options=CUBE_OPTIONS, **kwargs))
     if result.status == Status.NO_SOLUTION:
         return answer(CubeOutcome.REFUTED, _prover(result))
     if result.status == Status.OPTIMAL:
@@ -208,9 +215,13 @@ def dask_client(address: str, workers: int) -> Iterator[Any]:
             cluster.close()
 
 
-def cube_settings(depth: int) -> str:
-    """The settings that change a cube's answer besides the level, the cube and the horizon (its key)."""
-    return json.dumps({"rules": "free", "cube_depth": depth}, sort_keys=True)
+def cube_settings(depth: int, after: bool = False) -> str:
+    """The settings that change a cube's answer besides the level, the cube and the horizon (its key).
+    `after`: the child searched canonical after the cube's last move (a weaker refutation; a cube's prior
+    is always its last move, so the key names it). Rows without it are unrestricted refutations, valid
+    for either question."""
+    return json.dumps({"rules": "free", "cube_depth": depth, **({"after": "last move"} if after else {})},
+                      sort_keys=True)
 
 
 @dataclass
@@ -224,6 +235,7 @@ class _Ledger:
     proof: list[Horizon]
     horizons: list[HorizonCubes]
     refuted: dict[str, int]  # cube key -> highest horizon it was refuted at in this run
+    refuted_after: dict[str, int]  # the same, canonical after the cube's last move (reused only with that prior)
 
 
 class DistributedRun:
@@ -256,7 +268,7 @@ class DistributedRun:
             self.prepare_seconds = time.monotonic() - self.start
             p = self.prepared
             best = None if p.upper.plan is None else to_moves(p.regions, p.upper.plan)
-            self.ledger = _Ledger(p.bound.value, best, p.upper.source, p.upper.found_at, [], [], {})
+            self.ledger = _Ledger(p.bound.value, best, p.upper.source, p.upper.found_at, [], [], {}, {})
             if p.bound.value > 0:
                 self.ledger.proof.append(Horizon(p.bound.value - 1, Outcome.BOUND, 0.0, EngineName.BOUND))
             self._stored_solution()
@@ -292,7 +304,7 @@ class DistributedRun:
                 return self._finish(led.lower)
             if self._past_deadline():
                 return self._result(Status.UNKNOWN, led.lower)
-            cubes = enumerate_cubes(self.prepared.regions, min(self.depth, top))
+            cubes = enumerate_cubes(self.prepared.regions, min(self.depth, top), self.options.search.cube_order)
             if cubes.shorter is not None:  # a solution shorter than the cubes: they would not cover it
                 self._improve(to_moves(self.prepared.regions, list(cubes.shorter)), top, EngineName.CUBES)
                 continue
@@ -363,7 +375,8 @@ class DistributedRun:
                         return Outcome.FEASIBLE
                     if answer.outcome == CubeOutcome.UNKNOWN:
                         return Outcome.UNKNOWN
-                    led.refuted[answer.key] = max(top, led.refuted.get(answer.key, -1))
+                    refuted = led.refuted_after if answer.after else led.refuted
+                    refuted[answer.key] = max(top, refuted.get(answer.key, -1))
                 if in_flight < window // 2 and not self._past_deadline():
                     more = self._submit(top, list(islice(queue, window - in_flight)))
                     in_flight += len(more)
@@ -377,18 +390,26 @@ class DistributedRun:
         """The cubes already refuted at this horizon or a higher one (this run, then the store), and the rest."""
         led = self.ledger
         assert led is not None
-        stored = {} if self.store is None else self.store.cubes_with(
-            self.hash, cube_settings(cubes.depth), str(CubeOutcome.REFUTED), top)
+        stored, ordered = self._stored(cubes.depth, False, top), self._stored(cubes.depth, True, top)
         answers, todo = [], []
         for cube in cubes.cubes:
-            if led.refuted.get(cube.key, -1) >= top:
+            after = cube.prior is not None
+            if led.refuted.get(cube.key, -1) >= top or after and led.refuted_after.get(cube.key, -1) >= top:
                 answers.append(CubeAnswer(cube.key, top, CubeOutcome.REFUTED, EngineName.CUBES,
-                                          source=CubeSource.HIGHER))
-            elif cube.key in stored:
-                answers.append(replace(self._from_store(stored[cube.key]), horizon=top))
+                                          source=CubeSource.HIGHER, after=after))
+            elif cube.key in stored or after and cube.key in ordered:
+                row = stored[cube.key] if cube.key in stored else ordered[cube.key]
+                answers.append(replace(self._from_store(row), horizon=top))
             else:
                 todo.append(cube)
         return answers, todo
+
+    def _stored(self, depth: int, after: bool, top: int) -> dict[str, dict]:
+        """The store's cubes refuted at horizon `top` or higher, unrestricted or (`after`) canonical after their
+        last move."""
+        if self.store is None:
+            return {}
+        return self.store.cubes_with(self.hash, cube_settings(depth, after), str(CubeOutcome.REFUTED), top)
 
     def _from_store(self, data: dict) -> CubeAnswer:
         assert self.store is not None
@@ -415,7 +436,7 @@ class DistributedRun:
         assert self.prepared is not None
         deadline = None if self.deadline is None else time.time() + (self.deadline - time.monotonic())
         return CubeTask(cube.key, top, cell_colors(self.prepared.regions, cube), top - cube.depth, deadline,
-                        self.engine, self.seed)
+                        self.engine, self.seed, cube.prior)
 
     def _answer_of(self, fut: Any) -> CubeAnswer:
         try:
@@ -427,10 +448,10 @@ class DistributedRun:
         """Save definite answers to the store (committed before the run goes on)."""
         if self.store is None:
             return
-        for depth in {a.key.count("/") + 1 for a in answers}:
-            self.store.put_cubes(self.hash, cube_settings(depth), [
+        for depth, after in {(a.key.count("/") + 1, a.after) for a in answers}:
+            self.store.put_cubes(self.hash, cube_settings(depth, after), [
                 (a.key, a.horizon, str(a.outcome), a.to_dict()) for a in answers
-                if a.outcome != CubeOutcome.UNKNOWN and a.key.count("/") + 1 == depth])
+                if a.outcome != CubeOutcome.UNKNOWN and (a.key.count("/") + 1, a.after) == (depth, after)])
 
     def _stored_solution(self) -> None:
         """A solution a stored solved cube gave in an earlier run, when shorter (replayed before use)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from kamicp.config import CpSatOptions, ModelOptions, SearchOptions
 from kamicp.coordination import Coordinator, Solo
 from kamicp.outcome import EngineName, Outcome, Plan
+from kamicp.prior import root_prior
 from kamicp.regions import Regions
 from kamicp.search import SearchTimeout, make_search
 
@@ -143,9 +144,10 @@ class SearchEngine:
 
     def __init__(self, regions: Regions, options: SearchOptions | None = None) -> None:
         opts = options or SearchOptions()
+        prior = None if opts.after is None else root_prior(opts.after, regions)
         self.ida = make_search(regions.adj, regions.colors, len(regions.palette), compiled=opts.compiled,
                                por=opts.por, symmetry=opts.symmetry, gather=opts.gather, ring=opts.ring,
-                               por_adjacent=opts.por_adjacent, clusters=opts.clusters)
+                               por_adjacent=opts.por_adjacent, clusters=opts.clusters, prior=prior)
 
     def horizon(self, steps: int, deadline: float | None, stop: Stop | None = None) -> Answer:
         # (`stop` is not polled: in the race the ledger stops the compiled search through shared memory)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 
 from kamicp.bounds import bound_report
+from kamicp.prior import RootPrior
 from kamicp.regions import islands, quotient, recolor
 
 Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
@@ -98,7 +99,9 @@ class CompiledIDAStar:
     restriction.
     `por_adjacent=False` orders only moves on non-adjacent clicked sets (the first version of the rule).
     `gather=False` prunes with the colour bound without its gathering refinement, `ring=False` with the
-    radius without its ring rule (for ablations only; IDAStar always uses the full bound). Cross-checked
+    radius without its ring rule (for ablations only; IDAStar always uses the full bound). `prior`: the
+    root searched as if reached by that move (a cube's last move, kamicp/prior.py; the symmetry is then
+    not used): an infeasible horizon then only says "no solution canonical after it". Cross-checked
     against IDAStar in the tests."""
 
     def __init__(
@@ -114,6 +117,7 @@ class CompiledIDAStar:
         ring: bool = True,
         por_adjacent: bool = True,
         clusters: int = 0,
+        prior: RootPrior | None = None,
     ) -> None:
         if _fastsearch is None:
             raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
@@ -123,6 +127,8 @@ class CompiledIDAStar:
             por=2 if por is True else int(por), gather=gather, ring=ring, adjacent=por_adjacent,
             symmetry=None if symmetry is None else list(symmetry),  # first move on r only if r <= sigma(r)
             clusters=clusters,  # > 0: one-island nodes also pruned by the cluster gathering cost
+            **({} if prior is None else {  # the root searched as if reached by that move (kamicp/prior.py)
+                "prior_min": prior.region, "prior_near": list(prior.near), "prior_color": prior.color}),
         )
         self.nodes = 0
 
@@ -194,9 +200,10 @@ def rollout_plan(
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
     por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
-    clusters: int = 0,
+    clusters: int = 0, prior: RootPrior | None = None,
 ) -> IDAStar | CompiledIDAStar:
-    """The compiled search when available (or when `compiled` is True), else the reference IDAStar."""
+    """The compiled search when available (or when `compiled` is True), else the reference IDAStar (which
+    ignores `prior`: it then answers the unrestricted question, kamicp/prior.py)."""
     use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
     if use:
         sigma = None
@@ -205,5 +212,5 @@ def make_search(
 
             sigma = involution(adj0, start)
         return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather, ring=ring,
-                               por_adjacent=por_adjacent, clusters=clusters)
+                               por_adjacent=por_adjacent, clusters=clusters, prior=prior)
     return IDAStar(adj0, start, num_colors, clusters=clusters)

@@ -8,6 +8,8 @@ bounds. Nothing below imports anything above it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
 from kamicp.coordination import stop_everything
 from kamicp.errors import UsageError
@@ -15,6 +17,7 @@ from kamicp.horizons import Progress, run_horizons
 from kamicp.level import Level
 from kamicp.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
 from kamicp.portfolio import solve_auto
+from kamicp.prior import After
 
 OPTIMAL, NO_SOLUTION, UNKNOWN = Status.OPTIMAL, Status.NO_SOLUTION, Status.UNKNOWN
 SEED_RANGE = (-(2**31), 2**31 - 1 - 64)  # CP-SAT's seeds are 32-bit; the race adds up to 7 + cubes to it
@@ -53,6 +56,23 @@ def solve(
 ) -> Result:
     """Find a shortest solution of `level` with at most `max_steps` moves, and prove it shortest.
     `options`: the whole configuration, or only the model's constraints."""
+    if isinstance(options, SolveOptions) and options.search.after is not None:
+        raise UsageError("a prior move is internal to cubes (its 'no solution' is not the level's answer)")
+    return _solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers, engine=engine, seed=seed,
+                  options=options, progress=progress)
+
+
+def solve_after(level: Level, after: After, *, options: SolveOptions | None = None, **kwargs) -> Result:
+    """Internal to cubes (kamicp.distributed): `solve` with the compiled search's root taken to follow the
+    move `after` (kamicp/prior.py). Its NO_SOLUTION means only "no solution canonical after that move
+    within max_steps", never that the level has none: it must not be reported as the level's answer."""
+    opts = options or SolveOptions()
+    return _solve(level, options=replace(opts, search=replace(opts.search, after=after)), **kwargs)
+
+
+def _solve(level: Level, *, max_steps: int | None = None, time_limit: float | None = None,
+           workers: int | None = None, engine: str = "cpsat", seed: int = 0,
+           options: SolveOptions | ModelOptions | None = None, progress: Progress | None = None) -> Result:
     _check_params(max_steps, time_limit, workers, engine, seed)
     if engine == EngineName.AUTO:
         return solve_auto(level, max_steps=max_steps, time_limit=time_limit, workers=workers, seed=seed,

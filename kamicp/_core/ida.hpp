@@ -8,7 +8,9 @@
 //   a larger smallest initial region. Nodes where it pruned a move are stored only under a key that
 //   includes the restriction (por 2), or not at all (por 1);
 // - a colour-preserving involution of the initial regions (symmetry): the first move on r only if
-//   r <= sigma(r);
+//   r <= sigma(r) (off when a prior move is given: it is not compatible with the order against it);
+// - a prior move P (the last move of a cube, kamicp/prior.py): the root is searched as if reached by P,
+//   so the search answers "a solution canonical after P?" (models/cubes.md), not "a solution?";
 // - the bound's rules (ablations only).
 // In the portfolio's race, `attach_stop` hands the search the ledger's shared flags: a horizon another
 // process proved is abandoned like a timeout (kamicp/portfolio.py).
@@ -37,6 +39,11 @@ struct SearchSettings {
     BoundRules rules;
     std::vector<int> symmetry;  // a colour-preserving involution of the initial regions, or empty
     int clusters = 0;           // > 0: one-island nodes also pruned by the cluster gathering cost (sample size)
+    // the prior move P as the root's previous move (prior_min < 0: none): the initial region holding P,
+    // the initial regions meeting N[P] and P's old colour, as dfs takes them
+    int prior_min = -1;
+    std::vector<char> prior_near;
+    int prior_color = -1;
 };
 
 enum class Outcome { infeasible = 0, feasible = 1, timeout = 2 };
@@ -45,7 +52,8 @@ class Ida {
   public:
     Ida(Board board, SearchSettings settings)
         : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
-          por_(s_.por > 0), por_store_(s_.por > 1), contraction_(board_), bounds_(n_, K_, s_.rules),
+          por_(s_.por > 0), por_store_(s_.por > 1), root_sym_(!s_.symmetry.empty() && s_.prior_min < 0),
+          contraction_(board_), bounds_(n_, K_, s_.rules),
           child_(n_, K_, s_.rules), clusters_(s_.clusters), merged_(K_, 0), cnt_hi_(K_, 0), gather_(K_, 0) {
         table_.set_width(1);
     }
@@ -70,7 +78,8 @@ class Ida {
         threshold_ = threshold;
         cur_ = board_.start;
         try {
-            bool ok = dfs(0, threshold, -1, nullptr, -1, true);
+            const bool prior = s_.prior_min >= 0;
+            bool ok = dfs(0, threshold, s_.prior_min, prior ? s_.prior_near.data() : nullptr, s_.prior_color, true);
             if (ok) std::reverse(plan_.begin(), plan_.end());
             return ok ? Outcome::feasible : Outcome::infeasible;
         } catch (Timeout &) {
@@ -98,6 +107,7 @@ class Ida {
     SearchSettings s_;
     int n_, K_;
     bool por_, por_store_;
+    bool root_sym_;  // the symmetry restricts the root's moves (a symmetry and no prior move)
     Contraction contraction_;
     Bounds bounds_;
     ChildBounds child_;
@@ -164,7 +174,7 @@ class Ida {
         std::vector<Mv> &moves = f.moves;
         moves.clear();
         pruned = false;
-        const bool sym = root && !s_.symmetry.empty();
+        const bool sym = root && root_sym_;
         for (int a = 0; a < q.m; ++a) {
             if (sym && s_.symmetry[q.rep[a]] < q.rep[a] && q.mstart[a + 1] - q.mstart[a] == 1) {
                 pruned = true;  // the mirrored solution starts with sigma(r) < r
@@ -285,7 +295,7 @@ class Ida {
             child_.prepare_children(f.child, q, budget - 1);  // (its distances serve the clusters too)
             if (cluster_prunes(f.child, q, budget)) return false;  // the bound says no, as kamicp.search's does
         }
-        if (expand(f, depth, budget, one_island, root && !s_.symmetry.empty(), prepared)) return true;
+        if (expand(f, depth, budget, one_island, root && root_sym_, prepared)) return true;
         if (!pruned) {
             store(k, kh, budget);
         } else if (restricted) {

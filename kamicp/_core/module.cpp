@@ -94,15 +94,35 @@ PyObject *plan_list(const Plan &moves) {
     return plan;
 }
 
+// The prior move (kamicp/prior.py) into settings: the initial region holding it, the initial regions
+// meeting N[P] (a sequence of indices) and its old colour, checked.
+bool read_prior(int prior_min, PyObject *near_obj, int prior_color, int n, int K, kamicp::SearchSettings &s) {
+    std::vector<int> near;
+    if (near_obj == Py_None) return fail("prior_near: required with prior_min");
+    if (!to_int_list(near_obj, near)) return false;
+    if (prior_min >= n) return fail("prior_min: initial region out of range");
+    if (prior_color < 0 || prior_color >= K) return fail("prior_color: colour index out of range");
+    s.prior_near.assign(n, 0);
+    for (int v : near) {
+        if (v < 0 || v >= n) return fail("prior_near: initial region out of range");
+        s.prior_near[v] = 1;
+    }
+    if (!s.prior_near[prior_min]) return fail("prior_near: must hold prior_min");
+    s.prior_min = prior_min;
+    s.prior_color = prior_color;
+    return true;
+}
+
 PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"adj", "start", "num_colors", "table_limit", "por", "gather", "ring",
-                                   "adjacent", "symmetry", "clusters", nullptr};
-    PyObject *adj_obj, *start_obj, *sigma_obj = Py_None;
-    int K, por = 2, gather = 1, ring = 1, adjacent = 1, clusters = 0;
+                                   "adjacent", "symmetry", "clusters", "prior_min", "prior_near", "prior_color",
+                                   nullptr};
+    PyObject *adj_obj, *start_obj, *sigma_obj = Py_None, *near_obj = Py_None;
+    int K, por = 2, gather = 1, ring = 1, adjacent = 1, clusters = 0, prior_min = -1, prior_color = -1;
     long long table_limit = 3000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOi", const_cast<char **>(kwlist), &adj_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOiiOi", const_cast<char **>(kwlist), &adj_obj,
                                      &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj,
-                                     &clusters))
+                                     &clusters, &prior_min, &near_obj, &prior_color))
         return nullptr;
     auto board = read_board(adj_obj, start_obj, K);
     if (!board) return nullptr;
@@ -116,6 +136,7 @@ PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     }
     if (clusters < 0 || clusters > 12) return fail("clusters: a sample of 0..12 regions"), nullptr;
     settings.clusters = clusters;
+    if (prior_min >= 0 && !read_prior(prior_min, near_obj, prior_color, board->n, K, settings)) return nullptr;
     settings.table_limit = table_limit;
     settings.por = por;
     settings.adjacent = adjacent != 0;
@@ -200,7 +221,8 @@ PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
 PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
-     "symmetry=None, clusters=0) -> handle of an IDA* search"},
+     "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1) -> handle of an IDA* search "
+     "(prior_*: the root searched as if reached by that move, kamicp/prior.py)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"beam", KW(py_beam),

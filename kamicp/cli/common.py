@@ -235,7 +235,8 @@ Workers = Annotated[int | None, typer.Option("--workers", min=1, max=MAX_WORKERS
 EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both race, "
                                            "first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
-                                                 f"(repeatable): {', '.join(TECHNIQUES)}.")]
+                                                 f"(repeatable): {', '.join(TECHNIQUES)} (cube-order: --dask "
+                                                 "only; the only one --dask takes).")]
 SEED_MAX = SEED_RANGE[1]  # CP-SAT's random_seed is 32-bit, and the race adds small offsets to it
 Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX,
                                    help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.common import MAX_WORKERS, err, out
+from kamicp.config import SolveOptions
 from kamicp.cubes import check_depth
 from kamicp.distributed import CubeProgress, DistributedResult, HorizonCubes, dask_client, solve_distributed
 from kamicp.errors import UsageError
@@ -85,7 +86,7 @@ def _bar(enabled: bool) -> Iterator[CubeProgress | None]:
 
 
 def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None, time_limit: float | None,
-                  engine: str, seed: int, progress: bool) -> DistributedResult:
+                  engine: str, seed: int, progress: bool, options: SolveOptions | None = None) -> DistributedResult:
     """Connect (or start a LocalCluster), open the store, run the distributed proof, close everything."""
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
     with store_cm() as store, dask_client(settings.address, settings.workers) as client, _bar(progress) as bar:
@@ -93,7 +94,7 @@ def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None
         if bar is not None and link is not None:
             err.print(f"Dask dashboard: {link}", markup=False, highlight=False)
         return solve_distributed(level, client, depth=settings.depth, engine=engine, time_limit=time_limit,
-                                 max_steps=max_steps, seed=seed, store=store, progress=bar)
+                                 max_steps=max_steps, seed=seed, store=store, progress=bar, options=options)
 
 
 def _counts_text(h: HorizonCubes) -> str:

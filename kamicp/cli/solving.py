@@ -97,13 +97,15 @@ def solve_cmd(
         label = pivot_label(level, rules, pivot)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
-        unused = tuple(name for name, value in (("--workers", workers), ("--no", no)) if value)
+        cube_only = [n for n in no or () if n != "cube-order"]  # (--no cube-order: the --dask run's measurement)
+        unused = tuple(name for name, value in (("--workers", workers), ("--no", cube_only)) if value)
         distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot, unused, verbose)
     cubes = None
     with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
         if distributed is not None:
             cubes = solve_on_dask(level, distributed, max_steps=max_steps, time_limit=time_limit,
-                                  engine=engine.value, seed=seed, progress=not as_json)
+                                  engine=engine.value, seed=seed, progress=not as_json,
+                                  options=options_without(no or []))
             result = cubes.result
         else:
             result = _solve(level, rules, label, max_steps=max_steps, time_limit=time_limit, workers=workers,

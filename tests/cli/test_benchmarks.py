@@ -72,3 +72,11 @@ def test_startup_benchmark_times_both_trees_and_lists_their_packages(tmp_path):
     assert all(len(times) == 1 for per_tree in data["runs"].values() for times in per_tree.values())
     assert "ortools" not in data["packages"]["new"].split()  # this tree's CLI starts without OR-Tools
     assert "| `kamicp solve blog-18` |" in out.with_suffix(".md").read_text()
+def test_cube_order_table_counts_every_cube(tmp_path):
+    """tri-harbour (optimum 6) at horizon 5: every depth-1 cube refuted, the ordered ones in no more nodes."""
+    out = tmp_path / "order"
+    bench_script("cube_order").main([f"{PUZZLES / 'tri-harbour.json'}:5", "--out", str(out)])
+    [row] = json.loads(out.with_suffix(".json").read_text())["rows"]
+    assert not row["single_found"] and row["free_found"] == row["order_found"] == 0
+    assert row["cubes"] > 0 and 0 < row["order_nodes"] <= row["free_nodes"]
+    assert "| tri-harbour |" in out.with_suffix(".md").read_text()

@@ -22,7 +22,7 @@ from kamicp import load_level
 from kamicp.cli import app
 from kamicp.config import options_without
 from kamicp.cubes import enumerate_cubes
-from kamicp.distributed import CubeOutcome, CubeSource, solve_distributed
+from kamicp.distributed import CubeOutcome, CubeSource, cube_settings, solve_distributed
 from kamicp.errors import FormatError, Interrupted
 from kamicp.outcome import EngineName, Outcome, Status
 from kamicp.packs.dask_runner import connect, dashboard_link
@@ -137,7 +137,8 @@ def test_store_resumes_after_an_interruption(client, tmp_path) -> None:
         solve_distributed(level, client, store=store, progress=stop_midway)
     assert stopped.value.result.status == Status.UNKNOWN and stopped.value.result.upper_bound == 8
     with Store(path) as store:
-        stored = set(store.cubes_with(store_hash(level), '{"cube_depth": 1, "rules": "free"}', "refuted", 7))
+        stored = {key for after in (False, True)
+                  for key in store.cubes_with(store_hash(level), cube_settings(1, after), "refuted", 7)}
         assert 20 <= len(stored) < 148
         run = solve_distributed(level, client, store=store)
     check_proof(level, run.result, 8)
@@ -148,6 +149,40 @@ def test_store_resumes_after_an_interruption(client, tmp_path) -> None:
     with Store(path) as store:  # a third run computes nothing
         again = solve_distributed(level, client, store=store)
     assert again.result.optimum == 8 and again.horizons[-1].counts() == {"store": 148}
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_order_across_the_cube_boundary_proves_the_same(client, depth: int) -> None:
+    """With and without --no cube-order: the same optimum; with it, depth 2 enumerates fewer sequences (the
+    same boards: a pair's swap reaches its board), and the children of cubes with a prior are answered as
+    restricted ("after")."""
+    level = load_level(LEVELS / "tri-20b4c-s103.json")
+    optimum = known_optima()["tri-20b4c-s103"]["optimum"]
+    ordered = solve_distributed(level, client, depth=depth)
+    free = solve_distributed(level, client, depth=depth, options=options_without(["cube-order"]))
+    check_proof(level, ordered.result, optimum)
+    check_proof(level, free.result, optimum)
+    last, last_free = ordered.horizons[-1], free.horizons[-1]
+    assert not any(a.after for a in last_free.answers)
+    assert any(a.after for a in last.answers if a.source == CubeSource.TASK)
+    if depth == 2:
+        assert last.cubes == last_free.cubes and last.sequences < last_free.sequences
+
+
+def test_restricted_refutations_are_reused_only_with_their_prior(client, tmp_path) -> None:
+    """A refutation found canonical after the cube's last move is not reused by a run without the order;
+    unrestricted refutations (the run without it) are reused by a run with it."""
+    level = load_level(LEVELS / "tri-20b4c-s103.json")
+    free_options = options_without(["cube-order"])
+    with Store(tmp_path / "a.db") as store:
+        solve_distributed(level, client, store=store)
+        free = solve_distributed(level, client, store=store, options=free_options)
+    counts = free.horizons[-1].counts()
+    assert counts.get("search", 0) + counts.get("cpsat", 0) > 0  # recomputed: the stored ones were restricted
+    with Store(tmp_path / "b.db") as store:
+        solve_distributed(level, client, store=store, options=free_options)
+        again = solve_distributed(level, client, store=store)
+    assert again.horizons[-1].counts() == {"store": again.horizons[-1].cubes}
 
 
 def test_rerun_starts_from_the_shortest_stored_solution(client, tmp_path) -> None:
@@ -175,16 +210,19 @@ def store_hash(level) -> str:
     return level_hash(level.with_par(None))
 
 
-def test_cli_solve_on_local_dask(tmp_path) -> None:
+@pytest.mark.parametrize("order", [True, False])
+def test_cli_solve_on_local_dask(tmp_path, order: bool) -> None:
     runner = CliRunner()
     path = str(LEVELS / "tri-32b5c-s106.json")
     store = str(tmp_path / "p.db")
     res = runner.invoke(app, ["solve", path, "--dask", "local", "--dask-workers", "2", "--store", store,
-                              "--json"])
+                              "--json", *([] if order else ["--no", "cube-order"])])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["optimum"] == 8 and data["workers"] == 2
     assert data["cubes"][-1]["horizon"] == 7 and sum(data["cubes"][-1]["counts"].values()) == 148
+    tasks = [a for a in data["cubes"][-1]["answers"] if a["worker"] != "parent"]
+    assert tasks and all(a["after"] == order for a in tasks)  # the children searched canonical after the cube
 
 
 @pytest.mark.slow

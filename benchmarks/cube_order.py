@@ -1,0 +1,109 @@
+"""The commuting-move order across the cube boundary: the compiled search's work for one horizon, as one
+search and as the sum over its depth-1 cubes without and with the order, in one run.
+
+    .venv/bin/python benchmarks/cube_order.py LEVEL:HORIZON [LEVEL:HORIZON ...] [--out benchmarks/results/cube-order]
+
+For each level and horizon h: the single compiled search (the solver's settings, SearchOptions()) from the
+root lower bound up to h (iterative deepening, one transposition table, as the `search` engine runs it),
+then every depth-1 cube's child from its own lower bound up to h - 1, once unrestricted (every cube, as
+before) and once canonical after the cube's move (kamicp/prior.py), interleaved cube by cube so that the
+load on the machine hits both alike. Cubes whose child bound exceeds h - 1 cost no search (refuted by the
+bound) and count 0 nodes. Nodes do not depend on the load; CPU seconds (process time) do a little. Writes
+OUT.md and OUT.json with the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from kamicp import load_level
+from kamicp.bounds import lower_bound
+from kamicp.config import SearchOptions
+from kamicp.cubes import child_level, enumerate_cubes
+from kamicp.prior import root_prior
+from kamicp.regions import Regions, regions_of
+from kamicp.search import make_search
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def deepen(regions: Regions, top: int, prior=None) -> tuple[int, float, bool]:
+    """Nodes, CPU seconds and whether a solution was found, horizons from the lower bound up to `top`."""
+    o = SearchOptions()
+    k = len(regions.palette)
+    t0 = time.process_time()
+    search = make_search(regions.adj, regions.colors, k, compiled=True, por=o.por, gather=o.gather, ring=o.ring,
+                         por_adjacent=o.por_adjacent, clusters=o.clusters, prior=prior)
+    found = False
+    for h in range(lower_bound(regions.adj, regions.colors, k), top + 1):
+        if search.within(h) is not None:
+            found = True
+            break
+    return search.nodes, time.process_time() - t0, found
+
+
+def measure(path: str, horizon: int) -> dict:
+    level = load_level(path)
+    regions = regions_of(level)
+    nodes, cpu, found = deepen(regions, horizon)
+    row = {"level": Path(path).stem, "horizon": horizon, "regions": regions.size, "single_nodes": nodes,
+           "single_cpu": cpu, "single_found": found, "cubes": 0, "by_bound": 0, "free_nodes": 0, "free_cpu": 0.0,
+           "order_nodes": 0, "order_cpu": 0.0, "free_found": 0, "order_found": 0}
+    for cube in enumerate_cubes(regions, 1).cubes:
+        row["cubes"] += 1
+        child = regions_of(child_level(level, regions, cube))
+        if lower_bound(child.adj, child.colors, len(child.palette)) > horizon - 1:
+            row["by_bound"] += 1
+            continue
+        for name, prior in (("free", None), ("order", root_prior(cube.prior, child))):
+            n, c, f = deepen(child, horizon - 1, prior)
+            row[f"{name}_nodes"] += n
+            row[f"{name}_cpu"] += c
+            row[f"{name}_found"] += f
+    return row
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| level | regions | h | single nodes | single CPU s | cubes (by bound) | cubes' nodes, unordered "
+             "| ordered | ordered / unordered | unordered / single | ordered / single | CPU s unordered | ordered "
+             "| solved cubes (unordered, ordered) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        s = max(r["single_nodes"], 1)
+        lines.append(
+            f"| {r['level']} | {r['regions']} | {r['horizon']} | {r['single_nodes']:,} | {r['single_cpu']:.1f} "
+            f"| {r['cubes']} ({r['by_bound']}) | {r['free_nodes']:,} | {r['order_nodes']:,} "
+            f"| {r['order_nodes'] / max(r['free_nodes'], 1):.2f} | {r['free_nodes'] / s:.2f} "
+            f"| {r['order_nodes'] / s:.2f} | {r['free_cpu']:.1f} | {r['order_cpu']:.1f} "
+            f"| {r['free_found']}, {r['order_found']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("levels", nargs="+", help="LEVEL:HORIZON")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "cube-order"))
+    args = ap.parse_args(argv)
+    rows = []
+    for spec in args.levels:
+        path, _, h = spec.rpartition(":")
+        rows.append(measure(path, int(h)))
+        print(table(rows).splitlines()[-1], flush=True)
+    command = " ".join(["benchmarks/cube_order.py", *(argv if argv is not None else sys.argv[1:])])
+    md = (f"Command: `.venv/bin/python {command}`  \nMachine: {platform.machine()}, {os.cpu_count()} cores "
+          f"(shared), Python {platform.python_version()}\n\n{table(rows)}")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".md").write_text(md)
+    out.with_suffix(".json").write_text(json.dumps({"command": command, "rows": rows}, indent=1))
+    print(md)
+
+
+if __name__ == "__main__":
+    main()
