@@ -1,12 +1,14 @@
 // Unit "clusters": the cluster gathering cost of kamicp/bounds.py (`cluster_costs`, models/bounds.md
 // "Clusters") from a one-island node's region distances: before a colour can be one region, the moves
 // made are at least the cheapest clustering of (a far-apart sample of) its regions, as a region built by
-// h moves spans at most 2h. The same sample and the same exact dynamic programming as the Python code, so
-// both searches prune the same nodes.
+// h moves spans at most 2h. The same sample as the Python code and the same decision, so both searches
+// prune the same nodes; the search only asks whether a cost reaches a threshold (`prunes`), which a
+// branch and bound answers faster than the exact dynamic programming over the subsets (`cost`).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace kamicp {
@@ -20,17 +22,109 @@ class Clusters {
     }
     int size() const { return size_; }
 
-    // bounds.cluster_cost of bounds._spread_sample(regions): `regions` ascending, dist the m x m distances.
-    int cost(const std::vector<int> &regions, const int16_t *dist, int m) {
-        sample(regions, dist, m);
-        const int n = static_cast<int>(points_.size());
-        const int full = (1 << n) - 1;
-        auto d = [&](int a, int b) { return static_cast<int>(dist[static_cast<size_t>(a) * m + b]); };
+    // bounds.cluster_cost of bounds._spread_sample over r regions (ascending) with distances `dist`
+    // (r x r, row-major, in the regions' order).
+    int cost(int r, const int16_t *dist) {
+        sample(r, dist);
+        return exact();
+    }
+
+    // cost(r, dist) >= cap, decided without the exact value.
+    bool at_least(int r, const int16_t *dist, int cap) {
+        if (cap <= 0) return true;
+        sample(r, dist);
+        return !cheaper(0, 0, cap);
+    }
+
+    // Does the colour bound of one island with each colour's gathering cost raised to its cluster cost
+    // (bounds.colour_bound with bounds.cluster_costs) exceed `budget`? cnt, gather: the island's colour
+    // counts and gather costs (K colours); at_least(e, cap): is colour e's cluster cost >= cap (asked only
+    // for colours of three or more regions). With p >= 2 colours present, the bound for a final colour d
+    // is (p - 1) + min over the other present e of max(gather, cluster) (p + the least over all e when d
+    // is absent), so it exceeds the budget iff every present colour's max(gather, cluster) reaches
+    // cap = budget - p + 2. A cluster cost is at most its sample size - 1 (one region keeps the colour,
+    // each other is a group of cost 1), so a colour whose largest possible cost stays below cap decides
+    // "no" at once; the others are asked cheapest first, and the first one below cap ends the test.
+    template <class AtLeast>
+    bool prunes(int K, const int *cnt, const int *gather, int budget, AtLeast &&at_least_fn) {
+        int present = 0;
+        for (int e = 0; e < K; ++e) present += cnt[e] > 0;
+        if (present < 2) return false;
+        const int cap = budget - present + 2;
+        ask_.clear();
+        for (int e = 0; e < K; ++e) {
+            if (cnt[e] == 0 || gather[e] >= cap) continue;
+            int hi = cnt[e] >= 3 ? std::max(gather[e], std::min(size_, cnt[e]) - 1) : gather[e];
+            if (hi < cap) return false;
+            ask_.emplace_back(hi, e);
+        }
+        std::sort(ask_.begin(), ask_.end());
+        for (const auto &he : ask_)
+            if (!at_least_fn(he.second, cap)) return false;
+        return true;
+    }
+
+  private:
+    int size_, n_ = 0;
+    std::vector<int> keep_, groups_, points_, picked_, gap_;
+    std::vector<int16_t> pd_;                 // the sample's n x n distances
+    std::vector<int> half_;                   // the sample's ceil(distance / 2)
+    std::vector<std::pair<int, int>> ask_;    // (largest possible cost, colour)
+    int gmask_[16] = {0}, gkeep_[16] = {0};  // branch and bound: the groups so far (group 0 keeps the colour)
+    int ngroups_ = 0;
+
+    // bounds._spread_sample: farthest-point picks from every (len // 24)-th start; the pick with the largest
+    // least pairwise distance (ties: the first start); each pick the largest gap, ties the smallest region.
+    // A pick's gap when it is picked is its least distance to the earlier picks, so the least pairwise
+    // distance is the least of those gaps, and a start stops once it cannot beat the best one.
+    void sample(int r, const int16_t *d) {
+        points_.clear();
+        if (r <= size_) {
+            for (int i = 0; i < r; ++i) points_.push_back(i);
+        } else {
+            int best_least = -1;
+            gap_.resize(r);
+            picked_.resize(size_);
+            for (int s = 0; s < r; s += std::max(1, r / 24)) {
+                picked_[0] = s;
+                const int16_t *row = d + static_cast<size_t>(s) * r;
+                for (int i = 0; i < r; ++i) gap_[i] = row[i];
+                int least = 1 << 30, k = 1;
+                for (; k < size_; ++k) {
+                    int far = 0;
+                    for (int i = 1; i < r; ++i)
+                        if (gap_[i] > gap_[far]) far = i;  // (ascending regions: the first maximum is the smallest)
+                    least = std::min(least, gap_[far]);
+                    if (least <= best_least) break;
+                    picked_[k] = far;
+                    const int16_t *rf = d + static_cast<size_t>(far) * r;
+                    for (int i = 0; i < r; ++i) gap_[i] = std::min(gap_[i], static_cast<int>(rf[i]));
+                }
+                if (k == size_ && least > best_least) {
+                    best_least = least;
+                    points_ = picked_;
+                }
+            }
+        }
+        n_ = static_cast<int>(points_.size());
+        pd_.resize(static_cast<size_t>(n_) * n_);
+        half_.resize(static_cast<size_t>(n_) * n_);
+        for (int i = 0; i < n_; ++i)
+            for (int j = 0; j < n_; ++j) {
+                int16_t v = d[static_cast<size_t>(points_[i]) * r + points_[j]];
+                pd_[static_cast<size_t>(i) * n_ + j] = v;
+                half_[static_cast<size_t>(i) * n_ + j] = (v + 1) / 2;
+            }
+    }
+
+    // bounds.cluster_cost of the sample: exact, by dynamic programming over its subsets (3^n steps)
+    int exact() {
+        const int n = n_, full = (1 << n) - 1;
         keep_[0] = 0;
         for (int mask = 1; mask <= full; ++mask) {
             int low = __builtin_ctz(mask), rest = mask & (mask - 1), far = 0;
             for (int j = 0; j < n; ++j)
-                if (rest >> j & 1) far = std::max(far, d(points_[low], points_[j]));
+                if (rest >> j & 1) far = std::max(far, static_cast<int>(pd_[static_cast<size_t>(low) * n + j]));
             keep_[mask] = std::max(keep_[rest], (far + 1) / 2);
         }
         groups_[0] = 0;
@@ -48,39 +142,40 @@ class Clusters {
         return best;
     }
 
-  private:
-    int size_;
-    std::vector<int> keep_, groups_, points_, picked_, gap_;
-
-    // bounds._spread_sample: farthest-point picks from every (len // 24)-th start; the pick with the largest
-    // least pairwise distance (ties: the first start); each pick the largest gap, ties the smallest region
-    void sample(const std::vector<int> &regions, const int16_t *dist, int m) {
-        const int r = static_cast<int>(regions.size());
-        if (r <= size_) {
-            points_ = regions;
-            return;
+    // Is there a partition of sample points i.. (added to the groups so far, of cost `spent`) with total
+    // cost below cap? Each point joins group 0 (cost ceil(diam / 2)), another group (max(1, ceil(diam / 2)))
+    // or opens a group (1); a group's cost only grows as points join it, so a branch stops at cap.
+    bool cheaper(int i, int spent, int cap) {
+        if (i == n_) return true;
+        const int *hi = &half_[static_cast<size_t>(i) * n_];
+        if (i == 0) {
+            ngroups_ = 1;
+            gmask_[0] = 0;
+            gkeep_[0] = 0;
         }
-        auto d = [&](int a, int b) { return static_cast<int>(dist[static_cast<size_t>(a) * m + b]); };
-        int best_least = -1;
-        gap_.resize(r);
-        for (int s = 0; s < r; s += std::max(1, r / 24)) {
-            picked_.assign(1, regions[s]);
-            for (int i = 0; i < r; ++i) gap_[i] = d(regions[s], regions[i]);
-            while (static_cast<int>(picked_.size()) < size_) {
-                int far = 0;
-                for (int i = 1; i < r; ++i)
-                    if (gap_[i] > gap_[far]) far = i;  // (ascending regions: the first maximum is the smallest)
-                picked_.push_back(regions[far]);
-                for (int i = 0; i < r; ++i) gap_[i] = std::min(gap_[i], d(regions[far], regions[i]));
-            }
-            int least = 1 << 30;
-            for (size_t i = 0; i < picked_.size(); ++i)
-                for (size_t j = i + 1; j < picked_.size(); ++j) least = std::min(least, d(picked_[i], picked_[j]));
-            if (least > best_least) {
-                best_least = least;
-                points_ = picked_;
-            }
+        for (int g = 0; g < ngroups_; ++g) {
+            int keep = gkeep_[g];
+            for (int mask = gmask_[g]; mask; mask &= mask - 1) keep = std::max(keep, hi[__builtin_ctz(mask)]);
+            int before = g == 0 ? gkeep_[0] : std::max(1, gkeep_[g]);
+            int after = g == 0 ? keep : std::max(1, keep);
+            if (spent + after - before >= cap) continue;
+            int old = gkeep_[g];
+            gmask_[g] |= 1 << i;
+            gkeep_[g] = keep;
+            bool found = cheaper(i + 1, spent + after - before, cap);
+            gmask_[g] &= ~(1 << i);
+            gkeep_[g] = old;
+            if (found) return true;
         }
+        if (spent + 1 < cap) {  // a new group of its own
+            gmask_[ngroups_] = 1 << i;
+            gkeep_[ngroups_] = 0;
+            ++ngroups_;
+            bool found = cheaper(i + 1, spent + 1, cap);
+            --ngroups_;
+            if (found) return true;
+        }
+        return false;
     }
 };
 
