@@ -190,14 +190,16 @@ class ChildBounds {
             for (int y = 0; y < m; ++y)
                 if (ds[y] == 0 ? e == c && y == s0 : q.color[y] == e) list_.push_back(y);
             const int r = static_cast<int>(list_.size());
-            local_.resize(static_cast<size_t>(r) * r);
+            lds_.resize(r);
+            for (int j = 0; j < r; ++j) lds_[j] = ds[list_[j]];
+            clusters_->table(r);
             for (int i = 0; i < r; ++i) {
                 const int16_t *row = &f.dist[static_cast<size_t>(list_[i]) * m];
-                const int di = ds[list_[i]];
-                int16_t *out = &local_[static_cast<size_t>(i) * r];
-                for (int j = 0; j < r; ++j) out[j] = static_cast<int16_t>(std::min<int>(row[list_[j]], di + ds[list_[j]]));
+                const int di = lds_[i];
+                int16_t *out = clusters_->row(i);
+                for (int j = 0; j < r; ++j) out[j] = static_cast<int16_t>(std::min<int>(row[list_[j]], di + lds_[j]));
             }
-            return clusters_->at_least(r, local_.data(), cap);
+            return clusters_->at_least(cap);
         });
     }
 
@@ -276,7 +278,7 @@ class ChildBounds {
     int K_;
     BoundRules rules_;
     std::vector<int> cchild_, gchild_, snb_, tstamp_, ta_, tsc_, list_;
-    std::vector<int16_t> local_;  // one colour's distances in the child (cluster_prunes)
+    std::vector<int> lds_;  // dS of the regions in list_ (cluster_prunes)
     Clusters *clusters_ = nullptr;
     int tstamp_val_ = 0;
 };

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -22,17 +23,26 @@ class Clusters {
     }
     int size() const { return size_; }
 
-    // bounds.cluster_cost of bounds._spread_sample over r regions (ascending) with distances `dist`
-    // (r x r, row-major, in the regions' order).
-    int cost(int r, const int16_t *dist) {
-        sample(r, dist);
+    // The distance table of r regions (ascending) to fill before cost() or at_least(): the distance of the
+    // i-th to the j-th at row(i)[j]; rows are padded to a multiple of 8 with zeros (vectorised sampling).
+    int16_t *table(int r) {
+        r_ = r;
+        stride_ = (r + 7) & ~7;
+        local_.assign(static_cast<size_t>(r) * stride_, 0);
+        return local_.data();
+    }
+    int16_t *row(int i) { return &local_[static_cast<size_t>(i) * stride_]; }
+
+    // bounds.cluster_cost of bounds._spread_sample over the table's regions.
+    int cost() {
+        sample();
         return exact();
     }
 
-    // cost(r, dist) >= cap, decided without the exact value.
-    bool at_least(int r, const int16_t *dist, int cap) {
+    // cost() >= cap, decided without the exact value.
+    bool at_least(int cap) {
         if (cap <= 0) return true;
-        sample(r, dist);
+        sample();
         return !cheaper(0, 0, cap);
     }
 
@@ -65,8 +75,10 @@ class Clusters {
     }
 
   private:
-    int size_, n_ = 0;
-    std::vector<int> keep_, groups_, points_, picked_, gap_;
+    int size_, n_ = 0, r_ = 0, stride_ = 0;
+    std::vector<int16_t> local_;  // the table (r rows of stride_)
+    std::vector<int> keep_, groups_, points_, picked_;
+    std::vector<int16_t> gap_;  // the sample's least distance to the picks so far
     std::vector<int16_t> pd_;                 // the sample's n x n distances
     std::vector<int> half_;                   // the sample's ceil(distance / 2)
     std::vector<std::pair<int, int>> ask_;    // (largest possible cost, colour)
@@ -77,28 +89,26 @@ class Clusters {
     // least pairwise distance (ties: the first start); each pick the largest gap, ties the smallest region.
     // A pick's gap when it is picked is its least distance to the earlier picks, so the least pairwise
     // distance is the least of those gaps, and a start stops once it cannot beat the best one.
-    void sample(int r, const int16_t *d) {
+    void sample() {
+        const int r = r_, W = stride_;
         points_.clear();
         if (r <= size_) {
             for (int i = 0; i < r; ++i) points_.push_back(i);
         } else {
             int best_least = -1;
-            gap_.resize(r);
+            gap_.resize(W);
             picked_.resize(size_);
             for (int s = 0; s < r; s += std::max(1, r / 24)) {
                 picked_[0] = s;
-                const int16_t *row = d + static_cast<size_t>(s) * r;
-                for (int i = 0; i < r; ++i) gap_[i] = row[i];
-                int least = 1 << 30, k = 1;
-                for (; k < size_; ++k) {
-                    int far = 0;
-                    for (int i = 1; i < r; ++i)
-                        if (gap_[i] > gap_[far]) far = i;  // (ascending regions: the first maximum is the smallest)
-                    least = std::min(least, gap_[far]);
+                int top = gaps<true>(row(s)), least = 1 << 30, k = 1;
+                while (k < size_) {
+                    least = std::min(least, top);
                     if (least <= best_least) break;
-                    picked_[k] = far;
-                    const int16_t *rf = d + static_cast<size_t>(far) * r;
-                    for (int i = 0; i < r; ++i) gap_[i] = std::min(gap_[i], static_cast<int>(rf[i]));
+                    int far = 0;
+                    while (gap_[far] != top) ++far;  // the first maximum is the smallest region (pads are 0)
+                    picked_[k++] = far;
+                    if (k == size_) break;
+                    top = gaps<false>(row(far));
                 }
                 if (k == size_ && least > best_least) {
                     best_least = least;
@@ -111,10 +121,32 @@ class Clusters {
         half_.resize(static_cast<size_t>(n_) * n_);
         for (int i = 0; i < n_; ++i)
             for (int j = 0; j < n_; ++j) {
-                int16_t v = d[static_cast<size_t>(points_[i]) * r + points_[j]];
+                int16_t v = row(points_[i])[points_[j]];
                 pd_[static_cast<size_t>(i) * n_ + j] = v;
                 half_[static_cast<size_t>(i) * n_ + j] = (v + 1) / 2;
             }
+    }
+
+    // gap = d (First) or min(gap, d), over the padded row; returns the largest gap. (Eight lanes at once,
+    // with GCC's vector extension: the plain loop is not vectorised at -O2.)
+    template <bool First>
+    int gaps(const int16_t *d) {
+        typedef int16_t v8 __attribute__((vector_size(16)));
+        int16_t *g = gap_.data();
+        v8 lane = {-1, -1, -1, -1, -1, -1, -1, -1};
+        for (int i0 = 0; i0 < stride_; i0 += 8) {
+            v8 v, a;
+            std::memcpy(&v, d + i0, sizeof v);
+            if (!First) {
+                std::memcpy(&a, g + i0, sizeof a);
+                v = a < v ? a : v;
+            }
+            std::memcpy(g + i0, &v, sizeof v);
+            lane = lane > v ? lane : v;
+        }
+        int top = lane[0];
+        for (int j = 1; j < 8; ++j) top = std::max(top, static_cast<int>(lane[j]));
+        return top;
     }
 
     // bounds.cluster_cost of the sample: exact, by dynamic programming over its subsets (3^n steps)

@@ -105,7 +105,6 @@ class Ida {
     Clusters clusters_;
     FailTable table_;
     std::vector<int> merged_, gather_, order_, colour_regions_;
-    std::vector<int16_t> local_;  // one colour's distances (Clusters)
     std::vector<Frame> frames_;
     std::vector<int> cur_;  // the board of the node being searched (initial region -> colour), edited in place
     std::vector<std::pair<int, int>> plan_;
@@ -216,12 +215,13 @@ class Ida {
             for (int a = 0; a < m; ++a)
                 if (q.color[a] == e) colour_regions_.push_back(a);
             const int r = static_cast<int>(colour_regions_.size());
-            local_.resize(static_cast<size_t>(r) * r);
+            clusters_.table(r);
             for (int i = 0; i < r; ++i) {
                 const int16_t *row = &c.dist[static_cast<size_t>(colour_regions_[i]) * m];
-                for (int j = 0; j < r; ++j) local_[static_cast<size_t>(i) * r + j] = row[colour_regions_[j]];
+                int16_t *out = clusters_.row(i);
+                for (int j = 0; j < r; ++j) out[j] = row[colour_regions_[j]];
             }
-            return clusters_.at_least(r, local_.data(), cap);
+            return clusters_.at_least(cap);
         });
     }
 

@@ -195,6 +195,35 @@ PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
     return plan_list(plan);
 }
 
+// cluster_cost(dist, size, cap): (the cluster cost of the far-apart sample of up to `size` of r regions whose
+// distances are the r x r list `dist`, whether it is >= cap by the search's branch and bound), for tests.
+PyObject *py_cluster_cost(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"dist", "size", "cap", nullptr};
+    PyObject *dist_obj;
+    int size, cap;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oii", const_cast<char **>(kwlist), &dist_obj, &size, &cap))
+        return nullptr;
+    std::vector<int> flat;
+    if (!to_int_list(dist_obj, flat)) return nullptr;
+    int r = 0;
+    while (r * r < static_cast<int>(flat.size())) ++r;
+    if (r * r != static_cast<int>(flat.size()) || r == 0) return fail("dist: r x r distances, r >= 1"), nullptr;
+    if (size < 1 || size > 12) return fail("size: a sample of 1..12 regions"), nullptr;
+    for (int v : flat)
+        if (v < 0 || v > 30000) return fail("dist: distances 0..30000"), nullptr;
+    kamicp::Clusters clusters(size);
+    auto fill = [&] {
+        clusters.table(r);
+        for (int i = 0; i < r; ++i)
+            for (int j = 0; j < r; ++j) clusters.row(i)[j] = static_cast<int16_t>(flat[static_cast<size_t>(i) * r + j]);
+    };
+    fill();
+    const int cost = clusters.cost();
+    fill();
+    const bool at_least = clusters.at_least(cap);
+    return Py_BuildValue("(iO)", cost, at_least ? Py_True : Py_False);
+}
+
 #define KW(f) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(f)), METH_VARARGS | METH_KEYWORDS
 
 PyMethodDef methods[] = {
@@ -208,6 +237,9 @@ PyMethodDef methods[] = {
     {"rollout", KW(py_rollout),
      "rollout(adj, start, num_colors, limit, seconds) -> a plan of at most limit moves (one move, then a "
      "pivot rollout) or None"},
+    {"cluster_cost", KW(py_cluster_cost),
+     "cluster_cost(dist, size, cap) -> (cluster cost of the sample of up to size of the r regions with r x r "
+     "distances dist, whether it is >= cap)"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastsearch", "Compiled search core of kamicp (optional).", -1,
