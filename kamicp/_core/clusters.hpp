@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <utility>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace kamicp {
 namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
@@ -127,26 +129,31 @@ class Clusters {
             }
     }
 
-    // gap = d (First) or min(gap, d), over the padded row; returns the largest gap. (Eight lanes at once,
-    // with GCC's vector extension: the plain loop is not vectorised at -O2.)
+    // gap = d (First) or min(gap, d), over the padded row; returns the largest gap. (With SSE2, eight lanes
+    // at once: the plain loop is not vectorised at -O2.)
     template <bool First>
     int gaps(const int16_t *d) {
-        typedef int16_t v8 __attribute__((vector_size(16)));
         int16_t *g = gap_.data();
-        v8 lane = {-1, -1, -1, -1, -1, -1, -1, -1};
+#if defined(__SSE2__)
+        __m128i lane = _mm_set1_epi16(-1);
         for (int i0 = 0; i0 < stride_; i0 += 8) {
-            v8 v, a;
-            std::memcpy(&v, d + i0, sizeof v);
-            if (!First) {
-                std::memcpy(&a, g + i0, sizeof a);
-                v = a < v ? a : v;
-            }
-            std::memcpy(g + i0, &v, sizeof v);
-            lane = lane > v ? lane : v;
+            __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(d + i0));
+            if (!First) v = _mm_min_epi16(v, _mm_loadu_si128(reinterpret_cast<const __m128i *>(g + i0)));
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(g + i0), v);
+            lane = _mm_max_epi16(lane, v);
         }
-        int top = lane[0];
-        for (int j = 1; j < 8; ++j) top = std::max(top, static_cast<int>(lane[j]));
+        lane = _mm_max_epi16(lane, _mm_shuffle_epi32(lane, _MM_SHUFFLE(1, 0, 3, 2)));  // halves
+        lane = _mm_max_epi16(lane, _mm_shuffle_epi32(lane, _MM_SHUFFLE(2, 3, 0, 1)));  // pairs of words
+        lane = _mm_max_epi16(lane, _mm_shufflelo_epi16(lane, _MM_SHUFFLE(2, 3, 0, 1)));  // words
+        return static_cast<int16_t>(_mm_cvtsi128_si32(lane) & 0xffff);
+#else
+        int top = -1;
+        for (int i = 0; i < stride_; ++i) {
+            g[i] = First ? d[i] : std::min(g[i], d[i]);
+            top = std::max(top, static_cast<int>(g[i]));
+        }
         return top;
+#endif
     }
 
     // bounds.cluster_cost of the sample: exact, by dynamic programming over its subsets (3^n steps)
