@@ -185,19 +185,28 @@ class ChildBounds {
         int s0 = 0;
         while (ds[s0] != 0) ++s0;
         child_counts(f, q, a, c, merged);
+        bool listed = false;
         return clusters_->prunes(K_, cchild_.data(), gchild_.data(), b1, [&](int e, int cap) {
-            list_.clear();
-            for (int y = 0; y < m; ++y)
-                if (ds[y] == 0 ? e == c && y == s0 : q.color[y] == e) list_.push_back(y);
-            const int r = static_cast<int>(list_.size());
+            if (!listed) {  // every colour's regions at once, bucketed by colour (start_[e] .. start_[e + 1])
+                start_.assign(K_ + 1, 0);
+                for (int k = 0; k < K_; ++k) start_[k + 1] = start_[k] + cchild_[k];
+                list_.resize(start_[K_]);
+                fill_ = start_;
+                for (int y = 0; y < m; ++y)
+                    if (ds[y] != 0 || y == s0) list_[fill_[ds[y] == 0 ? c : q.color[y]]++] = y;
+                listed = true;
+            }
+            const int *ids = &list_[start_[e]], r = start_[e + 1] - start_[e];
             lds_.resize(r);
-            for (int j = 0; j < r; ++j) lds_[j] = ds[list_[j]];
+            for (int j = 0; j < r; ++j) lds_[j] = ds[ids[j]];
             clusters_->table(r);
-            for (int i = 0; i < r; ++i) {
-                const int16_t *row = &f.dist[static_cast<size_t>(list_[i]) * m];
+            for (int i = 0; i < r; ++i) {  // (symmetric, 0 on the diagonal)
+                const int16_t *row = &f.dist[static_cast<size_t>(ids[i]) * m];
                 const int di = lds_[i];
                 int16_t *out = clusters_->row(i);
-                for (int j = 0; j < r; ++j) out[j] = static_cast<int16_t>(std::min<int>(row[list_[j]], di + lds_[j]));
+                out[i] = 0;
+                for (int j = i + 1; j < r; ++j)
+                    out[j] = clusters_->row(j)[i] = static_cast<int16_t>(std::min<int>(row[ids[j]], di + lds_[j]));
             }
             return clusters_->at_least(cap);
         });
@@ -277,7 +286,7 @@ class ChildBounds {
     Bfs bfs_;
     int K_;
     BoundRules rules_;
-    std::vector<int> cchild_, gchild_, snb_, tstamp_, ta_, tsc_, list_;
+    std::vector<int> cchild_, gchild_, snb_, tstamp_, ta_, tsc_, list_, start_, fill_;
     std::vector<int> lds_;  // dS of the regions in list_ (cluster_prunes)
     Clusters *clusters_ = nullptr;
     int tstamp_val_ = 0;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 #if defined(__SSE2__)
@@ -30,7 +31,8 @@ class Clusters {
     int16_t *table(int r) {
         r_ = r;
         stride_ = (r + 7) & ~7;
-        local_.assign(static_cast<size_t>(r) * stride_, 0);
+        local_.resize(static_cast<size_t>(r) * stride_);
+        for (int i = 0; i < r; ++i) std::fill(row(i) + r, row(i) + stride_, 0);  // (the caller fills the rest)
         return local_.data();
     }
     int16_t *row(int i) { return &local_[static_cast<size_t>(i) * stride_]; }
@@ -41,11 +43,36 @@ class Clusters {
         return exact();
     }
 
-    // cost() >= cap, decided without the exact value.
+    // cost() >= cap, decided without the exact value. Tables of at most CACHE_REGIONS regions are
+    // remembered (a slot per hash, compared in full): children share most colours' distances with their
+    // siblings, so most tables were seen before; a slot keeps the sample and the range of the cost that
+    // earlier questions established.
     bool at_least(int cap) {
         if (cap <= 0) return true;
-        sample();
-        return !cheaper(0, 0, cap);
+        Slot *slot = r_ <= CACHE_REGIONS ? find() : nullptr;
+        if (slot && slot->r == r_) {  // seen: the sample is known, and maybe the answer
+            if (cap <= slot->lo) return true;
+            if (cap >= slot->hi) return false;
+            points_.assign(slot->points, slot->points + slot->n);
+            sample_table();
+        } else {
+            sample();
+        }
+        const bool yes = !cheaper(0, 0, cap);
+        if (slot) {
+            if (slot->r != r_) {  // a new entry (replacing the slot's, if any)
+                slot->r = r_;
+                slot->key = key_;
+                slot->table.assign(local_.begin(), local_.end());
+                slot->n = n_;
+                std::copy(points_.begin(), points_.end(), slot->points);
+                slot->lo = 0;
+                slot->hi = 1 << 30;
+            }
+            if (yes) slot->lo = std::max(slot->lo, cap);
+            else slot->hi = std::min(slot->hi, cap);
+        }
+        return yes;
     }
 
     // Does the colour bound of one island with each colour's gathering cost raised to its cluster cost
@@ -77,6 +104,37 @@ class Clusters {
     }
 
   private:
+    static constexpr int CACHE_REGIONS = 32;      // (a slot holds at most 32 x 32 distances: 2 KB)
+    static constexpr size_t CACHE_SLOTS = 8192;   // (at most 16 MB)
+    struct Slot {
+        uint64_t key = 0;
+        int r = -1, n = 0, lo = 0, hi = 1 << 30;  // cost >= lo, cost < hi
+        int points[16] = {0};
+        std::vector<int16_t> table;
+    };
+    std::vector<Slot> cache_;
+    uint64_t key_ = 0;
+
+    // The slot of the table (r set to -1 in the returned slot when it holds another table).
+    Slot *find() {
+        if (cache_.empty()) cache_.resize(CACHE_SLOTS);
+        uint64_t h = static_cast<uint64_t>(r_) * 0x9e3779b97f4a7c15ULL;
+        const size_t words = local_.size() * sizeof(int16_t) / 8;  // (rows of a multiple of 8 entries)
+        for (size_t i = 0; i < words; ++i) {
+            uint64_t w;
+            std::memcpy(&w, reinterpret_cast<const char *>(local_.data()) + 8 * i, 8);
+            h = (h ^ w) * 0xff51afd7ed558ccdULL;
+            h ^= h >> 29;
+        }
+        key_ = h;
+        Slot &slot = cache_[(h ^ (h >> 32)) & (CACHE_SLOTS - 1)];
+        if (slot.r == r_ && slot.key == h && slot.table.size() == local_.size() &&
+            std::memcmp(slot.table.data(), local_.data(), local_.size() * sizeof(int16_t)) == 0)
+            return &slot;
+        slot.r = -1;  // (taken over by this table)
+        return &slot;
+    }
+
     int size_, n_ = 0, r_ = 0, stride_ = 0;
     std::vector<int16_t> local_;  // the table (r rows of stride_)
     std::vector<int> keep_, groups_, points_, picked_;
@@ -118,6 +176,11 @@ class Clusters {
                 }
             }
         }
+        sample_table();
+    }
+
+    // The sample's distances and halves from the table (points_ chosen).
+    void sample_table() {
         n_ = static_cast<int>(points_.size());
         pd_.resize(static_cast<size_t>(n_) * n_);
         half_.resize(static_cast<size_t>(n_) * n_);

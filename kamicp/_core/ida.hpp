@@ -218,8 +218,7 @@ class Ida {
             clusters_.table(r);
             for (int i = 0; i < r; ++i) {
                 const int16_t *row = &c.dist[static_cast<size_t>(colour_regions_[i]) * m];
-                int16_t *out = clusters_.row(i);
-                for (int j = 0; j < r; ++j) out[j] = row[colour_regions_[j]];
+                for (int j = 0; j < r; ++j) clusters_.row(i)[j] = row[colour_regions_[j]];
             }
             return clusters_.at_least(cap);
         });

@@ -1,7 +1,8 @@
 """The compiled cluster gathering cost (kamicp/_core/clusters.hpp) against the Python reference
 (bounds._spread_sample and bounds.cluster_cost): the same sample and value, and its threshold test
-(`at_least`, the branch and bound the compiled search decides with) agrees with the exact value at every
-threshold. The searches' node-for-node agreement is in test_proof_power.py."""
+(`at_least`, the branch and bound the compiled search decides with, and its cache of the tables it has seen)
+agrees with the exact value at every threshold, in any order of questions. The searches' node-for-node
+agreement is in test_proof_power.py."""
 
 from __future__ import annotations
 
@@ -38,10 +39,11 @@ def test_the_compiled_sample_cost_and_threshold_match_the_python_reference():
         flat = [dist[a][b] for a in members for b in members]
         for size in (3, 5, 8):
             expected = cluster_cost(_spread_sample(members, dist, size), dist)
-            for cap in range(-1, expected + 3):
-                cost, at_least = compiled_core.cluster_cost(flat, size, cap)
+            caps = list(range(-1, expected + 3))
+            for order in (caps, caps[::-1], random.Random(len(flat)).sample(caps, len(caps))):
+                cost, answers = compiled_core.cluster_cost(flat, size, order + order)  # (asked twice: the cache)
                 assert cost == expected, (members, size)
-                assert at_least == (expected >= cap), (members, size, cap)
+                assert answers == [expected >= cap for cap in order + order], (members, size, order)
             checked += 1
             sampled += len(members) > size
     assert checked >= 100 and sampled >= 50  # both the whole class and a sample of it were compared
@@ -60,12 +62,12 @@ def test_the_threshold_on_arbitrary_distances_matches_the_exact_value():
         flat = [table[i][j] for i in range(r) for j in range(r)]
         size = rng.randint(2, 9)  # (the Python sample needs two picks when it samples)
         expected = cluster_cost(_spread_sample(list(range(r)), dist, size), dist)
-        for cap in range(0, expected + 2):
-            assert compiled_core.cluster_cost(flat, size, cap) == (expected, expected >= cap)
+        caps = [rng.randint(-1, expected + 2) for _ in range(4)]
+        assert compiled_core.cluster_cost(flat, size, caps) == (expected, [expected >= cap for cap in caps])
 
 
 def test_bad_distance_tables_are_refused():
     with pytest.raises(ValueError):
-        compiled_core.cluster_cost([0, 1, 1], 8, 2)  # not r x r
+        compiled_core.cluster_cost([0, 1, 1], 8, [2])  # not r x r
     with pytest.raises(ValueError):
-        compiled_core.cluster_cost([0, 1, 1, 0], 13, 2)  # sample too large
+        compiled_core.cluster_cost([0, 1, 1, 0], 13, [2])  # sample too large
