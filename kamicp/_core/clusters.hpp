@@ -118,14 +118,17 @@ class Clusters {
     // The slot of the table (r set to -1 in the returned slot when it holds another table).
     Slot *find() {
         if (cache_.empty()) cache_.resize(CACHE_SLOTS);
-        uint64_t h = static_cast<uint64_t>(r_) * 0x9e3779b97f4a7c15ULL;
-        const size_t words = local_.size() * sizeof(int16_t) / 8;  // (rows of a multiple of 8 entries)
-        for (size_t i = 0; i < words; ++i) {
-            uint64_t w;
-            std::memcpy(&w, reinterpret_cast<const char *>(local_.data()) + 8 * i, 8);
-            h = (h ^ w) * 0xff51afd7ed558ccdULL;
-            h ^= h >> 29;
-        }
+        uint64_t lane[4] = {static_cast<uint64_t>(r_), 1, 2, 3};  // (four independent chains)
+        const size_t words = local_.size() * sizeof(int16_t) / 8;  // (rows of a multiple of 8 entries: 2 words)
+        for (size_t i = 0; i < words; i += 4)
+            for (size_t j = 0; j < 4 && i + j < words; ++j) {
+                uint64_t w;
+                std::memcpy(&w, reinterpret_cast<const char *>(local_.data()) + 8 * (i + j), 8);
+                lane[j] = (lane[j] ^ w) * 0xff51afd7ed558ccdULL;
+                lane[j] ^= lane[j] >> 29;
+            }
+        uint64_t h = 0;
+        for (uint64_t l : lane) h = (h ^ l) * 0x9e3779b97f4a7c15ULL;
         key_ = h;
         Slot &slot = cache_[(h ^ (h >> 32)) & (CACHE_SLOTS - 1)];
         if (slot.r == r_ && slot.key == h && slot.table.size() == local_.size() &&
