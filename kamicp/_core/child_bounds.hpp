@@ -92,7 +92,8 @@ class ChildBounds {
 
   private:
     // child_outcome by the bound alone (leaves the child's dS in f.ds when it returns -1)
-    int bound_outcome(ChildData &f, const Quot &q, int a, int c, int merged, int b1) {
+    // (always inlined, as child_counts: as separate calls they cost the search without clusters 3-5 %)
+    __attribute__((always_inline)) int bound_outcome(ChildData &f, const Quot &q, int a, int c, int merged, int b1) {
         const int m = q.m, W = (m + 63) / 64;
         if (m - merged == 1) return 1;
         if (b1 <= 0) return 0;
@@ -222,7 +223,7 @@ class ChildBounds {
 
     // The child's colour counts into cchild_ and its gather costs (bounds.gather_costs) into gchild_, from
     // the parent's neighbour counts: only regions touching the contracted star S change their counts.
-    void child_counts(ChildData &f, const Quot &q, int a, int c, int merged) {
+    __attribute__((always_inline)) void child_counts(ChildData &f, const Quot &q, int a, int c, int merged) {
         const int m = q.m, x = q.color[a];
         int *cnt2 = cchild_.data(), *g2 = gchild_.data(), *snb = snb_.data();
         for (int e = 0; e < K_; ++e) cnt2[e] = f.cnt[e];
