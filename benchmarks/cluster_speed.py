@@ -74,7 +74,8 @@ def table(old: list[dict], new: list[dict], specs: list[str]) -> tuple[str, list
         ratio = best["new"][0] / best["old"][0]
         ratios.append(ratio)
         path, h = spec.rsplit(":", 1)
-        outcome = a["outcome"] if finished else f"t/o old {best['old'][2]:,} / new {best['new'][2]:,} nodes"
+        outcome = a["outcome"] if finished else (f"old {best['old'][3]} at {best['old'][2]:,} nodes, new "
+                                                 f"{best['new'][3]} at {best['new'][2]:,}")
         nodes = f"{a['nodes']:,}" if finished else ""
         lines.append(f"| {Path(path).stem} | {a['regions']} | {h} | {outcome} | {nodes} | {best['old'][1]:.2f} "
                      f"| {best['new'][1]:.2f} | {best['old'][0]:,.0f} | {best['new'][0]:,.0f} | {ratio:.2f}x |")
