@@ -71,3 +71,15 @@ def test_distributed_benchmark_proves_the_same_optimum(tmp_path):
     assert [(r["mode"], r["optimum"]) for r in records] == [
         ("single auto", 6), ("dask 1 worker", 6), ("dask 2 workers", 6)]
     assert "| tri-harbour | dask 2 workers | optimal | 6 |" in out.with_suffix(".md").read_text()
+
+
+def test_cluster_speed_compares_two_builds_node_for_node(tmp_path, capsys):
+    """This tree against itself: the same nodes and plans, so it reports no difference and exits 0."""
+    out = tmp_path / "speed"
+    with pytest.raises(SystemExit) as done:
+        _script("cluster_speed").main(["--old", str(ROOT), "--repeat", "1", "--seconds", "20", "--out", str(out),
+                                       f"{PUZZLES / 'tri-harbour.json'}:5"])
+    assert done.value.code == 0
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [(r["finished"], r["old"][2] == r["new"][2] > 0) for r in data["rows"]] == [(True, True)]
+    assert "No differences in nodes and plans" in capsys.readouterr().out
