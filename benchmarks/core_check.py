@@ -39,6 +39,8 @@ SETTINGS: dict[str, dict] = {
     "por1-sym": {"por": 1, "symmetry": True},
     "plain": {"por": False, "gather": False, "ring": False},
     "no-adjacent": {"por_adjacent": False},
+    "clusters": {"clusters": 8},
+    "clusters-plain": {"clusters": 8, "por": False, "gather": False, "ring": False},
 }
 
 

@@ -3,7 +3,9 @@
 // star S (the clicked region and its neighbours of the new colour); the child's distances are exactly
 // d'(x, y) = min(d(x, y), dS(x) + dS(y)) with dS(x) = min over s in S of d(x, s) (models/bounds.md), and
 // its colour counts change only around S. `child_outcome` decides exactly what the child's own
-// contraction, solved test and Bounds::prunes would decide, so pruned children are counted, never built.
+// contraction, solved test and Bounds::prunes would decide, so pruned children are counted, never built;
+// with the cluster gathering cost (clusters.hpp) also what the child's own cluster test would decide, on the
+// child's distances among each colour's regions derived from the node's.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "bounds.hpp"
+#include "clusters.hpp"
 #include "contraction.hpp"
 
 namespace kamicp {
@@ -75,9 +78,22 @@ class ChildBounds {
         }
     }
 
+    // Children are also decided by the cluster gathering cost of this sample object (Ida's).
+    void use_clusters(Clusters *clusters) { clusters_ = clusters; }
+
     // The child of (a, c): 1 = solved, 0 = its bound exceeds b1 (or b1 <= 0), -1 = to be searched.
-    // Decides exactly what the child's own quotient, solved test and prunes() would decide.
+    // Decides exactly what the child's own quotient, solved test, prunes() and (with use_clusters) the
+    // search's cluster test (Ida::cluster_prunes, which a child decided here skips) would decide.
     int child_outcome(ChildData &f, const Quot &q, int a, int c, int merged, int b1) {
+        const int out = bound_outcome(f, q, a, c, merged, b1);
+        if (out == -1 && clusters_ && q.m - merged <= 300 && cluster_prunes(f, q, a, c, merged, b1)) return 0;
+        return out;
+    }
+
+  private:
+    // child_outcome by the bound alone (leaves the child's dS in f.ds when it returns -1)
+    // (always inlined, as child_counts: as separate calls they cost the search without clusters 3-5 %)
+    __attribute__((always_inline)) int bound_outcome(ChildData &f, const Quot &q, int a, int c, int merged, int b1) {
         const int m = q.m, W = (m + 63) / 64;
         if (m - merged == 1) return 1;
         if (b1 <= 0) return 0;
@@ -161,10 +177,53 @@ class ChildBounds {
         return 0;
     }
 
-  private:
-    // The child's exact colour bound min over d (bounds.colour_bound with gather_costs), from the parent's
-    // neighbour counts: only regions touching the contracted star S change their counts.
+    // Ida::cluster_prunes of the child of (a, c) with budget b1, from f.ds (its dS): the child's counts and
+    // gather costs as child_counts gives them; its regions of colour e in its own order (quotient ids follow
+    // the smallest initial region, so the node's order with S at its first region) and their distances
+    // d'(x, y) = min(d(x, y), dS(x) + dS(y)), which for S's first region s0 (dS = 0) is dS(y).
+    bool cluster_prunes(ChildData &f, const Quot &q, int a, int c, int merged, int b1) {
+        const int m = q.m, *ds = f.ds.data();
+        int s0 = 0;
+        while (ds[s0] != 0) ++s0;
+        child_counts(f, q, a, c, merged);
+        bool listed = false;
+        return clusters_->prunes(K_, cchild_.data(), gchild_.data(), b1, [&](int e, int cap) {
+            if (!listed) {  // every colour's regions at once, bucketed by colour (start_[e] .. start_[e + 1])
+                start_.assign(K_ + 1, 0);
+                for (int k = 0; k < K_; ++k) start_[k + 1] = start_[k] + cchild_[k];
+                list_.resize(start_[K_]);
+                fill_ = start_;
+                for (int y = 0; y < m; ++y)
+                    if (ds[y] != 0 || y == s0) list_[fill_[ds[y] == 0 ? c : q.color[y]]++] = y;
+                listed = true;
+            }
+            const int *ids = &list_[start_[e]], r = start_[e + 1] - start_[e];
+            lds_.resize(r);
+            for (int j = 0; j < r; ++j) lds_[j] = ds[ids[j]];
+            clusters_->table(r);
+            for (int i = 0; i < r; ++i) {  // (symmetric, 0 on the diagonal)
+                const int16_t *row = &f.dist[static_cast<size_t>(ids[i]) * m];
+                const int di = lds_[i];
+                int16_t *out = clusters_->row(i);
+                out[i] = 0;
+                for (int j = i + 1; j < r; ++j)
+                    out[j] = clusters_->row(j)[i] = static_cast<int16_t>(std::min<int>(row[ids[j]], di + lds_[j]));
+            }
+            return clusters_->at_least(cap);
+        });
+    }
+
+    // The child's exact colour bound min over d (bounds.colour_bound with gather_costs).
     int child_colour_bound(ChildData &f, const Quot &q, int a, int c, int merged) {
+        child_counts(f, q, a, c, merged);
+        int best = 1 << 30;
+        for (int d = 0; d < K_; ++d) best = std::min(best, colour_bound(K_, cchild_.data(), gchild_.data(), d));
+        return best;
+    }
+
+    // The child's colour counts into cchild_ and its gather costs (bounds.gather_costs) into gchild_, from
+    // the parent's neighbour counts: only regions touching the contracted star S change their counts.
+    __attribute__((always_inline)) void child_counts(ChildData &f, const Quot &q, int a, int c, int merged) {
         const int m = q.m, x = q.color[a];
         int *cnt2 = cchild_.data(), *g2 = gchild_.data(), *snb = snb_.data();
         for (int e = 0; e < K_; ++e) cnt2[e] = f.cnt[e];
@@ -198,7 +257,7 @@ class ChildBounds {
         for (int e = q.astart[a]; e < q.astart[a + 1]; ++e)
             if (q.color[q.adj[e]] == c) visit(q.adj[e]);
         for (int e = 0; e < K_; ++e) {
-            g2[e] = cnt2[e] <= 1 ? 0 : cnt2[e] == 2 ? 1 : 2;
+            g2[e] = cnt2[e] <= 1 ? 0 : cnt2[e] == 2 || !rules_.gather ? 1 : 2;
             if (g2[e] != 2) continue;
             if (e != c && snb[e] == cnt2[e]) {  // the contracted region touches all of them
                 g2[e] = 1;
@@ -223,15 +282,14 @@ class ChildBounds {
             }
             if (found) g2[e] = 1;
         }
-        int best = 1 << 30;
-        for (int d = 0; d < K_; ++d) best = std::min(best, colour_bound(K_, cnt2, g2, d));
-        return best;
     }
 
     Bfs bfs_;
     int K_;
     BoundRules rules_;
-    std::vector<int> cchild_, gchild_, snb_, tstamp_, ta_, tsc_;
+    std::vector<int> cchild_, gchild_, snb_, tstamp_, ta_, tsc_, list_, start_, fill_;
+    std::vector<int> lds_;  // dS of the regions in list_ (cluster_prunes)
+    Clusters *clusters_ = nullptr;
     int tstamp_val_ = 0;
 };
 

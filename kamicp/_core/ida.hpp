@@ -54,8 +54,9 @@ class Ida {
         : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
           por_(s_.por > 0), por_store_(s_.por > 1), root_sym_(!s_.symmetry.empty() && s_.prior_min < 0),
           contraction_(board_), bounds_(n_, K_, s_.rules),
-          child_(n_, K_, s_.rules), clusters_(s_.clusters), merged_(K_, 0), cnt_hi_(K_, 0), gather_(K_, 0) {
+          child_(n_, K_, s_.rules), clusters_(s_.clusters), merged_(K_, 0), gather_(K_, 0) {
         table_.set_width(1);
+        if (s_.clusters > 0) child_.use_clusters(&clusters_);
     }
     Ida(const Ida &) = delete;  // its units hold references into it
     Ida &operator=(const Ida &) = delete;
@@ -113,7 +114,7 @@ class Ida {
     ChildBounds child_;
     Clusters clusters_;
     FailTable table_;
-    std::vector<int> merged_, cnt_hi_, gather_, order_, colour_regions_;
+    std::vector<int> merged_, gather_, order_, colour_regions_;
     std::vector<Frame> frames_;
     std::vector<int> cur_;  // the board of the node being searched (initial region -> colour), edited in place
     std::vector<std::pair<int, int>> plan_;
@@ -211,46 +212,26 @@ class Ida {
     }
 
     // The colour bound with each colour's gathering cost raised to its cluster cost (bounds.cluster_costs)
-    // exceeds the budget, on a one-island node whose distances and colour counts `c` holds. Skipped (false)
-    // when even each cost's largest possible value, one less than its sample, cannot raise it that far.
+    // exceeds the budget, on a one-island node whose distances and colour counts `c` holds
+    // (Clusters::prunes; a child decided at its parent had this test there, ChildBounds::child_outcome).
     bool cluster_prunes(const ChildData &c, const Quot &q, int budget) {
-        const int m = q.m, N = clusters_.size();
+        const int m = q.m;
         if (m > 300) return false;  // (bounds.CLUSTER_REGIONS)
         order_.resize(m);
         for (int a = 0; a < m; ++a) order_[a] = a;
         bounds_.gather_costs(q, order_.data(), m, c.cnt.data(), gather_.data());
-        for (int e = 0; e < K_; ++e)
-            cnt_hi_[e] = c.cnt[e] >= 3 ? std::max(gather_[e], std::min(N, c.cnt[e]) - 1) : gather_[e];
-        // bounds.colour_bound with these costs (colour_bound in bounds.hpp caps them at 2, the gathering's most)
-        auto least_bound = [&](const std::vector<int> &g) {
-            int best = 1 << 30;
-            for (int d = 0; d < K_; ++d) {
-                int others = 0, least = 1 << 30;
-                for (int e = 0; e < K_; ++e)
-                    if (e != d && c.cnt[e] > 0) ++others, least = std::min(least, g[e]);
-                best = std::min(best, others == 0 ? 0 : others + least);
+        return clusters_.prunes(K_, c.cnt.data(), gather_.data(), budget, [&](int e, int cap) {
+            colour_regions_.clear();
+            for (int a = 0; a < m; ++a)
+                if (q.color[a] == e) colour_regions_.push_back(a);
+            const int r = static_cast<int>(colour_regions_.size());
+            clusters_.table(r);
+            for (int i = 0; i < r; ++i) {
+                const int16_t *row = &c.dist[static_cast<size_t>(colour_regions_[i]) * m];
+                for (int j = 0; j < r; ++j) clusters_.row(i)[j] = row[colour_regions_[j]];
             }
-            return best;
-        };
-        if (least_bound(cnt_hi_) <= budget) return false;
-        // a colour whose cost leaves (colours present - 1) + cost <= budget decides "no" for a final colour
-        // other than it, so the cheapest colours are computed first and one such ends the test
-        int present = 0;
-        for (int e = 0; e < K_; ++e) present += c.cnt[e] > 0;
-        order_.clear();
-        for (int e = 0; e < K_; ++e)
-            if (c.cnt[e] > 0) order_.push_back(e);
-        std::sort(order_.begin(), order_.end(), [&](int x, int y) { return cnt_hi_[x] < cnt_hi_[y]; });
-        for (int e : order_) {
-            if (c.cnt[e] >= 3 && gather_[e] < cnt_hi_[e]) {
-                colour_regions_.clear();
-                for (int a = 0; a < m; ++a)
-                    if (q.color[a] == e) colour_regions_.push_back(a);
-                gather_[e] = std::max(gather_[e], clusters_.cost(colour_regions_, c.dist.data(), m));
-            }
-            if (present >= 2 && present - 1 + gather_[e] <= budget) return false;
-        }
-        return least_bound(gather_) > budget;
+            return clusters_.at_least(cap);
+        });
     }
 
     // N[P] over initial regions for the clicked set of current region a
@@ -293,7 +274,7 @@ class Ida {
         const bool prepared = s_.clusters > 0 && one_island && !f.moves.empty();
         if (prepared) {
             child_.prepare_children(f.child, q, budget - 1);  // (its distances serve the clusters too)
-            if (cluster_prunes(f.child, q, budget)) return false;  // the bound says no, as kamicp.search's does
+            if (!checked && cluster_prunes(f.child, q, budget)) return false;  // as kamicp.search's bound does
         }
         if (expand(f, depth, budget, one_island, root && root_sym_, prepared)) return true;
         if (!pruned) {

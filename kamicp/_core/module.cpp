@@ -216,6 +216,39 @@ PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
     return plan_list(plan);
 }
 
+// cluster_cost(dist, size, caps): (the cluster cost of the far-apart sample of up to `size` of r regions whose
+// distances are the r x r list `dist`, and for each cap in turn whether it is >= cap as the search decides
+// it: one object, so later questions go through its cache), for tests.
+PyObject *py_cluster_cost(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"dist", "size", "caps", nullptr};
+    PyObject *dist_obj, *caps_obj;
+    int size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiO", const_cast<char **>(kwlist), &dist_obj, &size, &caps_obj))
+        return nullptr;
+    std::vector<int> flat, caps;
+    if (!to_int_list(dist_obj, flat) || !to_int_list(caps_obj, caps)) return nullptr;
+    int r = 0;
+    while (r * r < static_cast<int>(flat.size())) ++r;
+    if (r * r != static_cast<int>(flat.size()) || r == 0) return fail("dist: r x r distances, r >= 1"), nullptr;
+    if (size < 1 || size > 12) return fail("size: a sample of 1..12 regions"), nullptr;
+    for (int v : flat)
+        if (v < 0 || v > 30000) return fail("dist: distances 0..30000"), nullptr;
+    kamicp::Clusters clusters(size);
+    auto fill = [&] {
+        clusters.table(r);
+        for (int i = 0; i < r; ++i)
+            for (int j = 0; j < r; ++j) clusters.row(i)[j] = static_cast<int16_t>(flat[static_cast<size_t>(i) * r + j]);
+    };
+    fill();
+    const int cost = clusters.cost();
+    PyObject *answers = PyList_New(0);
+    for (int cap : caps) {
+        fill();
+        PyList_Append(answers, clusters.at_least(cap) ? Py_True : Py_False);
+    }
+    return Py_BuildValue("(iN)", cost, answers);
+}
+
 #define KW(f) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(f)), METH_VARARGS | METH_KEYWORDS
 
 PyMethodDef methods[] = {
@@ -230,6 +263,9 @@ PyMethodDef methods[] = {
     {"rollout", KW(py_rollout),
      "rollout(adj, start, num_colors, limit, seconds) -> a plan of at most limit moves (one move, then a "
      "pivot rollout) or None"},
+    {"cluster_cost", KW(py_cluster_cost),
+     "cluster_cost(dist, size, caps) -> (cluster cost of the sample of up to size of the r regions with r x r "
+     "distances dist, [whether it is >= cap for each cap, asked in turn of one object])"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastsearch", "Compiled search core of kamicp (optional).", -1,

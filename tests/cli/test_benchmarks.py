@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.helpers import PUZZLES, bench_script
+from tests.helpers import PUZZLES, ROOT, bench_script
 
 
 def test_horizons_table_refutes_up_to_the_optimum(capsys):
@@ -72,6 +72,8 @@ def test_startup_benchmark_times_both_trees_and_lists_their_packages(tmp_path):
     assert all(len(times) == 1 for per_tree in data["runs"].values() for times in per_tree.values())
     assert "ortools" not in data["packages"]["new"].split()  # this tree's CLI starts without OR-Tools
     assert "| `kamicp solve blog-18` |" in out.with_suffix(".md").read_text()
+
+
 def test_cube_order_table_counts_every_cube(tmp_path):
     """tri-harbour (optimum 6) at horizon 5: every depth-1 cube refuted, the ordered ones in no more nodes."""
     out = tmp_path / "order"
@@ -80,3 +82,15 @@ def test_cube_order_table_counts_every_cube(tmp_path):
     assert not row["single_found"] and row["free_found"] == row["order_found"] == 0
     assert row["cubes"] > 0 and 0 < row["order_nodes"] <= row["free_nodes"]
     assert "| tri-harbour |" in out.with_suffix(".md").read_text()
+
+
+def test_cluster_speed_compares_two_builds_node_for_node(tmp_path, capsys):
+    """This tree against itself: the same nodes and plans, so it reports no difference and exits 0."""
+    out = tmp_path / "speed"
+    with pytest.raises(SystemExit) as done:
+        bench_script("cluster_speed").main(["--old", str(ROOT), "--repeat", "1", "--seconds", "20", "--out", str(out),
+                                       f"{PUZZLES / 'tri-harbour.json'}:5"])
+    assert done.value.code == 0
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [(r["finished"], r["old"][2] == r["new"][2] > 0) for r in data["rows"]] == [(True, True)]
+    assert "No differences in nodes and plans" in capsys.readouterr().out
