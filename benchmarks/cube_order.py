@@ -15,9 +15,6 @@ OUT.md and OUT.json with the command.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -31,6 +28,9 @@ from kamicp.regions import Regions, regions_of
 from kamicp.search import make_search
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.cube_proofs import write_results  # noqa: E402
 
 
 def deepen(regions: Regions, top: int, prior=None) -> tuple[int, float, bool]:
@@ -95,14 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         path, _, h = spec.rpartition(":")
         rows.append(measure(path, int(h)))
         print(table(rows).splitlines()[-1], flush=True)
-    command = " ".join(["benchmarks/cube_order.py", *(argv if argv is not None else sys.argv[1:])])
-    md = (f"Command: `.venv/bin/python {command}`  \nMachine: {platform.machine()}, {os.cpu_count()} cores "
-          f"(shared), Python {platform.python_version()}\n\n{table(rows)}")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text(md)
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "rows": rows}, indent=1))
-    print(md)
+    write_results(args.out, "cube_order.py", argv, table(rows), {"rows": rows})
 
 
 if __name__ == "__main__":

@@ -80,6 +80,19 @@ def table(records: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write_results(out: str, script: str, argv: list[str] | None, table_md: str, data: dict) -> None:
+    """OUT.md (the command, the machine, the table) and OUT.json ({command, **data}); the Markdown is printed
+    too. Shared with benchmarks/cube_order.py."""
+    command = " ".join([f"benchmarks/{script}", *(argv if argv is not None else sys.argv[1:])])
+    md = (f"Command: `.venv/bin/python {command}`  \nMachine: {platform.machine()}, {os.cpu_count()} cores "
+          f"(shared), Python {platform.python_version()}\n\n{table_md}")
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.with_suffix(".md").write_text(md)
+    path.with_suffix(".json").write_text(json.dumps({"command": command, **data}, indent=1))
+    print(md)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("levels", nargs="+")
@@ -101,14 +114,7 @@ def main(argv: list[str] | None = None) -> None:
             records.append({"level": name, **distributed(path, n, args.depth, args.engine, args.time_limit,
                                                                 args.no)})
             print(table(records).splitlines()[-1], flush=True)
-    command = " ".join(["benchmarks/cube_proofs.py", *(argv if argv is not None else sys.argv[1:])])
-    md = (f"Command: `.venv/bin/python {command}`  \nMachine: {platform.machine()}, {os.cpu_count()} cores "
-          f"(shared), Python {platform.python_version()}\n\n{table(records)}")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text(md)
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "records": records}, indent=1))
-    print(md)
+    write_results(args.out, "cube_proofs.py", argv, table(records), {"records": records})
 
 
 if __name__ == "__main__":
