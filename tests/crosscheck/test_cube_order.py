@@ -22,7 +22,7 @@ from kamicp.rules import Board, apply_move, replay, verify
 from kamicp.search import HAVE_COMPILED, CompiledIDAStar
 from kamicp.solver import solve
 from tests.helpers.boards import random_grid, random_mixed
-from tests.helpers.oracle import bfs_optimum
+from tests.helpers.oracle import bfs_optimum, blobby_levels
 
 pytestmark = pytest.mark.skipif(not HAVE_COMPILED, reason="the compiled search is not built")
 
@@ -66,17 +66,13 @@ def test_restricted_cubes_cover_a_solution(seed: int) -> None:
 
 
 def test_restricted_cubes_on_blobby_boards_with_longer_optima() -> None:
-    rng = random.Random(23)
     seen = set()
-    for i in range(10):
-        level = random_grid(rng, ("triangle", "square")[i % 2], 5, 5, 3 + i % 2, hole_rate=0.05)
-        found = bfs_optimum(level, limit=8)
-        assert found is not None
-        seen.add(found[0])
+    for i, (level, optimum) in enumerate(blobby_levels(23, 10)):
+        seen.add(optimum)
         for depth in (1, 2):
-            for h in (found[0] - 1, found[0]):
+            for h in (optimum - 1, optimum):
                 if h >= depth:
-                    assert cubes_find(level, depth, h) == (h >= found[0]), (i, depth, h, found[0])
+                    assert cubes_find(level, depth, h) == (h >= optimum), (i, depth, h, optimum)
     assert max(seen) >= 4
 
 

@@ -4,8 +4,6 @@ than h - D moves" against the exhaustive oracle, on many random small boards."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -14,8 +12,8 @@ from kamicp.errors import UsageError
 from kamicp.level import Level
 from kamicp.regions import regions_of
 from kamicp.rules import Board, apply_move, replay
-from tests.helpers.boards import grid_levels, levels, random_grid
-from tests.helpers.oracle import bfs_optimum, region_moves
+from tests.helpers.boards import grid_levels, levels
+from tests.helpers.oracle import bfs_optimum, blobby_levels, region_moves
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -78,13 +76,8 @@ def test_cube_rule_agrees_with_the_oracle(level: Level) -> None:
 
 def test_cube_rule_on_blobby_boards_with_longer_optima() -> None:
     """Boards like real levels (regions of several cells), optima 3 to 6: the cases where depth 2 matters."""
-    rng = random.Random(17)
     seen = set()
-    for i in range(16):
-        level = random_grid(rng, ("triangle", "square")[i % 2], 5, 5, 3 + i % 2, hole_rate=0.05)
-        found = bfs_optimum(level, limit=8)
-        assert found is not None
-        optimum = found[0]
+    for i, (level, optimum) in enumerate(blobby_levels(17, 16)):
         seen.add(optimum)
         for depth in (1, 2):
             for h in (optimum - 1, optimum):

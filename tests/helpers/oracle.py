@@ -5,10 +5,12 @@ It shares no code with the solvers or bounds it checks, so agreeing with it mean
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator
 
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move
+from tests.helpers.boards import random_grid
 
 
 def region_moves(board: Board, colors: Iterable[str] | None = None) -> Iterator[tuple[list[int], Move]]:
@@ -77,3 +79,14 @@ def bfs_pivot_optimum(level: Level, pivot: int = 0, limit: int = 12) -> tuple[in
         if not frontier:
             return None
     return None
+
+
+def blobby_levels(seed: int, count: int) -> Iterator[tuple[Level, int]]:
+    """`count` boards like real levels (5 x 5, regions of several cells, triangle and square in turn, 3-4
+    colours, a few holes) with their optimum (all within 8 moves): where cubes of depth 2 matter."""
+    rng = random.Random(seed)
+    for i in range(count):
+        level = random_grid(rng, ("triangle", "square")[i % 2], 5, 5, 3 + i % 2, hole_rate=0.05)
+        found = bfs_optimum(level, limit=8)
+        assert found is not None, level.name
+        yield level, found[0]
