@@ -97,8 +97,8 @@ def solve_cmd(
         label = pivot_label(level, rules, pivot)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
-        cube_only = [n for n in no or () if n != "cube-order"]  # (--no cube-order: the --dask run's measurement)
-        unused = tuple(name for name, value in (("--workers", workers), ("--no", cube_only)) if value)
+        no_besides_cube_order = [n for n in no or () if n != "cube-order"]  # --dask takes only --no cube-order
+        unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order)) if value)
         distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot, unused, verbose)
     cubes = None
     with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
