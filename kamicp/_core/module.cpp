@@ -15,6 +15,7 @@
 
 #include "heuristics.hpp"
 #include "ida.hpp"
+#include "katamino.hpp"
 
 namespace {
 
@@ -216,6 +217,76 @@ PyObject *py_rollout(PyObject *, PyObject *args, PyObject *kwargs) {
     return plan_list(plan);
 }
 
+// Katamino's bitboard search (katamino.hpp): a list of Python ints as 64-bit masks.
+bool to_mask_list(PyObject *obj, std::vector<uint64_t> &out) {
+    PyObject *seq = PySequence_Fast(obj, "expected a sequence of masks");
+    if (!seq) return false;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    out.resize(len);
+    for (Py_ssize_t i = 0; i < len; ++i) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return false;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(seq);
+    return true;
+}
+
+// pack(cells, neighbours, pieces, masks, piece, *, limit=-1, keep=0, seconds=-1, stop=0):
+// (end, count, nodes, kept solutions as lists of placement indices); end is "complete", "limit" or
+// "timeout" (also when the int at address `stop` became non-zero).
+PyObject *py_pack(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"cells", "neighbours", "pieces", "masks", "piece", "limit", "keep",
+                                   "seconds", "stop", nullptr};
+    PyObject *nbr_obj, *mask_obj, *piece_obj;
+    int cells, pieces;
+    long long limit = -1, keep = 0;
+    double seconds = -1.0;
+    unsigned long long stop = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOiOO|$LLdK", const_cast<char **>(kwlist), &cells, &nbr_obj,
+                                     &pieces, &mask_obj, &piece_obj, &limit, &keep, &seconds, &stop))
+        return nullptr;
+    std::vector<uint64_t> nbr, masks;
+    std::vector<int> piece;
+    if (!to_mask_list(nbr_obj, nbr) || !to_mask_list(mask_obj, masks) || !to_int_list(piece_obj, piece))
+        return nullptr;
+    if (cells < 1 || cells > 64) return fail("cells: 1..64"), nullptr;
+    if (pieces < 1 || pieces > 63) return fail("pieces: 1..63"), nullptr;
+    if (static_cast<int>(nbr.size()) != cells) return fail("neighbours: one mask per cell"), nullptr;
+    if (masks.size() != piece.size()) return fail("masks and piece differ in length"), nullptr;
+    const uint64_t board = cells == 64 ? ~0ULL : ((1ULL << cells) - 1);
+    for (uint64_t m : nbr)
+        if (m & ~board) return fail("neighbours: a mask outside the cells"), nullptr;
+    for (size_t j = 0; j < masks.size(); ++j)
+        if ((masks[j] & ~board) || piece[j] < 0 || piece[j] >= pieces)
+            return fail("masks: a placement outside the cells or of no piece"), nullptr;
+    kamicp::Packing packing(cells, std::move(nbr), pieces, masks, piece);
+    kamicp::PackSettings settings;
+    settings.limit = limit;
+    settings.keep = keep;
+    settings.seconds = seconds;
+    settings.stop = reinterpret_cast<const volatile int *>(static_cast<uintptr_t>(stop));
+    kamicp::PackEnd end;
+    Py_BEGIN_ALLOW_THREADS end = packing.run(settings);
+    Py_END_ALLOW_THREADS
+    PyObject *sols = PyList_New(0);
+    for (auto &sol : packing.solutions()) {
+        PyObject *item = PyList_New(0);
+        for (int j : sol) {
+            PyObject *v = PyLong_FromLong(j);
+            PyList_Append(item, v);
+            Py_DECREF(v);
+        }
+        PyList_Append(sols, item);
+        Py_DECREF(item);
+    }
+    const char *names[] = {"complete", "limit", "timeout"};
+    return Py_BuildValue("(sLLN)", names[static_cast<int>(end)], packing.count(), packing.nodes(), sols);
+}
+
 // cluster_cost(dist, size, caps): (the cluster cost of the far-apart sample of up to `size` of r regions whose
 // distances are the r x r list `dist`, and for each cap in turn whether it is >= cap as the search decides
 // it: one object, so later questions go through its cache), for tests.
@@ -263,6 +334,9 @@ PyMethodDef methods[] = {
     {"rollout", KW(py_rollout),
      "rollout(adj, start, num_colors, limit, seconds) -> a plan of at most limit moves (one move, then a "
      "pivot rollout) or None"},
+    {"pack", KW(py_pack),
+     "pack(cells, neighbours, pieces, masks, piece, *, limit=-1, keep=0, seconds=-1, stop=0) -> (end, count, "
+     "nodes, kept solutions): Katamino's bitboard exact cover (katamino.hpp)"},
     {"cluster_cost", KW(py_cluster_cost),
      "cluster_cost(dist, size, caps) -> (cluster cost of the sample of up to size of the r regions with r x r "
      "distances dist, [whether it is >= cap for each cap, asked in turn of one object])"},

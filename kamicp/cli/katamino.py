@@ -1,16 +1,23 @@
-"""The katamino command: pack pentominoes into a rectangle, prove it impossible, or count the ways."""
+"""The katamino command: pack pentominoes into a rectangle, prove it impossible, or count the ways; or
+solve every puzzle of a book of challenges (the game's lines) with a table and pictures."""
 
 from __future__ import annotations
 
 import json
+import signal
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.columns import Columns
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.common import (
+    EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     EXIT_UNKNOWN,
@@ -21,40 +28,40 @@ from kamicp.cli.common import (
     bad_input,
     err,
     fail,
+    interruptible,
     out,
     spinner,
 )
-from kamicp.formats.katamino import read_katamino
-from kamicp.katamino import KataminoResult, Puzzle, Status, shorthand, solve_katamino
-from kamicp.katamino.board import BLOCKED, Grid
-from kamicp.katamino.picture import PIECE_COLOURS, write_solution_picture
+from kamicp.errors import Terminated
+from kamicp.formats.katamino import read_katamino_file
+from kamicp.katamino import KataminoResult, Puzzle, Rule, Status, shorthand, solve_katamino
+from kamicp.katamino.book import Book, solve_book
+from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
 from kamicp.render.files import check_writable, picture_kind
+
+STATUS_STYLE = {Status.SOLVED: "green", Status.IMPOSSIBLE: "red", Status.UNKNOWN: "yellow"}
+MARK = {Status.SOLVED: "✓", Status.IMPOSSIBLE: "✗", Status.UNKNOWN: "?"}
 
 
 class KataminoEngine(StrEnum):
+    auto = "auto"
+    fast = "fast"
     cpsat = "cpsat"
     dlx = "dlx"
 
 
-def _puzzle(path: Path | None, board: str | None, pieces: str | None) -> Puzzle:
+def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule) -> Puzzle | Book:
     if path is not None and (board or pieces):
-        raise fail("give a PUZZLE file or --board with --pieces, not both")
+        raise fail("give a PUZZLE or BOOK file, or --board with --pieces, not both")
     if path is None and not (board and pieces):
-        raise fail("give a PUZZLE file, or --board ROWSxCOLS and --pieces LETTERS")
+        raise fail("give a PUZZLE or BOOK file, or --board ROWSxCOLS and --pieces LETTERS")
     with bad_input():
-        return read_katamino(path) if path is not None else shorthand(board or "", pieces or "")
-
-
-def grid_text(grid: Grid) -> Text:
-    """The letter grid, each piece on its colour."""
-    text = Text()
-    for r, row in enumerate(grid):
-        if r:
-            text.append("\n")
-        for ch in row:
-            style = "dim" if ch == BLOCKED else f"bold white on {PIECE_COLOURS[ch]}"
-            text.append(f"{ch} ", style=style)
-    return text
+        if path is None:
+            return shorthand(board or "", pieces or "", rule)
+        found = read_katamino_file(path)
+    if rule is Rule.FREE:
+        return found.with_rule(rule) if isinstance(found, Book) else replace(found, rule=rule)
+    return found
 
 
 def _print(result: KataminoResult, all_solutions: bool) -> None:
@@ -64,46 +71,40 @@ def _print(result: KataminoResult, all_solutions: bool) -> None:
     for k, grid in enumerate(shown, start=1):
         if all_solutions:
             out.print(f"solution {k}", markup=False)
-        out.print(grid_text(grid))
+        out.print(outline_text(grid))
     if result.count is not None:
         exact = "" if result.complete else "at least "
         out.print(f"{exact}{result.count} solutions, {exact}{result.distinct} up to the board's "
                   f"{result.symmetries} symmetries", markup=False)
-    colour = {Status.SOLVED: "green", Status.IMPOSSIBLE: "red", Status.UNKNOWN: "yellow"}[result.status]
-    out.print(Text(f"{result.status.value}: {result.reason}", style=f"bold {colour}"))
+    out.print(Text(f"{result.status.value}: {result.reason}", style=f"bold {STATUS_STYLE[result.status]}"))
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}", markup=False)
 
 
-@app.command("katamino")
-def katamino_cmd(
-    puzzle_path: Annotated[Path | None, typer.Argument(
-        metavar="PUZZLE", show_default=False, help='Puzzle JSON {"rows", "cols", "pieces", "blocked"}.')] = None,
-    board: Annotated[str | None, typer.Option("--board", help="Board size ROWSxCOLS, e.g. 5x6.")] = None,
-    pieces: Annotated[str | None, typer.Option("--pieces", help="Piece letters (FILNPTUVWXYZ), e.g. LPUVYN.")] = None,
-    all_solutions: Annotated[bool, typer.Option("--all", help="Print every solution.")] = False,
-    count: Annotated[bool, typer.Option("--count", help="Count the solutions, also up to the board's "
-                                        "symmetries.")] = False,
-    engine: Annotated[KataminoEngine, typer.Option("--engine", help="cpsat (the exact-cover model) or dlx "
-                                                   "(Algorithm X).")] = KataminoEngine.cpsat,
-    time_limit: TimeLimit = None,
-    svg: Annotated[Path | None, typer.Option("--svg", help="Write the (first) solution as SVG.")] = None,
-    png: Annotated[Path | None, typer.Option("--png", help="Write the (first) solution as PNG.")] = None,
-    as_json: JsonOpt = False,
-    force: ForceOpt = False,
-) -> None:
-    """Pack distinct pentominoes exactly into a board, or prove it impossible; --count counts the ways."""
-    puzzle = _puzzle(puzzle_path, board, pieces)
+def _signal_of(exc: KeyboardInterrupt) -> int:
+    return signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
+
+
+def _exit_code(status: Status) -> int:
+    return {Status.SOLVED: EXIT_OK, Status.IMPOSSIBLE: EXIT_NEGATIVE}.get(status, EXIT_UNKNOWN)
+
+
+def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, time_limit: float | None,
+                svg: Path | None, png: Path | None, as_json: bool, force: bool) -> int:
     pictures = [(p, kind) for p, kind in ((svg, "svg"), (png, "png")) if p is not None]
     with bad_input():
         for path, kind in pictures:
             if picture_kind(path) != kind:
                 raise fail(f"{path}: --{kind} needs a .{kind} file name")
         check_writable([p for p, _ in pictures], force=force)
-    with bad_input(), spinner(not as_json) as progress:
-        if progress:
-            progress(f"{puzzle.name or 'katamino'}: {'counting' if count or all_solutions else 'solving'}")
-        result = solve_katamino(puzzle, engine=engine.value, count=count, all_solutions=all_solutions,
-                                time_limit=time_limit)
+    try:
+        with bad_input(), spinner(not as_json) as progress:
+            if progress:
+                progress(f"{puzzle.name or 'katamino'}: {'counting' if count or all_solutions else 'solving'}")
+            result = solve_katamino(puzzle, engine=engine, count=count, all_solutions=all_solutions,
+                                    time_limit=time_limit)
+    except KeyboardInterrupt as e:
+        err.print(f"interrupted: {puzzle.name or 'katamino'} not decided", markup=False)
+        raise typer.Exit(EXIT_INTERRUPTED[_signal_of(e)]) from None
     if as_json:
         out.print_json(json.dumps(result.to_dict()))
     else:
@@ -111,6 +112,156 @@ def katamino_cmd(
     if result.solutions and pictures:
         with bad_input():
             for path, _ in pictures:
-                write_solution_picture(path, result.solutions[0], force=force)
+                write_solution_picture(path, result.solutions[0], caption=f"{puzzle.name}: {puzzle.describe()}",
+                                       force=force)
         (err if as_json else out).print(f"wrote {', '.join(str(p) for p, _ in pictures)}", markup=False)
-    raise typer.Exit({Status.SOLVED: EXIT_OK, Status.IMPOSSIBLE: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN))
+    return _exit_code(result.status)
+
+
+# --- books ---------------------------------------------------------------------------------------------
+def _cell(result: KataminoResult | None, count: bool) -> Text:
+    if result is None:
+        return Text("")
+    style = STATUS_STYLE[result.status]
+    if count and result.distinct is not None:
+        text = f"{result.distinct}" if result.complete else f">={result.distinct}"
+        return Text(text, style=style)
+    return Text(MARK[result.status], style=style)
+
+
+def book_table(book: Book, results: dict[int, list[KataminoResult]], count: bool) -> Group:
+    """One row per challenge, one column per width: solved, impossible, unknown (or the counts); a title
+    line above and a key below."""
+    widths = sorted({w for c in book.challenges for w in c.widths})
+    what = "solutions up to the board's symmetries" if count else "✓ solved  ✗ proven impossible  ? unknown"
+    rule = "the I lies lengthwise" if all(c.rule is Rule.KATAMINO for c in book.challenges) else "free packing"
+    table = Table()
+    table.add_column("line", overflow="fold")
+    table.add_column("pieces")
+    for w in widths:
+        table.add_column(str(w), justify="right")
+    for k, challenge in enumerate(book.challenges):
+        if k not in results:
+            continue
+        by_width = {r.puzzle.cols: r for r in results[k]}
+        table.add_row(Text(challenge.name), challenge.pieces, *(_cell(by_width.get(w), count) for w in widths))
+    return Group(Text(f"{book.name or 'book'}: 5 x w boards, {rule}", style="bold"), table, Text(what))
+
+
+def _line_picture(book: Book, k: int, results: list[KataminoResult]) -> Group:
+    challenge = book.challenges[k]
+    panels = []
+    notes = []
+    for r in results:
+        caption = f"5x{r.puzzle.cols} {r.puzzle.pieces}"
+        if r.solutions:
+            panels.append(Group(Text(caption, style="bold"), outline_text(r.solutions[0])))
+        else:
+            notes.append(Text(f"{caption} {r.status.value}: {r.reason}", style=STATUS_STYLE[r.status]))
+    head = Text(f"{challenge.name}  {challenge.pieces}  from width {challenge.start}", style="bold underline")
+    return Group(head, Columns(panels, padding=(1, 3)), *notes)
+
+
+def _panels(results: list[KataminoResult]) -> list[tuple[str, tuple[str, ...], bool]]:
+    out_panels = []
+    for r in results:
+        p = r.puzzle
+        grid = r.solutions[0] if r.solutions else tuple("o" * p.cols for _ in range(p.rows))
+        label = f"5 x {p.cols}: {p.pieces}" + ("" if r.solutions else f" ({r.status.value})")
+        out_panels.append((label, grid, bool(r.solutions)))
+    return out_panels
+
+
+def _book_json(book: Book, results: dict[int, list[KataminoResult]], finished: bool) -> dict:
+    return {"book": book.name, "complete": finished, "challenges": [
+        {"name": c.name, "pieces": c.pieces, "start": c.start, "rule": c.rule.value,
+         "puzzles": [r.to_dict() for r in results.get(k, [])]}
+        for k, c in enumerate(book.challenges) if k in results]}
+
+
+def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, as_json: bool,
+                draw: bool, pictures: Path | None, force: bool) -> int:
+    if pictures is not None:
+        with bad_input():
+            check_line_files(pictures, [c.name for c in book.challenges], force=force)
+    results: dict[int, list[KataminoResult]] = {}
+    done = 0
+    try:
+        with bad_input(), spinner(not as_json) as progress:
+            for k, result in solve_book(book, engine=engine, count=count, time_limit=time_limit):
+                results.setdefault(k, []).append(result)
+                done += 1
+                if progress:
+                    progress(f"{book.challenges[k].name}: 5 x {result.puzzle.cols} ({done}/{book.size} puzzles)")
+    except KeyboardInterrupt as e:
+        signum = _signal_of(e)
+        _report_book(book, results, count, as_json, draw=False, finished=False)
+        err.print(f"interrupted: {done} of {book.size} puzzles solved (the table above)", markup=False)
+        raise typer.Exit(EXIT_INTERRUPTED[signum]) from None
+    _report_book(book, results, count, as_json, draw, finished=True)
+    if pictures is not None:
+        with bad_input():
+            written = write_line_pictures(pictures, [(book.challenges[k].name, _panels(rs))
+                                                     for k, rs in sorted(results.items())], force=force)
+        (err if as_json else out).print(f"wrote {len(written)} pictures into {pictures}", markup=False)
+    statuses = [r.status for rs in results.values() for r in rs]
+    return EXIT_UNKNOWN if Status.UNKNOWN in statuses else EXIT_OK
+
+
+def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bool, as_json: bool, draw: bool,
+                 finished: bool) -> None:
+    if as_json:
+        out.print_json(json.dumps(_book_json(book, results, finished)))
+        return
+    if draw:
+        for k in sorted(results):
+            out.print(_line_picture(book, k, results[k]))
+            out.print()
+    out.print(book_table(book, results, count))
+    rs = [r for line in results.values() for r in line]
+    tally = {s: sum(r.status is s for r in rs) for s in Status}
+    seconds = sum(r.seconds for r in rs)
+    out.print(f"{len(rs)} puzzles: {tally[Status.SOLVED]} solved, {tally[Status.IMPOSSIBLE]} proven impossible, "
+              f"{tally[Status.UNKNOWN]} unknown; {seconds:.2f} s, engine {rs[0].engine if rs else '-'}",
+              markup=False)
+
+
+@app.command("katamino")
+def katamino_cmd(
+    puzzle_path: Annotated[Path | None, typer.Argument(
+        metavar="PUZZLE|BOOK", show_default=False,
+        help='Puzzle JSON {"rows", "cols", "pieces", "blocked"}, or a book of challenges {"challenges": '
+             '[{"pieces", "start"}, ...]}.')] = None,
+    board: Annotated[str | None, typer.Option("--board", help="Board size ROWSxCOLS, e.g. 5x6.")] = None,
+    pieces: Annotated[str | None, typer.Option("--pieces", help="Piece letters (FILNPTUVWXYZ), e.g. LPUVYN.")] = None,
+    free: Annotated[bool, typer.Option("--free", help="Free pentomino packing: the I may lie either way "
+                                       "(default: the game's rule, the I lies lengthwise).")] = False,
+    all_solutions: Annotated[bool, typer.Option("--all", help="Print every solution (one puzzle).")] = False,
+    count: Annotated[bool, typer.Option("--count", help="Count the solutions, also up to the board's "
+                                        "symmetries (per puzzle of a book).")] = False,
+    engine: Annotated[KataminoEngine, typer.Option("--engine", help="auto (fast when the compiled core is "
+                                                   "built), fast (bitboard search), cpsat (the exact-cover "
+                                                   "model) or dlx (Algorithm X).")] = KataminoEngine.auto,
+    time_limit: TimeLimit = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Write the (first) solution as SVG.")] = None,
+    png: Annotated[Path | None, typer.Option("--png", help="Write the (first) solution as PNG.")] = None,
+    pictures: Annotated[Path | None, typer.Option("--pictures", help="Book: write one SVG and PNG per "
+                                                  "challenge into DIR.")] = None,
+    draw: Annotated[bool, typer.Option("--draw/--no-draw", help="Book: draw every solution, or only the "
+                                       "table.")] = True,
+    as_json: JsonOpt = False,
+    force: ForceOpt = False,
+) -> None:
+    """Pack distinct pentominoes exactly into a board, or prove it impossible; --count counts the ways. A
+    BOOK of challenges is solved puzzle by puzzle, with a table and pictures."""
+    found = _source(puzzle_path, board, pieces, Rule.FREE if free else Rule.KATAMINO)
+    with interruptible():
+        if isinstance(found, Book):
+            if all_solutions or svg or png:
+                raise fail("--all, --svg and --png are for one puzzle; a book writes pictures with --pictures")
+            code = _solve_book(found, engine.value, count, time_limit, as_json, draw, pictures, force)
+        else:
+            if pictures is not None:
+                raise fail("--pictures is for a book; one puzzle's picture is written with --svg/--png")
+            code = _one_puzzle(found, engine.value, count, all_solutions, time_limit, svg, png, as_json, force)
+    raise typer.Exit(code)

@@ -1,10 +1,14 @@
-"""Katamino: pack a set of distinct pentominoes exactly into a rectangle (with blocked cells), by a CP-SAT
-exact-cover model (models/katamino.md) or Knuth's Algorithm X, with counts up to the board's symmetries."""
+"""Katamino: pack a set of distinct pentominoes exactly into a rectangle (with blocked cells), under the
+game's rule (the I lies lengthwise) or freely, by a compiled bitboard search, a CP-SAT exact-cover model
+(models/katamino.md) or Knuth's Algorithm X, with counts up to the board's symmetries; and the game's
+challenges (a line of pieces from a starting width) and books of them."""
 
 from kamicp.katamino.board import check_solution, impossibility, symmetries
-from kamicp.katamino.pieces import LETTERS, orientations
+from kamicp.katamino.book import Book, Challenge, solve_book
+from kamicp.katamino.pieces import LETTERS, Rule, i_direction, orientations
 from kamicp.katamino.puzzle import Placement, Puzzle, puzzle_from_data, shorthand
-from kamicp.katamino.solver import ENGINES, KataminoResult, Status, solve_katamino
+from kamicp.katamino.solver import AUTO, ENGINES, KataminoResult, Status, asymmetric_piece, solve_katamino
 
-__all__ = ["ENGINES", "LETTERS", "KataminoResult", "Placement", "Puzzle", "Status", "check_solution",
-           "impossibility", "orientations", "puzzle_from_data", "shorthand", "solve_katamino", "symmetries"]
+__all__ = ["AUTO", "ENGINES", "LETTERS", "Book", "Challenge", "KataminoResult", "Placement", "Puzzle", "Rule",
+           "Status", "asymmetric_piece", "check_solution", "i_direction", "impossibility", "orientations",
+           "puzzle_from_data", "shorthand", "solve_book", "solve_katamino", "symmetries"]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 import networkx as nx
 
 from kamicp.errors import RuleError
-from kamicp.katamino.pieces import congruent
+from kamicp.katamino.pieces import Rule, congruent, i_direction, lies_lengthwise
 from kamicp.katamino.puzzle import Placement, Puzzle
 
 BLOCKED = "."
@@ -30,7 +30,7 @@ def grid_of(puzzle: Puzzle, placements: Iterable[Placement]) -> Grid:
 
 def check_solution(puzzle: Puzzle, grid: Sequence[str]) -> None:
     """Raise RuleError unless `grid` places each piece of the puzzle once, congruent to its shape, on
-    exactly the free cells."""
+    exactly the free cells (and, under the game's rule, the I lengthwise)."""
     if len(grid) != puzzle.rows or any(len(row) != puzzle.cols for row in grid):
         raise RuleError("board-size", f"the grid is not {puzzle.rows} x {puzzle.cols}")
     cells: dict[str, set[tuple[int, int]]] = {}
@@ -46,15 +46,19 @@ def check_solution(puzzle: Puzzle, grid: Sequence[str]) -> None:
     for letter, found in cells.items():
         if not congruent(found, letter):
             raise RuleError("piece-shape", f"the cells of {letter!r} are not a copy of the {letter} pentomino")
+    if "I" in cells and puzzle.rule is Rule.KATAMINO and not lies_lengthwise(cells["I"], puzzle.rows, puzzle.cols):
+        way = "horizontally" if i_direction(puzzle.rows, puzzle.cols) == "rows" else "vertically"
+        raise RuleError("i-lengthwise", f"the I must lie along the board's long side ({way}) under the game's rule")
 
 
 def symmetries(puzzle: Puzzle) -> tuple[Perm, ...]:
-    """The symmetries of the rectangle (4; 8 for a square) that map the blocked cells onto themselves,
-    as cell permutations; the identity first."""
+    """The symmetries of the rectangle (4; 8 for a square) that map the blocked cells onto themselves (and,
+    when the game's rule fixes the I's direction, keep it), as cell permutations; the identity first."""
     R, C = puzzle.rows, puzzle.cols
     maps = [lambda r, c: (r, c), lambda r, c: (R - 1 - r, C - 1 - c),
             lambda r, c: (R - 1 - r, c), lambda r, c: (r, C - 1 - c)]
-    if R == C:
+    turns_i = "I" in puzzle.pieces and puzzle.rule is Rule.KATAMINO and i_direction(R, C) != "any"
+    if R == C and not turns_i:
         maps += [lambda r, c: (c, r), lambda r, c: (C - 1 - c, R - 1 - r),
                  lambda r, c: (c, R - 1 - r), lambda r, c: (C - 1 - c, r)]
     out = []

@@ -5,6 +5,7 @@ A shape is a frozenset of (row, col) cells normalised so its smallest row and co
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import cache
 
 Shape = frozenset[tuple[int, int]]
@@ -59,3 +60,30 @@ def orientations(letter: str) -> tuple[Shape, ...]:
 def congruent(cells: set[tuple[int, int]] | Shape, letter: str) -> bool:
     """Is this set of cells a copy of the piece, in any position and orientation?"""
     return normalise(cells) in set(transforms(shape_of(letter)))
+
+
+class Rule(StrEnum):
+    """KATAMINO: the game's rule, the I piece lies lengthwise (along the board's long side); FREE: free
+    pentomino packing, every piece turned and flipped freely."""
+
+    KATAMINO = "katamino"
+    FREE = "free"
+
+
+def i_direction(rows: int, cols: int) -> str:
+    """Which way the I lies under the game's rule: 'rows' (horizontally), 'cols' (vertically) or 'any'.
+
+    Along the board's long side; the game's tray is 5 cells high and a 5 x w board is a slice of it, so
+    its long side is its rows whatever w is (on 5 x 4 the I fits nowhere). On a square other than 5 x 5
+    both sides are long."""
+    if rows == 5 or cols > rows:
+        return "rows"
+    return "cols" if rows > cols else "any"
+
+
+def lies_lengthwise(cells: set[tuple[int, int]] | Shape, rows: int, cols: int) -> bool:
+    """Does this I (its cells) lie as the game's rule wants on a rows x cols board?"""
+    way = i_direction(rows, cols)
+    if way == "any":
+        return True
+    return len({r for r, _ in cells} if way == "rows" else {c for _, c in cells}) == 1

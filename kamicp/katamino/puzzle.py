@@ -13,7 +13,7 @@ from typing import Any
 
 from kamicp.errors import FormatError, UsageError
 from kamicp.formats.common import cut, short
-from kamicp.katamino.pieces import LETTERS, orientations
+from kamicp.katamino.pieces import LETTERS, Rule, lies_lengthwise, orientations
 from kamicp.limits import MAX_DIGITS
 
 MAX_SIDE = 64  # rows and columns are at most this (bounded memory on hostile input)
@@ -34,12 +34,14 @@ class Puzzle:
     pieces: str  # distinct letters of LETTERS, in the order given
     blocked: frozenset[tuple[int, int]] = frozenset()
     name: str = ""
+    rule: Rule = Rule.KATAMINO  # the game's rule (the I lies lengthwise) or free packing
 
     def __post_init__(self) -> None:
         for field_name, value in (("rows", self.rows), ("cols", self.cols)):
             if not 1 <= value <= MAX_SIDE:
                 raise UsageError(f"{field_name} must be between 1 and {MAX_SIDE}, got {value}")
         check_pieces(self.pieces)
+        object.__setattr__(self, "rule", Rule(self.rule))
         for r, c in self.blocked:
             if not (0 <= r < self.rows and 0 <= c < self.cols):
                 raise UsageError(f"blocked cell [{r}, {c}] is outside the {self.rows} x {self.cols} board")
@@ -56,10 +58,13 @@ class Puzzle:
 
     @cached_property
     def placements(self) -> tuple[Placement, ...]:
-        """Every position and orientation of every piece inside the board on free cells only."""
+        """Every position and orientation of every piece inside the board on free cells only (under the
+        game's rule, the I only lengthwise)."""
         out = []
         for letter in self.pieces:
             for shape in orientations(letter):
+                if letter == "I" and self.rule is Rule.KATAMINO and not lies_lengthwise(shape, self.rows, self.cols):
+                    continue
                 height = 1 + max(r for r, _ in shape)
                 width = 1 + max(c for _, c in shape)
                 for r0 in range(self.rows - height + 1):
@@ -71,7 +76,8 @@ class Puzzle:
 
     def describe(self) -> str:
         blocked = f", {len(self.blocked)} blocked" if self.blocked else ""
-        return f"{self.rows} x {self.cols}{blocked}, pieces {self.pieces}"
+        free = ", free packing" if self.rule is Rule.FREE else ""
+        return f"{self.rows} x {self.cols}{blocked}, pieces {self.pieces}{free}"
 
 
 def check_pieces(pieces: str) -> None:
@@ -97,11 +103,11 @@ def parse_board(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def shorthand(board: str, pieces: str) -> Puzzle:
+def shorthand(board: str, pieces: str, rule: Rule = Rule.KATAMINO) -> Puzzle:
     """A puzzle from `--board 5x6 --pieces LPUVYN` (letters are case-insensitive)."""
     rows, cols = parse_board(board)
     try:
-        return Puzzle(rows, cols, pieces.strip().upper(), name=f"{rows}x{cols}-{pieces.strip().upper()}")
+        return Puzzle(rows, cols, pieces.strip().upper(), name=f"{rows}x{cols}-{pieces.strip().upper()}", rule=rule)
     except UsageError as e:
         raise UsageError(f"--pieces/--board: {e}") from None
 
@@ -136,7 +142,8 @@ def _blocked(value: Any, rows: int, cols: int, source: str) -> frozenset[tuple[i
 
 
 def puzzle_from_data(data: Any, source: str = "") -> Puzzle:
-    """A puzzle from parsed JSON `{"rows", "cols", "pieces", "blocked"?, "name"?}` (FormatError naming the field)."""
+    """A puzzle from parsed JSON `{"rows", "cols", "pieces", "blocked"?, "name"?, "rule"?}` (FormatError naming
+    the field)."""
     if not isinstance(data, dict):
         raise FormatError('must be a JSON object {"rows", "cols", "pieces", "blocked"}', source=source)
     for key in ("rows", "cols", "pieces"):
@@ -155,4 +162,13 @@ def puzzle_from_data(data: Any, source: str = "") -> Puzzle:
     name = data.get("name", "")
     if not isinstance(name, str):
         raise FormatError("must be a string", source=source, where="field 'name'")
-    return Puzzle(rows, cols, pieces.upper(), _blocked(data.get("blocked"), rows, cols, source), name=name)
+    rule = read_rule(data.get("rule", Rule.KATAMINO.value), source)
+    return Puzzle(rows, cols, pieces.upper(), _blocked(data.get("blocked"), rows, cols, source), name=name,
+                  rule=rule)
+
+
+def read_rule(value: Any, source: str, where: str = "field 'rule'") -> Rule:
+    """The optional "rule" field: "katamino" (the default: the I lies lengthwise) or "free"."""
+    if value not in [r.value for r in Rule]:
+        raise FormatError(f'must be "katamino" or "free", got {short(value)}', source=source, where=where)
+    return Rule(value)

@@ -14,12 +14,16 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kamicp.coordination import Solo
 from kamicp.errors import UsageError
+from kamicp.katamino.bitboard import BitSearch, available
 from kamicp.katamino.board import Grid, Perm, canonical, check_solution, grid_of, impossibility, orbit, symmetries
 from kamicp.katamino.dlx import AlgorithmX, SearchTimeout
 from kamicp.katamino.puzzle import Placement, Puzzle
 
-ENGINES = ("cpsat", "dlx")
+ENGINES = ("fast", "cpsat", "dlx")
+AUTO = "auto"  # the fast engine when the compiled core is built, else CP-SAT
+ASYMMETRIC = "LYNPF"  # the pieces with no symmetry of their own, in the order tried for symmetry breaking
 
 
 class Status(StrEnum):
@@ -47,24 +51,38 @@ class KataminoResult:
     def to_dict(self) -> dict:
         p = self.puzzle
         return {"puzzle": {"name": p.name, "rows": p.rows, "cols": p.cols, "pieces": p.pieces,
-                           "blocked": sorted([r, c] for r, c in p.blocked)},
+                           "blocked": sorted([r, c] for r, c in p.blocked), "rule": p.rule.value},
                 "status": self.status.value, "reason": self.reason, "engine": self.engine,
                 "seconds": round(self.seconds, 4), "symmetries": self.symmetries, "count": self.count,
                 "distinct": self.distinct, "complete": self.complete, "solutions": [list(g) for g in self.solutions]}
+
+
+def _orbit_reps(puzzle: Puzzle, group: tuple[Perm, ...], piece: str) -> set[tuple[int, ...]]:
+    """The piece's placements that are the smallest (sorted cell tuple) of their orbit under the group."""
+    reps = set()
+    for p in puzzle.placements:
+        if p.letter == piece and p.cells == min(tuple(sorted(g[c] for c in p.cells)) for g in group):
+            reps.add(p.cells)
+    return reps
+
+
+def _keep_reps(puzzle: Puzzle, piece: str, reps: set[tuple[int, ...]]) -> tuple[Placement, ...]:
+    return tuple(p for p in puzzle.placements if p.letter != piece or p.cells in reps)
 
 
 def _restricted(puzzle: Puzzle, group: tuple[Perm, ...]) -> tuple[Placement, ...]:
     """The placements with one piece kept to one placement per orbit (the piece whose orbits cut most)."""
     if len(group) == 1:
         return puzzle.placements
-    reps: dict[str, set[tuple[int, ...]]] = {}
-    for p in puzzle.placements:
-        images = [tuple(sorted(g[c] for c in p.cells)) for g in group]
-        if p.cells == min(images):
-            reps.setdefault(p.letter, set()).add(p.cells)
+    reps = {letter: _orbit_reps(puzzle, group, letter) for letter in puzzle.pieces}
     total = {letter: sum(p.letter == letter for p in puzzle.placements) for letter in puzzle.pieces}
-    piece = max(puzzle.pieces, key=lambda x: (total[x] - len(reps.get(x, ())), x))
-    return tuple(p for p in puzzle.placements if p.letter != piece or p.cells in reps.get(piece, set()))
+    piece = max(puzzle.pieces, key=lambda x: (total[x] - len(reps[x]), x))
+    return _keep_reps(puzzle, piece, reps[piece])
+
+
+def asymmetric_piece(puzzle: Puzzle) -> str | None:
+    """A piece of the puzzle with no symmetry of its own (F, L, N, P, Y), or None."""
+    return next((letter for letter in ASYMMETRIC if letter in puzzle.pieces), None)
 
 
 class _Clock:
@@ -81,6 +99,13 @@ class _Clock:
         return time.monotonic() - self.start
 
 
+def _bit_search(puzzle: Puzzle, placements: tuple[Placement, ...]) -> BitSearch:
+    """The compiled search, stopped by Ctrl-C like the others (kamicp.coordination.stop_everything)."""
+    search = BitSearch(puzzle, placements)
+    Solo().attach(search)
+    return search
+
+
 def _run(engine: str, puzzle: Puzzle, placements: tuple[Placement, ...], enumerate_all: bool,
          clock: _Clock) -> tuple[list[tuple[int, ...]], bool]:
     """The solutions found (placement indices) and whether the search was complete."""
@@ -90,6 +115,11 @@ def _run(engine: str, puzzle: Puzzle, placements: tuple[Placement, ...], enumera
         out = KataminoModel(puzzle.free, puzzle.pieces, placements).solve(
             enumerate_all=enumerate_all, time_limit=clock.left())
         return list(out.solutions), out.complete or (not enumerate_all and out.status == "feasible")
+    if engine == "fast":
+        keep = 1 if not enumerate_all else len(placements) ** 3  # (every solution: far below this)
+        out = _bit_search(puzzle, placements).run(limit=None if enumerate_all else 1, keep=keep,
+                                                  seconds=clock.left())
+        return list(out.solutions), out.end != "timeout"
     columns = [*puzzle.free, *puzzle.pieces]
     rows = [(*p.cells, p.letter) for p in placements]
     search = AlgorithmX(columns, rows, deadline=clock.deadline)
@@ -104,10 +134,12 @@ def _run(engine: str, puzzle: Puzzle, placements: tuple[Placement, ...], enumera
     return found, True
 
 
-def solve_katamino(puzzle: Puzzle, *, engine: str = "cpsat", count: bool = False, all_solutions: bool = False,
+def solve_katamino(puzzle: Puzzle, *, engine: str = AUTO, count: bool = False, all_solutions: bool = False,
                    time_limit: float | None = None) -> KataminoResult:
     """One solution (or with `count`/`all_solutions` every one, counted also up to symmetry), or a proof
     that none exists. Every solution returned passes check_solution."""
+    if engine == AUTO:
+        engine = "fast" if available() else "cpsat"
     if engine not in ENGINES:
         raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     clock = _Clock(time_limit)
@@ -121,12 +153,14 @@ def solve_katamino(puzzle: Puzzle, *, engine: str = "cpsat", count: bool = False
     if reason is not None:
         zero = {"count": 0, "distinct": 0, "complete": True} if enumerate_all else {}
         return result(Status.IMPOSSIBLE, (), reason, **zero)
+    by = {"dlx": "exhaustive search (Algorithm X)", "cpsat": "CP-SAT", "fast": "exhaustive bitboard search"}[engine]
+    if engine == "fast" and count and not all_solutions and asymmetric_piece(puzzle) is not None:
+        return _count_fast(puzzle, group, clock, result, by)
     placements = _restricted(puzzle, group) if enumerate_all else puzzle.placements
     found, complete = _run(engine, puzzle, placements, enumerate_all, clock)
     grids = [grid_of(puzzle, (placements[i] for i in sol)) for sol in found]
     for g in grids:
         check_solution(puzzle, g)
-    by = "exhaustive search (Algorithm X)" if engine == "dlx" else "CP-SAT"
     if not enumerate_all:
         if grids:
             return result(Status.SOLVED, (grids[0],), f"found by {by}")
@@ -137,9 +171,27 @@ def solve_katamino(puzzle: Puzzle, *, engine: str = "cpsat", count: bool = False
     total = sum(len(orbit(c, group, puzzle.cols)) for c in classes)
     listed = tuple(sorted({img for c in classes for img in orbit(c, group, puzzle.cols)})) if all_solutions \
         else tuple(sorted(classes))[:1]
-    counts = {"count": total, "distinct": len(classes), "complete": complete}
+    return _counted(result, listed, total, len(classes), complete, by)
+
+
+def _counted(result, listed: tuple[Grid, ...], total: int, distinct: int, complete: bool, by: str) -> KataminoResult:
+    counts = {"count": total, "distinct": distinct, "complete": complete}
     if not complete:
         return result(Status.UNKNOWN, listed, f"time limit reached after {total} solutions", **counts)
-    if not classes:
+    if not distinct:
         return result(Status.IMPOSSIBLE, (), f"no exact cover exists (proven by {by})", **counts)
     return result(Status.SOLVED, listed, f"all solutions enumerated by {by}", **counts)
+
+
+def _count_fast(puzzle: Puzzle, group: tuple[Perm, ...], clock: _Clock, result, by: str) -> KataminoResult:
+    """Count with an asymmetric piece kept to one placement per orbit: every solution orbit then holds
+    exactly one restricted solution and has |G| members (models/katamino.md, "Counting fast"), so the
+    search only counts; the first solution found is shown."""
+    piece = asymmetric_piece(puzzle)
+    assert piece is not None
+    placements = _keep_reps(puzzle, piece, _orbit_reps(puzzle, group, piece))
+    out = _bit_search(puzzle, placements).run(keep=1, seconds=clock.left())
+    grids = tuple(grid_of(puzzle, (placements[i] for i in sol)) for sol in out.solutions)
+    for g in grids:
+        check_solution(puzzle, g)
+    return _counted(result, grids, len(group) * out.count, out.count, out.end == "complete", by)

@@ -64,6 +64,17 @@ def picture_scene(level: Level, moves: Sequence[Move] | None = None) -> Scene:
     return strip_scene(level, moves)
 
 
+def write_scene(path: str | Path, scene: Scene, *, kind: str | None = None, force: bool = False,
+                scale: float = PNG_SCALE) -> Path:
+    """Write any scene (e.g. a Katamino solution, kamicp.katamino.picture) as SVG or PNG (by `kind` or
+    extension), refusing to overwrite without `force`."""
+    p = Path(path)
+    kind = kind or picture_kind(p)
+    check_writable([p], force=force)
+    _write(p, encode(scene, kind, scale=scale))
+    return p
+
+
 def write_picture(path: str | Path, level: Level, moves: Sequence[Move] | None = None, *,
                   kind: str | None = None, force: bool = False, scale: float = PNG_SCALE) -> Path:
     """Write the board (or, given `moves`, the solution strip) as SVG or PNG (by `kind` or extension)."""

@@ -1,20 +1,27 @@
-"""Katamino: pieces, CP-SAT vs Algorithm X on random boards, the counting argument against plain
-enumeration, impossibility reasons, the rules check and the reader."""
+"""Katamino: pieces, the three engines (compiled bitboard search, CP-SAT, Algorithm X) against each other
+on random boards under both rules, the counting arguments against plain enumeration, the game's rule
+(the I lies lengthwise: 19 four-piece sets on 5 x 4, 7 three-piece sets on 5 x 3), impossibility
+reasons, the rules check and the reader."""
 
 from __future__ import annotations
 
 import json
 import random
+from itertools import combinations
 
 import pytest
 
 from kamicp.errors import FormatError, RuleError, UsageError
 from kamicp.formats.katamino import read_katamino
 from kamicp.katamino import (
+    ENGINES,
     LETTERS,
     Puzzle,
+    Rule,
     Status,
+    asymmetric_piece,
     check_solution,
+    i_direction,
     impossibility,
     orientations,
     shorthand,
@@ -34,6 +41,16 @@ def test_the_twelve_pentominoes_have_63_orientations():
             assert len(shape) == 5
 
 
+def test_the_i_lies_lengthwise_under_the_game_rule():
+    # a 5-row board is a slice of the game's tray: the I lies along its rows, even when it cannot fit
+    assert [i_direction(5, w) for w in (3, 4, 5, 12)] == ["rows"] * 4
+    assert [i_direction(r, c) for r, c in ((12, 5), (6, 10), (10, 6), (6, 6))] == ["cols", "rows", "cols", "any"]
+    game = shorthand("5x6", "ILPUVY")
+    assert {p.cells[1] - p.cells[0] for p in game.placements if p.letter == "I"} == {1}
+    free = shorthand("5x6", "ILPUVY", Rule.FREE)
+    assert {p.cells[1] - p.cells[0] for p in free.placements if p.letter == "I"} == {1, 6}
+
+
 def _packed_puzzle(rng: random.Random) -> Puzzle:
     """A board known to be solvable: random pieces packed at random, every cell they leave blocked."""
     rows, cols = rng.randint(3, 6), rng.randint(3, 7)
@@ -47,17 +64,18 @@ def _packed_puzzle(rng: random.Random) -> Puzzle:
             if len(used) == rng.randint(2, 5):
                 break
     blocked = frozenset((r, c) for r in range(rows) for c in range(cols) if r * cols + c not in taken)
-    return Puzzle(rows, cols, used, blocked)
+    return Puzzle(rows, cols, used, blocked, rule=Rule.FREE)
 
 
 def _random_puzzles(seed: int, count: int) -> list[Puzzle]:
-    """Half 5 x N boards with N random pieces (mostly impossible), half packed boards (solvable)."""
+    """Half 5 x N boards with N random pieces under a random rule (many impossible), half packed boards
+    under free packing (solvable)."""
     rng = random.Random(seed)
     out = []
     for k in range(count):
         if k % 2 == 0:
-            n = rng.randint(2, 5)
-            out.append(Puzzle(5, n, "".join(rng.sample(LETTERS, n))))
+            n = rng.randint(2, 6)
+            out.append(Puzzle(5, n, "".join(rng.sample(LETTERS, n)), rule=rng.choice(list(Rule))))
         else:
             out.append(_packed_puzzle(rng))
     return out
@@ -70,23 +88,58 @@ def _plain_count(puzzle: Puzzle) -> int:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_cpsat_and_algorithm_x_count_the_same(seed):
-    for puzzle in _random_puzzles(seed, 10):
-        a = solve_katamino(puzzle, engine="cpsat", count=True)
-        b = solve_katamino(puzzle, engine="dlx", count=True)
-        assert a.complete and b.complete
+def test_the_three_engines_count_the_same(seed):
+    for puzzle in _random_puzzles(seed, 12):
+        results = [solve_katamino(puzzle, engine=engine, count=True) for engine in ENGINES]
+        assert all(r.complete for r in results)
+        a = results[0]
         assert a.count > 0 or not puzzle.blocked  # packed boards have the packing as a solution
-        assert (a.status, a.count, a.distinct) == (b.status, b.count, b.distinct), puzzle
+        assert len({(r.status, r.count, r.distinct) for r in results}) == 1, (puzzle, results)
         assert a.count == (0 if impossibility(puzzle) else _plain_count(puzzle)), puzzle
-        one = solve_katamino(puzzle, engine="cpsat")
-        assert (one.status == Status.SOLVED) == (a.count > 0)
-        for grid in (*a.solutions, *b.solutions, *one.solutions):
-            check_solution(puzzle, grid)
+        for engine in ENGINES:
+            one = solve_katamino(puzzle, engine=engine)
+            assert (one.status == Status.SOLVED) == (a.count > 0)
+            for grid in (*one.solutions, *(s for r in results for s in r.solutions)):
+                check_solution(puzzle, grid)
 
 
-def test_all_lists_every_solution_once():
+@pytest.mark.parametrize("seed", range(3))
+def test_fast_counts_with_an_asymmetric_piece_match_plain_enumeration(seed):
+    """The fast count (one asymmetric piece kept to one placement per orbit, |G| x the restricted count)
+    against Algorithm X without any restriction, on 5 x N boards with blocked cells."""
+    rng = random.Random(100 + seed)
+    for _ in range(8):
+        n = rng.randint(3, 6)
+        pieces = rng.choice("FLNPY") + "".join(rng.sample([x for x in LETTERS if x not in "FLNPY"], n - 1))
+        blocked = frozenset(rng.sample([(r, c) for r in range(5) for c in range(n + 1)], 5))
+        puzzle = Puzzle(5, n + 1, pieces, blocked, rule=rng.choice(list(Rule)))
+        assert asymmetric_piece(puzzle) is not None
+        fast = solve_katamino(puzzle, engine="fast", count=True)
+        slow = solve_katamino(puzzle, engine="dlx", count=True)
+        assert (fast.count, fast.distinct) == (slow.count, slow.distinct), puzzle
+        assert fast.count == (0 if impossibility(puzzle) else _plain_count(puzzle))
+
+
+@pytest.mark.parametrize("n,rule,solvable", [(3, Rule.KATAMINO, 7), (4, Rule.KATAMINO, 19), (3, Rule.FREE, 7),
+                                             (4, Rule.FREE, 26)])
+def test_piece_sets_that_fill_5_by_n(n, rule, solvable):
+    """The game's booklet: 19 four-piece sets fill 5 x 4 and 7 three-piece sets fill 5 x 3 (the I lies
+    lengthwise); with a free I, 26 fill 5 x 4. Each set decided by the fast engine and by Algorithm X."""
+    found = []
+    for combo in combinations(LETTERS, n):
+        puzzle = Puzzle(5, n, "".join(combo), rule=rule)
+        fast, dlx = (solve_katamino(puzzle, engine=e).status for e in ("fast", "dlx"))
+        assert fast == dlx != Status.UNKNOWN, puzzle
+        if fast == Status.SOLVED:
+            found.append(puzzle.pieces)
+    assert len(found) == solvable
+    assert (rule is Rule.FREE) or not any("I" in p for p in found)  # the I lies across a 5 x 3 or 5 x 4 board
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_all_lists_every_solution_once(engine):
     puzzle = shorthand("5x6", "LPUVYN")
-    result = solve_katamino(puzzle, engine="dlx", all_solutions=True)
+    result = solve_katamino(puzzle, engine=engine, all_solutions=True)
     assert len(result.solutions) == len(set(result.solutions)) == result.count == _plain_count(puzzle)
     for grid in result.solutions:
         check_solution(puzzle, grid)
@@ -148,8 +201,19 @@ def test_rules_check_rejects_broken_solutions():
         check_solution(puzzle, grid[:-1])
 
 
-def test_timeout_gives_unknown_with_a_lower_bound():
-    result = solve_katamino(shorthand("6x10", LETTERS), engine="dlx", count=True, time_limit=0.2)
+def test_rules_check_knows_the_i_rule():
+    free = shorthand("5x6", "IFLPUW", Rule.FREE)  # an upright I beside a packing of 5 x 5
+    upright = next(g for g in solve_katamino(free, all_solutions=True).solutions
+                   if len({r for r, row in enumerate(g) if "I" in row}) == 5)
+    check_solution(free, upright)
+    with pytest.raises(RuleError, match="i-lengthwise"):
+        check_solution(shorthand("5x6", "IFLPUW"), upright)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_timeout_gives_unknown_with_a_lower_bound(engine):
+    # 6 x 10: a count takes the fast engine far longer than this limit
+    result = solve_katamino(shorthand("6x10", LETTERS, Rule.FREE), engine=engine, count=True, time_limit=0.01)
     assert result.status == Status.UNKNOWN and not result.complete
     assert result.count is not None and result.count <= 4 * 2339
 
@@ -176,7 +240,12 @@ def test_reader_errors_name_the_field(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(json.dumps({"rows": 3, "cols": 6, "pieces": "lpu", "blocked": [[0, 0], [2, 5], [1, 3]]}))
     puzzle = read_katamino(good)
-    assert (puzzle.pieces, len(puzzle.free), puzzle.name) == ("LPU", 15, "good")
+    assert (puzzle.pieces, len(puzzle.free), puzzle.name, puzzle.rule) == ("LPU", 15, "good", Rule.KATAMINO)
+    good.write_text(json.dumps({"rows": 3, "cols": 6, "pieces": "lpu", "rule": "free"}))
+    assert read_katamino(good).rule is Rule.FREE
+    good.write_text(json.dumps({"rows": 3, "cols": 6, "pieces": "lpu", "rule": "loose"}))
+    with pytest.raises(FormatError, match="field 'rule': must be \"katamino\" or \"free\""):
+        read_katamino(good)
 
 
 def test_shorthand_errors():
@@ -185,15 +254,31 @@ def test_shorthand_errors():
             shorthand(board, pieces)
 
 
-@pytest.mark.parametrize("board,pieces", [("5x3", "LNV"), ("5x4", "FLUY"), ("5x4", "FIPU"), ("5x5", "FLPUW"),
-                                          ("5x5", "FILUY"), ("3x5", "PUV")])
-def test_symmetric_boards_counts_match_plain_enumeration(board, pieces):
-    puzzle = shorthand(board, pieces)
-    a = solve_katamino(puzzle, engine="cpsat", count=True)
-    b = solve_katamino(puzzle, engine="dlx", count=True)
-    assert a.count == b.count == _plain_count(puzzle) > 0
-    assert a.distinct == b.distinct
+@pytest.mark.parametrize("board,pieces,rule", [
+    ("5x3", "LNV", Rule.KATAMINO), ("5x4", "FLUY", Rule.KATAMINO), ("5x4", "FIPU", Rule.FREE),
+    ("5x5", "FLPUW", Rule.KATAMINO), ("5x5", "FILUY", Rule.KATAMINO), ("5x5", "FILUY", Rule.FREE),
+    ("3x5", "PUV", Rule.KATAMINO), ("4x5", "ILNV", Rule.KATAMINO), ("4x5", "ILNV", Rule.FREE)])
+def test_symmetric_boards_counts_match_plain_enumeration(board, pieces, rule):
+    puzzle = shorthand(board, pieces, rule)
+    results = [solve_katamino(puzzle, engine=engine, count=True) for engine in ENGINES]
+    assert len({r.count for r in results}) == 1 and results[0].count == _plain_count(puzzle) > 0
+    assert len({r.distinct for r in results}) == 1
+    a = results[0]
     assert a.distinct * a.symmetries >= a.count >= a.distinct
+    if "I" in pieces and rule is Rule.KATAMINO and puzzle.rows == puzzle.cols:
+        assert a.symmetries == 4  # the diagonal mirrors would turn the I across
+
+
+@pytest.mark.parametrize("puzzle,count,symmetries", [
+    (Puzzle(3, 3, "X", frozenset({(0, 0), (0, 2), (2, 0), (2, 2)})), 1, 8),  # one solution, its own mirror
+    (Puzzle(3, 5, "IU", frozenset({(0, 0), (1, 0), (0, 2), (0, 4), (1, 4)})), 1, 2),
+    (Puzzle(4, 5, "IUTX", frozenset(), rule=Rule.FREE), 0, 4)])
+def test_counts_without_an_asymmetric_piece(puzzle, count, symmetries):
+    """No F, L, N, P or Y: every engine lists the restricted solutions and counts orbits (a symmetric
+    solution's orbit is smaller than the group)."""
+    results = [solve_katamino(puzzle, engine=engine, count=True) for engine in ENGINES]
+    assert {(r.count, r.distinct, r.symmetries) for r in results} == {(count, count, symmetries)}
+    assert count == _plain_count(puzzle)
 
 
 def test_benchmark_script_runs(tmp_path, capsys):
