@@ -1,18 +1,23 @@
-"""Katamino: CP-SAT vs Algorithm X (DLX) on every piece set for 5 x N, and on the rectangle counts.
+"""Katamino: the compiled bitboard engine, CP-SAT and Algorithm X side by side in one run.
 
-    .venv/bin/python benchmarks/katamino.py --min-n 3 --max-n 8 --time-limit 30 \\
-        --counts 3x20,4x15,5x12,6x10 --out benchmarks/results/katamino
+    .venv/bin/python benchmarks/katamino.py --cap 60 --slow-max-n 6 --out benchmarks/results/katamino
 
-Part 1: for N = min-n..max-n, every set of N distinct pentominoes on the 5 x N board: one solution or a
-proof that none exists, by each engine (per set at most --time-limit s). The engines must agree. Part 2:
-all 12 pentominoes on the named rectangles, every solution counted (and up to symmetry) by each engine.
-Writes OUT.md (tables, the command) and OUT.json (every record), and prints the tables.
+Part 1: all 12 pentominoes on the classic rectangles (free packing), every tiling counted (and up to
+symmetry) by each engine; the slow engines (cpsat, dlx) stop at --cap seconds and the table says so.
+Part 2: every set of N distinct pentominoes on the 5 x N board under the game's rule (the I lies
+lengthwise) and under free packing: one solution or a proof that none exists, by the fast engine for
+N = 3..12 and by all three for N <= --slow-max-n (they must agree; the script stops if not). Part 3:
+the example book puzzles/katamino/book.json, every puzzle solved and counted. CPU seconds are this
+process's (time.process_time), wall seconds beside them. Writes OUT.md (the command, the machine, the
+tables) and OUT.json (every record), and prints the tables.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import sys
 import time
 from itertools import combinations
@@ -21,98 +26,137 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kamicp.katamino import LETTERS, Puzzle, Status, impossibility, shorthand, solve_katamino  # noqa: E402
+from kamicp.formats.katamino import read_book  # noqa: E402
+from kamicp.katamino import ENGINES, LETTERS, Puzzle, Rule, Status, shorthand, solve_book, solve_katamino  # noqa: E402
 
-ENGINES = ("cpsat", "dlx")
-
-
-def piece_sets(min_n: int, max_n: int, limit: int | None) -> list[dict]:
-    records = []
-    for n in range(min_n, max_n + 1):
-        for combo in list(combinations(LETTERS, n))[:limit]:
-            puzzle = Puzzle(5, n, "".join(combo))
-            rec = {"n": n, "pieces": puzzle.pieces, "quick": impossibility(puzzle)}
-            for engine in ENGINES:
-                start = time.perf_counter()
-                result = solve_katamino(puzzle, engine=engine, time_limit=ARGS.time_limit)
-                rec[engine] = {"status": result.status.value, "seconds": round(time.perf_counter() - start, 4)}
-            known = {rec[e]["status"] for e in ENGINES} - {Status.UNKNOWN.value}
-            if len(known) > 1:
-                raise SystemExit(f"engines disagree on 5x{n} {puzzle.pieces}: {rec}")
-            records.append(rec)
-        print(f"5x{n}: {sum(r['n'] == n for r in records)} sets", file=sys.stderr)
-    return records
+SLOW = ("cpsat", "dlx")
 
 
-def counts(boards: list[str]) -> list[dict]:
+def timed(puzzle: Puzzle, **kwargs):
+    """solve_katamino(puzzle, **kwargs), its CPU seconds and its wall seconds."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = solve_katamino(puzzle, **kwargs)
+    return value, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def counts(boards: list[str], cap: float) -> list[dict]:
     records = []
     for board in boards:
         rec: dict = {"board": board}
         for engine in ENGINES:
-            start = time.perf_counter()
-            result = solve_katamino(shorthand(board, LETTERS), engine=engine, count=True,
-                                    time_limit=ARGS.count_time_limit)
+            limit = None if engine == "fast" else cap
+            result, cpu, wall = timed(shorthand(board, LETTERS, Rule.FREE), engine=engine, count=True,
+                                      time_limit=limit)
             rec[engine] = {"count": result.count, "distinct": result.distinct, "complete": result.complete,
-                           "seconds": time.perf_counter() - start}
+                           "cpu": round(cpu, 4), "wall": round(wall, 4)}
+            print(f"{board} {engine}: {result.distinct} up to symmetry, {cpu:.2f} s CPU", file=sys.stderr, flush=True)
+        done = {(rec[e]["count"], rec[e]["distinct"]) for e in ENGINES if rec[e]["complete"]}
+        if len(done) > 1:
+            raise SystemExit(f"engines disagree on {board}: {rec}")
         records.append(rec)
-        print(f"{board}: counted", file=sys.stderr)
     return records
 
 
-def _ratio(a: float, b: float) -> str:
-    return f"{a / b:.2f}x" if b > 0 else "-"
+def piece_sets(rule: Rule, slow_max_n: int, cap: float) -> list[dict]:
+    records = []
+    for n in range(3, 13):
+        engines = ENGINES if n <= slow_max_n else ("fast",)
+        rec: dict = {"n": n, "rule": rule.value, "sets": 0, "solvable": 0}
+        seconds = {e: 0.0 for e in engines}
+        for combo in combinations(LETTERS, n):
+            puzzle = Puzzle(5, n, "".join(combo), rule=rule)
+            status = set()
+            for engine in engines:
+                result, cpu, _ = timed(puzzle, engine=engine, time_limit=cap)
+                seconds[engine] += cpu
+                status.add(result.status)
+            if len(status - {Status.UNKNOWN}) > 1:
+                raise SystemExit(f"engines disagree on 5x{n} {puzzle.pieces} ({rule.value}): {status}")
+            rec["sets"] += 1
+            rec["solvable"] += Status.SOLVED in status
+        rec["cpu"] = {e: round(s, 4) for e, s in seconds.items()}
+        print(f"5x{n} {rule.value}: {rec['solvable']} of {rec['sets']}", file=sys.stderr, flush=True)
+        records.append(rec)
+    return records
 
 
-def sets_table(records: list[dict]) -> list[str]:
-    lines = ["| board | sets | solvable | impossible (quick reason) | impossible (searched) | unknown | "
-             "cpsat s | dlx s | dlx / cpsat |", "|---|---|---|---|---|---|---|---|---|"]
-    for n in sorted({r["n"] for r in records}):
-        rows = [r for r in records if r["n"] == n]
-        status = [next((r[e]["status"] for e in ENGINES if r[e]["status"] != "unknown"), "unknown") for r in rows]
-        quick = sum(r["quick"] is not None for r in rows)
-        t = {e: sum(r[e]["seconds"] for r in rows) for e in ENGINES}
-        lines.append(f"| 5x{n} | {len(rows)} | {status.count('solved')} | {quick} | "
-                     f"{status.count('impossible') - quick} | {status.count('unknown')} | {t['cpsat']:.2f} | "
-                     f"{t['dlx']:.2f} | {_ratio(t['dlx'], t['cpsat'])} |")
+def book(path: Path, count: bool) -> dict:
+    loaded = read_book(path)
+    wall, cpu = time.perf_counter(), time.process_time()
+    results = [r for _, r in solve_book(loaded, engine="fast", count=count)]
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    tally = {s.value: sum(r.status is s for r in results) for s in Status}
+    return {"book": path.name, "count": count, "challenges": len(loaded.challenges),
+            "puzzles": len(results), **tally, "cpu": round(cpu, 4), "wall": round(wall, 4)}
+
+
+def _cell(rec: dict, engine: str) -> str:
+    r = rec[engine]
+    return f"{r['cpu']:.3f}" if r["complete"] else f"> {r['cpu']:.0f} (cap; {r['distinct']} found)"
+
+
+def _ratio(rec: dict, engine: str) -> str:
+    return f"{rec[engine]['cpu'] / rec['fast']['cpu']:.0f}x" + ("" if rec[engine]["complete"] else "+")
+
+
+def counts_table(records: list[dict], cap: float) -> list[str]:
+    lines = [f"Free packing, every tiling counted (CPU s; cpsat and dlx capped at {cap:g} s):", "",
+             "| board | solutions | up to symmetry | fast CPU s | fast wall s | cpsat CPU s | dlx CPU s | "
+             "cpsat / fast | dlx / fast |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        lines.append(f"| {r['board']} | {r['fast']['count']} | {r['fast']['distinct']} | {r['fast']['cpu']:.3f} | "
+                     f"{r['fast']['wall']:.3f} | {_cell(r, 'cpsat')} | {_cell(r, 'dlx')} | {_ratio(r, 'cpsat')} | "
+                     f"{_ratio(r, 'dlx')} |")
     return lines
 
 
-def counts_table(records: list[dict]) -> list[str]:
-    lines = ["| board | solutions | up to symmetry | cpsat s | dlx s | dlx / cpsat |", "|---|---|---|---|---|---|"]
+def sets_table(records: list[dict]) -> list[str]:
+    lines = ["Every set of N pieces on 5 x N, solved or proven impossible (CPU s for all the sets):", "",
+             "| board | sets | solvable (game's rule) | solvable (free) | fast s (rule) | cpsat s (rule) | "
+             "dlx s (rule) |", "|---|---|---|---|---|---|---|"]
+    for game in (r for r in records if r["rule"] == "katamino"):
+        free = next(r for r in records if r["rule"] == "free" and r["n"] == game["n"])
+        cpu = {e: f"{game['cpu'][e]:.2f}" if e in game["cpu"] else "-" for e in ENGINES}
+        lines.append(f"| 5x{game['n']} | {game['sets']} | {game['solvable']} | {free['solvable']} | {cpu['fast']} | "
+                     f"{cpu['cpsat']} | {cpu['dlx']} |")
+    return lines
+
+
+def book_table(records: list[dict]) -> list[str]:
+    lines = ["The example book by the fast engine:", "",
+             "| book | mode | challenges | puzzles | solved | impossible | unknown | CPU s | wall s |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in records:
-        done = [r[e] for e in ENGINES if r[e]["complete"]]
-        cnt = f"{done[0]['count']}" if done else f">= {max(r[e]['count'] or 0 for e in ENGINES)}"
-        dis = f"{done[0]['distinct']}" if done else "?"
-        cell = {e: f"{r[e]['seconds']:.1f}" + ("" if r[e]["complete"] else " (t/o)") for e in ENGINES}
-        lines.append(f"| {r['board']} | {cnt} | {dis} | {cell['cpsat']} | {cell['dlx']} | "
-                     f"{_ratio(r['dlx']['seconds'], r['cpsat']['seconds'])} |")
+        mode = "count" if r["count"] else "solve"
+        lines.append(f"| {r['book']} | {mode} | {r['challenges']} | {r['puzzles']} | {r['solved']} | "
+                     f"{r['impossible']} | {r['unknown']} | {r['cpu']:.2f} | {r['wall']:.2f} |")
     return lines
 
 
 def main(argv: list[str] | None = None) -> None:
-    global ARGS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--min-n", type=int, default=3)
-    ap.add_argument("--max-n", type=int, default=8)
-    ap.add_argument("--limit", type=int, default=None, help="at most this many piece sets per N (smoke runs)")
-    ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per piece set and engine")
     ap.add_argument("--counts", default="3x20,4x15,5x12,6x10", help="rectangles to count (comma-separated)")
-    ap.add_argument("--count-time-limit", type=float, default=600.0, help="seconds per count and engine")
-    ap.add_argument("--out", default="benchmarks/results/katamino", help="output path without extension")
-    ARGS = ap.parse_args(argv)
-    sets = piece_sets(ARGS.min_n, ARGS.max_n, ARGS.limit)
-    rects = counts([b for b in ARGS.counts.split(",") if b])
-    command = "python benchmarks/katamino.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    md = [f"`{command}`", "", *sets_table(sets), "", *counts_table(rects)]
-    out = Path(ARGS.out)
+    ap.add_argument("--cap", type=float, default=60.0, help="seconds per count for cpsat and dlx")
+    ap.add_argument("--slow-max-n", type=int, default=6, help="cpsat and dlx solve the 5 x N sets up to this N")
+    ap.add_argument("--no-sets", action="store_true", help="skip part 2 (smoke runs)")
+    ap.add_argument("--book", default=str(ROOT / "puzzles" / "katamino" / "book.json"))
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "katamino"),
+                    help="output path without extension")
+    args = ap.parse_args(argv)
+    rects = counts([b for b in args.counts.split(",") if b], args.cap)
+    sets = [] if args.no_sets else [r for rule in Rule for r in piece_sets(rule, args.slow_max_n, args.cap)]
+    books = [book(Path(args.book), count) for count in (False, True)]
+    command = " ".join(["benchmarks/katamino.py", *(argv if argv is not None else sys.argv[1:])])
+    md = [f"Command: `.venv/bin/python {command}`  ",
+          f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared), Python {platform.python_version()}", "",
+          *counts_table(rects, args.cap), "", *(sets_table(sets) + [""] if sets else []), *book_table(books)]
+    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".md").write_text("\n".join(md) + "\n")
-    data = {"command": command, "sets": sets, "counts": rects}
-    out.with_suffix(".json").write_text(json.dumps(data, separators=(",", ":")))
+    data = {"command": command, "counts": rects, "sets": sets, "books": books}
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1))
     print("\n".join(md))
 
-
-ARGS = argparse.Namespace()
 
 if __name__ == "__main__":
     main()

@@ -284,7 +284,11 @@ def test_counts_without_an_asymmetric_piece(puzzle, count, symmetries):
 def test_benchmark_script_runs(tmp_path, capsys):
     module = bench_script("katamino")
     out = tmp_path / "k"
-    module.main(["--min-n", "3", "--max-n", "3", "--limit", "12", "--counts", "", "--out", str(out)])
+    book = tmp_path / "book.json"
+    book.write_text(json.dumps({"challenges": [{"pieces": "LNVUP", "start": 3}]}))
+    module.main(["--counts", "3x20", "--cap", "30", "--no-sets", "--book", str(book), "--out", str(out)])
     data = json.loads(out.with_suffix(".json").read_text())
-    assert len(data["sets"]) == 12 and all(r["cpsat"]["status"] == r["dlx"]["status"] for r in data["sets"])
-    assert "| 5x3 | 12 |" in out.with_suffix(".md").read_text()
+    assert [r["board"] for r in data["counts"]] == ["3x20"]
+    assert all(data["counts"][0][e]["distinct"] == 2 for e in ENGINES)
+    assert data["books"][0]["puzzles"] == 3
+    assert "| 3x20 | 8 | 2 |" in out.with_suffix(".md").read_text()
