@@ -92,7 +92,9 @@ def book(path: Path, count: bool) -> dict:
 
 def _cell(rec: dict, engine: str) -> str:
     r = rec[engine]
-    return f"{r['cpu']:.3f}" if r["complete"] else f"> {r['cpu']:.0f} (cap; {r['distinct']} found)"
+    if r["complete"]:
+        return f"{r['cpu']:.2f}"
+    return f"> {r['cpu']:.1f} (cap hit at {r['wall']:.0f} s wall; {r['distinct']} found)"
 
 
 def _ratio(rec: dict, engine: str) -> str:
@@ -100,7 +102,8 @@ def _ratio(rec: dict, engine: str) -> str:
 
 
 def counts_table(records: list[dict], cap: float) -> list[str]:
-    lines = [f"Free packing, every tiling counted (CPU s; cpsat and dlx capped at {cap:g} s):", "",
+    lines = [f"Free packing, every tiling counted (CPU s; cpsat and dlx stopped at {cap:g} s of wall time, the "
+             "ratio then a lower bound, marked +):", "",
              "| board | solutions | up to symmetry | fast CPU s | fast wall s | cpsat CPU s | dlx CPU s | "
              "cpsat / fast | dlx / fast |", "|---|---|---|---|---|---|---|---|---|"]
     for r in records:

@@ -220,6 +220,26 @@ def _katamino_fields(workdir: Path, field: str, value: Any, nest: int) -> None:
         assert all(0 <= r < puzzle.rows and 0 <= c < puzzle.cols for r, c in puzzle.blocked)
 
 
+BOOK = {"name": "b", "rule": "katamino", "challenges": [{"name": "c", "pieces": "LNVUP", "start": 3}]}
+
+
+def _katamino_book_fields(workdir: Path, field: str, value: Any, nest: int) -> None:
+    from kamicp.formats.katamino import read_katamino_file
+
+    data = json.loads(json.dumps(BOOK))
+    target = data if field in ("name", "rule", "challenges") else data["challenges"][0]
+    target[field] = value
+    text = json.dumps(data)
+    if nest:
+        text = text.replace(json.dumps(value), "[" * nest + json.dumps(value) + "]" * nest, 1)
+    path = workdir / "book.json"
+    path.write_text(text.replace(json.dumps(HUGE), "9" * 5000))
+    book = one_line_or_result(lambda: read_katamino_file(path))
+    if book is not None and hasattr(book, "challenges"):
+        for c in book.challenges:
+            assert 1 <= c.start <= len(c.pieces) <= 12
+
+
 UPLOAD_NAMES = st.text(max_size=40) | st.sampled_from(
     ["a\x00.json", "x" * 300 + ".json", "\ud800.puz", "../../x.xml", "[/x]\x1b[31m.txt", "..", ".json", "a.png"])
 
@@ -247,6 +267,9 @@ def _hint_moves(text: str, as_json: Any) -> None:
 
 test_katamino_fields, test_katamino_fields_slow = profiles(
     _katamino_fields, st.sampled_from(["name", "rows", "cols", "pieces", "blocked"]), JSON_VALUES,
+    st.sampled_from([0, 0, 0, 50, 100_000]))
+test_katamino_book_fields, test_katamino_book_fields_slow = profiles(
+    _katamino_book_fields, st.sampled_from(["name", "rule", "challenges", "pieces", "start"]), JSON_VALUES,
     st.sampled_from([0, 0, 0, 50, 100_000]))
 test_upload, test_upload_slow = profiles(_upload, mutated(), UPLOAD_NAMES, st.booleans())
 test_hint_moves, test_hint_moves_slow = profiles(

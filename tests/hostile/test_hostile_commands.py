@@ -141,6 +141,16 @@ def test_katamino_name_with_markup_and_escapes(tmp_path):
     assert res.output.startswith("[/x]\\x1b[31m[bold]N\\u202e: 5 x 6")
 
 
+def test_katamino_book_names_with_markup_and_escapes(tmp_path):
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"name": NAME, "challenges": [{"name": NAME, "pieces": "NPU", "start": 3}]}))
+    res = run("katamino", path, "--pictures", tmp_path / "pics")
+    assert res.exit_code == 0, res.output
+    clean(res.output)
+    assert "[/x]\\x1b[31m[bold]N\\u202e" in res.output
+    assert sorted(p.name for p in (tmp_path / "pics").iterdir()) == ["01-x---31m-bold-N.png", "01-x---31m-bold-N.svg"]
+
+
 def test_safe_console_escapes_every_text_it_writes():
     """The consoles escape control characters however the text arrives (markup off, a Text, a table
     cell), keep newlines, and still write their own styles."""
