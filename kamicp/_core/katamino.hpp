@@ -21,7 +21,7 @@ enum class PackEnd { complete = 0, limit = 1, timeout = 2 };
 
 struct PackSettings {
     long long limit = -1;  // stop after this many solutions (-1: count them all)
-    long long keep = 0;    // solutions kept (as placement indices), at most this many
+    long long keep = 0;    // solutions kept (as placement indices), at most this many (-1: all)
     double seconds = -1;   // time limit (< 0: none)
     const volatile int *stop = nullptr;  // stop as on a timeout once *stop is non-zero (Ctrl-C)
 };
@@ -105,7 +105,7 @@ class Packing {
     }
 
     void found(int depth) {
-        if (static_cast<long long>(solutions_.size()) < s_.keep) {
+        if (s_.keep < 0 || static_cast<long long>(solutions_.size()) < s_.keep) {
             std::vector<int> sol(chosen_.begin(), chosen_.begin() + depth);
             solutions_.push_back(std::move(sol));
         }

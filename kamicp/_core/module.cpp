@@ -236,8 +236,8 @@ bool to_mask_list(PyObject *obj, std::vector<uint64_t> &out) {
 }
 
 // pack(cells, neighbours, pieces, masks, piece, *, limit=-1, keep=0, seconds=-1, stop=0):
-// (end, count, nodes, kept solutions as lists of placement indices); end is "complete", "limit" or
-// "timeout" (also when the int at address `stop` became non-zero).
+// (end, count, nodes, kept solutions as lists of placement indices; keep=-1 keeps all); end is
+// "complete", "limit" or "timeout" (also when the int at address `stop` became non-zero).
 PyObject *py_pack(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"cells", "neighbours", "pieces", "masks", "piece", "limit", "keep",
                                    "seconds", "stop", nullptr};

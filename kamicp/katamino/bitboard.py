@@ -80,11 +80,11 @@ class BitSearch:
         self._stop = flags
         return True
 
-    def run(self, *, limit: int | None = None, keep: int = 0, seconds: float | None = None) -> BitResult:
-        """Count the exact covers (stopping after `limit`), keeping the first `keep`."""
+    def run(self, *, limit: int | None = None, keep: int | None = 0, seconds: float | None = None) -> BitResult:
+        """Count the exact covers (stopping after `limit`), keeping the first `keep` (None: all)."""
         stop = 0 if self._stop is None else ctypes.addressof(self._stop)
         end, count, nodes, sols = _fastsearch.pack(
             self.cells, self.neighbours, self.pieces, self.masks, self.piece,
-            limit=-1 if limit is None else limit, keep=keep, seconds=-1.0 if seconds is None else seconds,
-            stop=stop)
+            limit=-1 if limit is None else limit, keep=-1 if keep is None else keep,
+            seconds=-1.0 if seconds is None else seconds, stop=stop)
         return BitResult(end, count, nodes, tuple(tuple(s) for s in sols))

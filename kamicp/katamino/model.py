@@ -7,11 +7,13 @@ the chosen placements), one `_add_<rule>()` per rule.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from kamicp.interrupt import INTERRUPT
 from kamicp.katamino.puzzle import Placement
 
 
@@ -60,6 +62,7 @@ class KataminoModel:
               workers: int | None = None) -> ModelOutcome:
         """One solution, or with `enumerate_all` every solution (at most `limit`)."""
         solver = cp_model.CpSolver()
+        solver.parameters.catch_sigint_signal = False  # Ctrl-C is the process's: the watcher below stops us
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
         if enumerate_all:
@@ -68,7 +71,21 @@ class KataminoModel:
         elif workers:
             solver.parameters.num_workers = workers
         found = _Collector(self, limit if enumerate_all else 1)
-        status = solver.solve(self.model, found)
+        done = threading.Event()
+
+        def watch() -> None:  # Ctrl-C: CP-SAT holds the main thread, so stop it from here (kamicp.interrupt)
+            while not done.wait(0.05):
+                if INTERRUPT.is_set():
+                    solver.stop_search()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            status = solver.solve(self.model, found)
+        finally:
+            done.set()
+            watcher.join()
         seconds = solver.wall_time
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {self.model.validate()}")

@@ -116,9 +116,8 @@ def _run(engine: str, puzzle: Puzzle, placements: tuple[Placement, ...], enumera
             enumerate_all=enumerate_all, time_limit=clock.left())
         return list(out.solutions), out.complete or (not enumerate_all and out.status == "feasible")
     if engine == "fast":
-        keep = 1 if not enumerate_all else len(placements) ** 3  # (every solution: far below this)
-        out = _bit_search(puzzle, placements).run(limit=None if enumerate_all else 1, keep=keep,
-                                                  seconds=clock.left())
+        out = _bit_search(puzzle, placements).run(limit=None if enumerate_all else 1,
+                                                  keep=None if enumerate_all else 1, seconds=clock.left())
         return list(out.solutions), out.end != "timeout"
     columns = [*puzzle.free, *puzzle.pieces]
     rows = [(*p.cells, p.letter) for p in placements]

@@ -219,3 +219,19 @@ def test_a_signal_ends_a_book_with_the_table_so_far(tmp_path, sig, code):
     assert "L0 " in out and "puzzles:" in out
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and re.fullmatch(r"interrupted: \d+ of 2000 puzzles solved \(the table above\)", lines[0])
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "dlx"])
+def test_a_signal_stops_a_running_count_at_once(engine):
+    """CP-SAT holds the main thread while it counts; the signal still ends the command at once."""
+    proc = subprocess.Popen([sys.executable, "-m", "kamicp", "katamino", "--board", "6x10", "--pieces", LETTERS,
+                             "--free", "--count", "--engine", engine],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    assert proc.poll() is None
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, (out, err)
+    assert time.monotonic() - t0 < 10
+    assert [line for line in err.splitlines() if line.strip()] == ["interrupted: 6x10-FILNPTUVWXYZ not decided"]
