@@ -10,6 +10,8 @@ import random
 from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kamicp.errors import FormatError, RuleError, UsageError
 from kamicp.formats.katamino import read_katamino
@@ -101,6 +103,29 @@ def test_the_three_engines_count_the_same(seed):
             assert (one.status == Status.SOLVED) == (a.count > 0)
             for grid in (*one.solutions, *(s for r in results for s in r.solutions)):
                 check_solution(puzzle, grid)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(rows=st.integers(2, 6), cols=st.integers(2, 8), pieces=st.lists(st.sampled_from(LETTERS), min_size=1,
+       max_size=5, unique=True), holes=st.sets(st.tuples(st.integers(0, 5), st.integers(0, 7)), max_size=12),
+       rule=st.sampled_from(list(Rule)))
+def test_the_three_engines_agree_on_any_board(rows, cols, pieces, holes, rule):
+    """Any rectangle, any blocked cells, any pieces, either rule: the same answer from every engine, and a
+    count equal to plain enumeration."""
+    blocked = frozenset((r, c) for r, c in holes if r < rows and c < cols)
+    if rows * cols - len(blocked) != 5 * len(pieces):  # make the area fit by blocking the last free cells
+        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in blocked]
+        extra = len(free) - 5 * len(pieces)
+        if extra < 0:
+            return
+        blocked |= frozenset(free[len(free) - extra:]) if extra else frozenset()
+    puzzle = Puzzle(rows, cols, "".join(pieces), blocked, rule=rule)
+    results = [solve_katamino(puzzle, engine=engine, count=True) for engine in ENGINES]
+    assert len({(r.status, r.count, r.distinct) for r in results}) == 1, (puzzle, results)
+    assert results[0].count == (0 if impossibility(puzzle) else _plain_count(puzzle))
+    for r in results:
+        for grid in r.solutions:
+            check_solution(puzzle, grid)
 
 
 @pytest.mark.parametrize("seed", range(3))
