@@ -245,7 +245,7 @@ def katamino_cmd(
     time_limit: TimeLimit = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the (first) solution as SVG.")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Write the (first) solution as PNG.")] = None,
-    pictures: Annotated[Path | None, typer.Option("--pictures", help="Book: write one SVG and PNG per "
+    pictures: Annotated[Path | None, typer.Option("--pictures", metavar="DIR", help="Book: write one SVG and PNG per "
                                                   "challenge into DIR.")] = None,
     draw: Annotated[bool, typer.Option("--draw/--no-draw", help="Book: draw every solution, or only the "
                                        "table.")] = True,

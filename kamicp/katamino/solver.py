@@ -1,16 +1,19 @@
-"""Solving Katamino: quick impossibility proofs, then one solution or every solution, by CP-SAT or by
-Algorithm X, every solution checked by the rules check (kamicp.katamino.board.check_solution).
+"""Solving Katamino: quick impossibility proofs, then one solution or every solution, by the compiled
+bitboard search ('fast'), CP-SAT or Algorithm X, every solution checked by the rules check
+(kamicp.katamino.board.check_solution).
 
 Counting up to the board's symmetry group G: one piece is restricted to one placement per G-orbit of its
 placements. Every solution orbit still holds a restricted solution (a symmetry maps the piece's placement
 onto its orbit's representative and the solution along with it), so the distinct canonical forms of the
 restricted solutions are exactly the solution orbits, and the total count is the sum of their orbit sizes
-(models/katamino.md, "Counting").
+(models/katamino.md, "Counting"). The fast engine counts without listing when the set holds an asymmetric
+piece (models/katamino.md, "Counting fast").
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -173,7 +176,11 @@ def solve_katamino(puzzle: Puzzle, *, engine: str = AUTO, count: bool = False, a
     return _counted(result, listed, total, len(classes), complete, by)
 
 
-def _counted(result, listed: tuple[Grid, ...], total: int, distinct: int, complete: bool, by: str) -> KataminoResult:
+MakeResult = Callable[..., "KataminoResult"]
+
+
+def _counted(result: MakeResult, listed: tuple[Grid, ...], total: int, distinct: int, complete: bool,
+             by: str) -> KataminoResult:
     counts = {"count": total, "distinct": distinct, "complete": complete}
     if not complete:
         return result(Status.UNKNOWN, listed, f"time limit reached after {total} solutions", **counts)
@@ -182,7 +189,7 @@ def _counted(result, listed: tuple[Grid, ...], total: int, distinct: int, comple
     return result(Status.SOLVED, listed, f"all solutions enumerated by {by}", **counts)
 
 
-def _count_fast(puzzle: Puzzle, group: tuple[Perm, ...], clock: _Clock, result, by: str) -> KataminoResult:
+def _count_fast(puzzle: Puzzle, group: tuple[Perm, ...], clock: _Clock, result: MakeResult, by: str) -> KataminoResult:
     """Count with an asymmetric piece kept to one placement per orbit: every solution orbit then holds
     exactly one restricted solution and has |G| members (models/katamino.md, "Counting fast"), so the
     search only counts; the first solution found is shown."""

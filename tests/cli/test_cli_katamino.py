@@ -221,7 +221,7 @@ def test_a_signal_ends_a_book_with_the_table_so_far(tmp_path, sig, code):
     assert len(lines) == 1 and re.fullmatch(r"interrupted: \d+ of 2000 puzzles solved \(the table above\)", lines[0])
 
 
-@pytest.mark.parametrize("engine", ["cpsat", "dlx"])
+@pytest.mark.parametrize("engine", ["cpsat", pytest.param("dlx", marks=pytest.mark.slow)])
 def test_a_signal_stops_a_running_count_at_once(engine):
     """CP-SAT holds the main thread while it counts; the signal still ends the command at once."""
     proc = subprocess.Popen([sys.executable, "-m", "kamicp", "katamino", "--board", "6x10", "--pieces", LETTERS,
