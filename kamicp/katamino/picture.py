@@ -75,6 +75,14 @@ def _ink_on(colour: str) -> str:
     return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * b < 150 else INK
 
 
+def _segment(a: tuple[int, int], b: tuple[int, int], ox: float, oy: float) -> Line:
+    """An outline edge from lattice point a to b (row, col), drawn a half width longer at both ends so
+    that corners close (PNG lines have no caps)."""
+    (r0, c0), (r1, c1) = a, b
+    dr, dc = (r1 - r0) * OUTLINE / 2, (c1 - c0) * OUTLINE / 2
+    return Line((ox + c0 * CELL - dc, oy + r0 * CELL - dr), (ox + c1 * CELL + dc, oy + r1 * CELL + dr), INK, OUTLINE)
+
+
 def board_shapes(grid: Grid, origin: tuple[float, float] = (0.0, 0.0), *, solved: bool = True) -> list:
     """The cells (filled by piece), the outlines and the letters of one board, its top left at `origin`."""
     ox, oy = origin
@@ -88,15 +96,14 @@ def board_shapes(grid: Grid, origin: tuple[float, float] = (0.0, 0.0), *, solved
             shapes.append(Polygon(((x, y), (x + CELL, y), (x + CELL, y + CELL), (x, y + CELL)), fill,
                                   cell=r * len(row) + c, key=ch if solved else ""))
     if solved:
-        for (r0, c0), (r1, c1) in edges(grid):
-            shapes.append(Line((ox + c0 * CELL, oy + r0 * CELL), (ox + c1 * CELL, oy + r1 * CELL), INK, OUTLINE))
+        shapes.extend(_segment(a, b, ox, oy) for a, b in edges(grid))
         for letter, (r, c) in sorted(label_cells(grid).items()):
             centre = (ox + (c + 0.5) * CELL, oy + (r + 0.5) * CELL + 0.35 * FONT_SIZE * 1.3)
             shapes.append(Label(centre, letter, size=FONT_SIZE * 1.3, fill=_ink_on(PIECE_COLOURS[letter]),
                                 anchor="middle", bold=True, role="letter"))
     else:
-        for (r0, c0), (r1, c1) in edges(tuple("".join("o" if ch != BLOCKED else ch for ch in row) for row in grid)):
-            shapes.append(Line((ox + c0 * CELL, oy + r0 * CELL), (ox + c1 * CELL, oy + r1 * CELL), INK, OUTLINE))
+        empty = tuple("".join("o" if ch != BLOCKED else ch for ch in row) for row in grid)
+        shapes.extend(_segment(a, b, ox, oy) for a, b in edges(empty))
     return shapes
 
 
