@@ -7,8 +7,16 @@ from kamicp.katamino.board import check_solution, impossibility, symmetries
 from kamicp.katamino.book import Book, Challenge, solve_book
 from kamicp.katamino.pieces import LETTERS, Rule, i_direction, orientations
 from kamicp.katamino.puzzle import Placement, Puzzle, puzzle_from_data, shorthand
-from kamicp.katamino.solver import AUTO, ENGINES, KataminoResult, Status, asymmetric_piece, solve_katamino
+from kamicp.katamino.solver import (
+    AUTO,
+    ENGINES,
+    KataminoResult,
+    Status,
+    asymmetric_piece,
+    solve_katamino,
+    usable_engines,
+)
 
 __all__ = ["AUTO", "ENGINES", "LETTERS", "Book", "Challenge", "KataminoResult", "Placement", "Puzzle", "Rule",
            "Status", "asymmetric_piece", "check_solution", "i_direction", "impossibility", "orientations",
-           "puzzle_from_data", "shorthand", "solve_book", "solve_katamino", "symmetries"]
+           "puzzle_from_data", "shorthand", "solve_book", "solve_katamino", "symmetries", "usable_engines"]

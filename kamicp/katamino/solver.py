@@ -83,6 +83,11 @@ def _restricted(puzzle: Puzzle, group: tuple[Perm, ...]) -> tuple[Placement, ...
     return _keep_reps(puzzle, piece, reps[piece])
 
 
+def usable_engines() -> tuple[str, ...]:
+    """The engines this installation runs: 'fast' only when the compiled core is built."""
+    return tuple(e for e in ENGINES if e != "fast" or available())
+
+
 def asymmetric_piece(puzzle: Puzzle) -> str | None:
     """A piece of the puzzle with no symmetry of its own (F, L, N, P, Y), or None."""
     return next((letter for letter in ASYMMETRIC if letter in puzzle.pieces), None)
