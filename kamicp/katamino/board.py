@@ -98,7 +98,8 @@ def impossibility(puzzle: Puzzle) -> str | None:
     placed = {p.letter for p in puzzle.placements}
     for letter in puzzle.pieces:
         if letter not in placed:
-            return f"piece {letter} fits nowhere on the board"
+            lengthwise = " lying lengthwise (the game's rule)" if letter == "I" and puzzle.rule is Rule.KATAMINO else ""
+            return f"piece {letter} fits nowhere on the board{lengthwise}"
     covered = {cell for p in puzzle.placements for cell in p.cells}
     for cell in puzzle.free:
         if cell not in covered:
