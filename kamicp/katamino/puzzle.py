@@ -41,6 +41,8 @@ class Puzzle:
             if not 1 <= value <= MAX_SIDE:
                 raise UsageError(f"{field_name} must be between 1 and {MAX_SIDE}, got {value}")
         check_pieces(self.pieces)
+        if self.rule not in [r.value for r in Rule]:
+            raise UsageError(f"rule must be 'katamino' or 'free', got {self.rule!r}")
         object.__setattr__(self, "rule", Rule(self.rule))
         for r, c in self.blocked:
             if not (0 <= r < self.rows and 0 <= c < self.cols):

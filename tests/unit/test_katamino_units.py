@@ -9,7 +9,7 @@ import json
 import pytest
 
 from kamicp.coordination import Solo, stop_everything
-from kamicp.errors import FormatError
+from kamicp.errors import FormatError, UsageError
 from kamicp.formats.katamino import read_book, read_katamino_file
 from kamicp.katamino import LETTERS, Book, Puzzle, Rule, shorthand
 from kamicp.katamino.bitboard import BitSearch, available, cell_order
@@ -118,6 +118,12 @@ def test_outlines_and_letters_come_from_the_grid():
     svg = scene_svg(panels_scene([("5 x 3", grid, True)]))
     assert svg.count('class="letter"') == 3 and svg.count('class="cell"') == 14
     assert svg.count('class="edge"') == len(outline)
+
+
+def test_a_puzzle_names_its_rule():
+    assert Puzzle(5, 3, "LNV", rule="free").rule is Rule.FREE  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="rule must be 'katamino' or 'free'"):
+        Puzzle(5, 3, "LNV", rule="loose")  # type: ignore[arg-type]
 
 
 def test_picture_names_are_safe():
