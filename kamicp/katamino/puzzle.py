@@ -78,8 +78,8 @@ class Puzzle:
 
     def describe(self) -> str:
         blocked = f", {len(self.blocked)} blocked" if self.blocked else ""
-        free = ", free packing" if self.rule is Rule.FREE else ""
-        return f"{self.rows} x {self.cols}{blocked}, pieces {self.pieces}{free}"
+        rules = {Rule.FREE: ", free packing", Rule.KATAMINO: ", the I lies lengthwise" if "I" in self.pieces else ""}
+        return f"{self.rows} x {self.cols}{blocked}, pieces {self.pieces}{rules[self.rule]}"
 
 
 def check_pieces(pieces: str) -> None:
