@@ -34,6 +34,7 @@ from kamicp.cli.common import (
     fail,
     load,
     out,
+    plural,
     spinner,
 )
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
@@ -78,7 +79,8 @@ def print_count(level: Level, res: CountResult) -> None:
 @app.command("count")
 def count_cmd(
     level_path: LevelArg,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Stop after N classes (then 'at least N').")
+    limit: Annotated[int | None, typer.Option("--limit", min=1, metavar="N",
+                                                  help="Stop after N classes (then 'at least N').")
                      ] = None,
     time_limit: TimeLimit = None,
     workers: Workers = None,
@@ -137,19 +139,25 @@ def _summary(made: Generated, path: Path) -> dict:
 
 @app.command("generate")
 def generate_cmd(
-    out_path: Annotated[Path, typer.Option("-o", "--out", help="A .json file for one level, or a folder for "
-                                           "a pack (--count).", show_default=False)],
+    out_path: Annotated[Path, typer.Option("-o", "--out", metavar="OUT",
+                                           show_default=False,
+                                           help="A .json file for one level, or a folder for a pack (--count).")],
     geometry: Annotated[Geometry, typer.Option("--geometry", help="Board geometry.")],
-    colours: Annotated[int, typer.Option("--colours", "--colors", min=2, max=9, help="Colours to paint with.")],
-    par: Annotated[int, typer.Option("--par", min=1, help="The proven optimum every level must have.")],
-    rows: Annotated[int | None, typer.Option("--rows", min=1, help="Rows (default: the game's board).")] = None,
-    cols: Annotated[int | None, typer.Option("--cols", min=1, help="Columns (default: the game's board).")] = None,
+    colours: Annotated[int, typer.Option("--colours", "--colors", min=2, max=9, metavar="K",
+                                                help="Colours to paint with (2 to 9; K colours need a par of "
+                                                "K - 1 or more).")],
+    par: Annotated[int, typer.Option("--par", min=1, metavar="N", help="The proven optimum every level must have.")],
+    rows: Annotated[int | None, typer.Option("--rows", min=1, metavar="N",
+                                             help="Rows (default: the game's board).")] = None,
+    cols: Annotated[int | None, typer.Option("--cols", min=1, metavar="N",
+                                             help="Columns (default: the game's board).")] = None,
     symmetry: Annotated[Symmetry, typer.Option("--symmetry", help="Mirror (left-right) or 180-degree "
                                                "rotation symmetric boards.")] = Symmetry.none,
     unique: Annotated[bool, typer.Option("--unique", help="Only levels with one class of optimal solutions.")
                       ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed makes the same levels.")] = 0,
-    count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT,
+    seed: Annotated[int, typer.Option("--seed", min=0, metavar="N",
+                                         help="Random seed (0 or more): the same seed makes the same levels.")] = 0,
+    count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT, metavar="N",
                                                   help="How many levels (a pack in the folder OUT).")] = 1,
     time_limit: TimeLimit = None,
     engine: EngineOpt = Engine.auto,
@@ -189,18 +197,24 @@ def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bo
                 bar.update(task, description=f"par {spec.par}: {message}")
 
             for level, path in zip(generate_pack(spec, len(targets), note), targets, strict=False):
-                write_json(level.level, path, overwrite=force, proof=level.proof_data())
+                try:
+                    write_json(level.level, path, overwrite=force, proof=level.proof_data())
+                except KamiError as e:  # (a file that cannot be written is bad input: exit 2, not 1)
+                    err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
+                    return made, EXIT_BAD_INPUT
                 made.append((level, path))
                 bar.advance(task)
                 if not quiet:
-                    out.print(f"{path}: par {spec.par}, {level.regions} regions, {level.attempts} boards tried"
-                              + (f", {level.count.classes} class" if level.count else ""), markup=False)
+                    out.print(f"{path}: par {spec.par}, {plural(level.regions, 'region')}, "
+                              f"{plural(level.attempts, 'board')} tried"
+                              + (f", {plural(level.count.classes, 'class', 'classes')}" if level.count else ""),
+                              markup=False, soft_wrap=True)
         except TimeoutError as e:
-            err.print(f"unknown: {e}; wrote {len(made)} of {len(targets)} levels", markup=False)
+            err.print(f"unknown: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
             return made, EXIT_UNKNOWN
-        except KamiError as e:
-            err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False)
-            return made, EXIT_BAD_INPUT if "exists" in str(e) else EXIT_NEGATIVE
+        except KamiError as e:  # no board of the par within the attempts: a negative answer
+            err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
+            return made, EXIT_NEGATIVE
     return made, EXIT_OK
 
 

@@ -1,0 +1,135 @@
+"""The command line as a new user meets it (issue 24): --help and --version, option errors, wording, and
+generate refusing what it cannot make (issue 28 item 10). Through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from kamicp.cli import app
+from tests.helpers import PUZZLES
+
+runner = CliRunner()
+COMMANDS = sorted(typer.main.get_command(app).commands)  # (every command, also one added later)
+
+
+def run(*args: object, env: dict[str, str] | None = None):
+    return runner.invoke(app, [str(a) for a in args], env=env)
+
+
+def _help(*command: str, columns: int = 80):
+    return run(*command, "--help", env={"COLUMNS": str(columns), "TERM": "dumb", "NO_COLOR": "1"})
+
+
+def _broken_lines(text: str) -> list[str]:
+    """In a help rendered wider than any of its lines, the lines that continue a sentence: a hard line
+    break (a docstring's), not the terminal's wrapping. (A row starts with an option, a command's name,
+    a capital, or a bracket: `[default: ...]`.)"""
+    rows = [line.strip("│╭╰─╮╯ ").strip() for line in text.splitlines()]
+    return [row for row in rows if (row[:1].islower() or row[:1] == "(") and row.split()[0] not in COMMANDS]
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_help_reads_cleanly_at_80_columns(command: str | None) -> None:
+    res = _help(command) if command else _help()
+    assert res.exit_code == 0, res.output
+    text = res.stdout
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert "<bool>" not in text and "<int" not in text and "<float" not in text and "<path>" not in text
+    usage = next(line for line in text.splitlines() if "Usage:" in line)
+    assert "{" not in usage and "}" not in usage, usage
+    wide = _help(command, columns=400) if command else _help(columns=400)
+    assert not _broken_lines(wide.stdout), _broken_lines(wide.stdout)
+
+
+def test_version() -> None:
+    res = run("--version")
+    assert res.exit_code == 0
+    assert re.fullmatch(r"kamicp \d+\.\d+\.\d+\S*\n", res.stdout), res.stdout
+
+
+def test_a_bad_choice_is_one_clean_line_listing_the_choices(blog_path: Path) -> None:
+    res = run("solve", blog_path, "--engine", "foo")
+    assert res.exit_code == 2
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "Value error" not in lines[0], lines
+    assert "'foo'" in lines[0] and all(name in lines[0] for name in ("cpsat", "search", "auto"))
+
+
+# --- generate refuses what it cannot make (issue 24 defect 5, issue 28 item 10) -------------------------
+
+def test_generate_refuses_more_colours_than_the_par_can_remove(tmp_path: Path) -> None:
+    res = run("generate", "--geometry", "triangle", "--colours", "5", "--par", "2", "-o", tmp_path / "x.json")
+    assert res.exit_code == 2
+    assert "5 colours need at least 4 moves" in res.output
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_generated_levels_have_the_colours_asked_for(tmp_path: Path) -> None:
+    out = tmp_path / "pack"
+    res = run("generate", "--geometry", "square", "--rows", "5", "--cols", "5", "--colours", "4", "--par", "3",
+              "--count", "3", "--seed", "2", "--engine", "search", "-o", out)
+    assert res.exit_code == 0, res.output
+    for path in out.glob("*.json"):
+        assert len(set("".join(json.loads(path.read_text())["rows"])) - {"."}) == 4
+
+
+def test_generate_refuses_a_par_above_what_the_board_can_need(tmp_path: Path) -> None:
+    res = run("generate", "--geometry", "triangle", "--colours", "3", "--par", "1000", "-o", tmp_path / "x.json")
+    assert res.exit_code == 2
+    assert "290 cells" in res.output and "at most 289 moves" in res.output
+
+
+def test_generate_refuses_a_negative_seed(tmp_path: Path) -> None:
+    res = run("generate", "--geometry", "square", "--colours", "3", "--par", "3", "--seed", "-1",
+              "-o", tmp_path / "x.json")
+    assert res.exit_code == 2 and "--seed" in res.output
+
+
+def test_generate_says_how_far_it_got_when_time_runs_out(tmp_path: Path) -> None:
+    res = run("generate", "--geometry", "square", "--rows", "4", "--cols", "4", "--colours", "3", "--par", "3",
+              "--count", "100000", "--time-limit", "1.5", "--engine", "search", "-o", tmp_path / "pack")
+    assert res.exit_code == 3
+    written = len(list((tmp_path / "pack").glob("*.json")))
+    assert written > 0
+    assert f"while making level {written + 1}" in res.output and f"wrote {written} of 100000" in res.output
+    assert "after 0 boards" not in res.output and " 1 boards" not in res.output
+
+
+def test_generate_write_failure_is_exit_2(tmp_path: Path) -> None:
+    out = tmp_path / "pack"
+    (out / "gen-squ-par3-s0-001.json").mkdir(parents=True)  # where the first level would go: not a file
+    res = run("generate", "--geometry", "square", "--rows", "5", "--cols", "5", "--colours", "3", "--par", "3",
+              "--count", "2", "--engine", "search", "--force", "-o", out)
+    assert res.exit_code == 2, res.output
+    assert "not a regular file" in res.output and "wrote 0 of 2 levels" in res.output
+
+
+# --- wording ---------------------------------------------------------------------------------------------
+
+def test_hint_says_one_move_and_a_finished_solution_plainly(blog_path: Path) -> None:
+    res = run("hint", blog_path, "--moves", "1:Red", "--engine", "search")
+    assert res.exit_code == 0, res.output
+    assert "after 1 move:" in res.stdout and "1 moves" not in res.stdout
+    solution = run("solve", blog_path, "--json", "--engine", "search").stdout
+    done = run("hint", blog_path, "--moves", solution, "--engine", "search")
+    assert done.exit_code == 0, done.output
+    assert "solved, in 5 moves" in done.stdout and "par 5: made" in done.stdout
+    assert "still possible" not in done.stdout
+
+
+def test_solve_on_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
+    res = run("solve", tmp_path)
+    assert res.exit_code == 2
+    assert "is a folder" in res.output and "(no extension)" not in res.output
+    assert "validate" in res.output  # (the command that takes folders)
+
+
+def test_count_on_a_folder_too() -> None:
+    res = run("count", PUZZLES)
+    assert res.exit_code == 2 and "is a folder" in res.output
