@@ -459,7 +459,7 @@ def _interrupted(result: object, signum: int) -> typer.Exit:
 
 def load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:
     if path.is_dir():
-        raise fail(f"{path}: is a folder, and this command takes one level file (`kamicp validate` takes "
+        raise fail(f"{path}: is a directory, and this command takes one level file (`kamicp validate` takes "
                    "folders)")
     with bad_input():
         return load_level(path, fmt, geometry.value if geometry else None)

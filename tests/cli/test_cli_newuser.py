@@ -126,10 +126,10 @@ def test_hint_says_one_move_and_a_finished_solution_plainly(blog_path: Path) -> 
 def test_solve_on_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
     res = run("solve", tmp_path)
     assert res.exit_code == 2
-    assert "is a folder" in res.output and "(no extension)" not in res.output
+    assert "is a directory" in res.output and "(no extension)" not in res.output
     assert "validate" in res.output  # (the command that takes folders)
 
 
 def test_count_on_a_folder_too() -> None:
     res = run("count", PUZZLES)
-    assert res.exit_code == 2 and "is a folder" in res.output
+    assert res.exit_code == 2 and "is a directory" in res.output
