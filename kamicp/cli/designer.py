@@ -15,6 +15,7 @@ from rich.text import Text
 
 from kamicp.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     EXIT_UNKNOWN,
@@ -32,6 +33,7 @@ from kamicp.cli.common import (
     bad_input,
     err,
     fail,
+    interruptible,
     load,
     out,
     plural,
@@ -39,7 +41,7 @@ from kamicp.cli.common import (
 )
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
 from kamicp.count import CountResult, count_optimal
-from kamicp.errors import KamiError
+from kamicp.errors import Interrupted, KamiError
 from kamicp.floodit.count import count_pivot
 from kamicp.formats import write_json
 from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
@@ -98,19 +100,33 @@ def count_cmd(
         label = pivot_label(level, rules, pivot)
         if rules == Rules.pivot and limit is not None:
             raise fail("--limit is for the free rules (the Flood-It count is exact, it enumerates nothing)")
-    with bad_input(), spinner(not as_json) as progress:
-        if rules == Rules.pivot:
-            res = count_pivot(level, label, time_limit=time_limit, engine=engine.value, workers=workers,
-                              progress=progress)
-        else:
-            res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
-                                progress=progress)
+    with interruptible():
+        try:
+            with bad_input(), spinner(not as_json) as progress:
+                if rules == Rules.pivot:
+                    res = count_pivot(level, label, time_limit=time_limit, engine=engine.value, workers=workers,
+                                      progress=progress)
+                else:
+                    res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value,
+                                        workers=workers, progress=progress)
+        except Interrupted as e:
+            if not isinstance(e.result, CountResult):
+                raise  # (the solve before the count: interruptible says what it had proven)
+            raise _count_interrupted(e.result, e.signal) from None
     if as_json:
         out.print_json(json.dumps(res.to_dict(level)))
     else:
         print_count(level, res)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
     raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_NEGATIVE if none else EXIT_OK)
+
+
+def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:
+    """One line: the proven optimum and what was counted before the signal (lower bounds)."""
+    solutions = _at_least(res.solutions, res.solutions_complete)
+    err.print(f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
+              f"optimal solutions, at least {plural(res.classes, 'class', 'classes')}", markup=False, soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED[signum])
 
 
 MAX_COUNT = 100_000  # levels per run: the file names are made up front, so this bounds memory

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
+from kamicp import load_level
 from kamicp.cli import app
-from tests.helpers import PUZZLES
+from kamicp.count import count_optimal
+from tests.helpers import PUZZLES, ROOT
 
 runner = CliRunner()
 COMMANDS = sorted(typer.main.get_command(app).commands)  # (every command, also one added later)
@@ -133,3 +139,34 @@ def test_solve_on_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
 def test_count_on_a_folder_too() -> None:
     res = run("count", PUZZLES)
     assert res.exit_code == 2 and "is a directory" in res.output
+
+
+# --- count: Ctrl-C says what was counted; the spinner shows a running count (issue 24 defect 4) -------
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), pytest.param(signal.SIGTERM, 143,
+                                                                               marks=pytest.mark.slow)])
+def test_count_interrupted_says_what_was_counted(sig: int, code: int) -> None:
+    # tri-ember: the optimum is proven in well under a second, the count takes about a minute
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "count",
+                             str(PUZZLES / "tri-ember.json"), "--engine", "search"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(8)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    found = re.fullmatch(r"interrupted: optimum 7 moves \(proven\); counted so far: at least (\d+) optimal "
+                         r"solutions, at least (\d+) class(es)?", lines[0])
+    assert found and int(found[1]) >= 1 and int(found[2]) >= 1, lines[0]
+
+
+def test_count_reports_a_running_count() -> None:
+    heard: list[str] = []
+    res = count_optimal(load_level(PUZZLES / "tri-ember.json"), engine="search", time_limit=3,
+                        progress=heard.append)
+    assert res.stopped_by == "time"
+    running = [m for m in heard if "found so far" in m]
+    assert running, heard
+    counts = [int(re.search(r": ([\d,]+) found so far", m)[1].replace(",", "")) for m in running]
+    assert counts == sorted(counts)
