@@ -27,10 +27,16 @@ def picture_kind(path: str | Path) -> str:
     return kind
 
 
-def check_writable(paths: Sequence[str | Path], *, force: bool = False) -> None:
-    """Refuse (FormatError) if any target exists and `force` is not given, or is a directory."""
+def check_writable(paths: Sequence[str | Path], *, force: bool = False, new_folder: bool = False) -> None:
+    """Refuse (FormatError) if any target exists and `force` is not given, is a directory, or its folder
+    does not exist (checked before any work, so a long solve does not end in a failed write; `new_folder`:
+    the caller makes it)."""
     for path in paths:
         p = Path(path)
+        folder = p.parent if str(p.parent) else Path(".")
+        if not folder.is_dir() and not (new_folder and not folder.exists()):
+            what = "is not a folder" if folder.exists() else "does not exist"
+            raise FormatError(f"cannot write: the folder {folder} {what}", source=str(p))
         if p.is_dir():
             raise FormatError("is a directory, not a picture file", source=str(p))
         if p.exists() and not force:
@@ -90,7 +96,7 @@ def write_steps(directory: str | Path, level: Level, moves: Sequence[Move], *, f
     d = Path(directory)
     check_steps_dir(d, force=True)
     paths = step_files(d, len(moves))
-    check_writable(paths, force=force)
+    check_writable(paths, force=force, new_folder=True)
     try:
         d.mkdir(parents=True, exist_ok=True)
     except OSError as e:

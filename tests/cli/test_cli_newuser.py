@@ -170,3 +170,33 @@ def test_count_reports_a_running_count() -> None:
     assert running, heard
     counts = [int(re.search(r": ([\d,]+) found so far", m)[1].replace(",", "")) for m in running]
     assert counts == sorted(counts)
+
+
+@pytest.mark.parametrize("args", [["--png", "/nonexistent/x.png"], ["--solution", "--svg", "/nonexistent/x.svg"]])
+def test_show_checks_its_outputs_before_any_work(args: list[str]) -> None:
+    res = run("show", PUZZLES / "tri-dawn.json", *args)
+    assert res.exit_code == 2
+    assert res.stdout == "", res.stdout  # no board drawn, nothing solved
+    assert "/nonexistent" in res.stderr and "does not exist" in res.stderr
+
+
+def test_convert_checks_its_output_folder_before_reading(tmp_path: Path) -> None:
+    res = run("convert", PUZZLES / "tri-dawn.json", "-o", tmp_path / "missing" / "x.json")
+    assert res.exit_code == 2 and "does not exist" in res.stderr and res.stdout == ""
+
+
+def test_show_solution_explains_its_marker() -> None:
+    res = run("show", PUZZLES / "tri-dawn.json", "--solution", "--engine", "search")
+    assert res.exit_code == 0, res.output
+    assert "* marks the cell tapped" in res.stdout  # (plain output: the marker is `*`)
+    assert res.stdout.count("*") == 3 + 1  # three moves, and the explanation
+
+
+def test_the_proof_table_fits_80_columns() -> None:
+    res = run("solve", PUZZLES / "tri-harbour.json", env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), res.stdout
+    notes = [line for line in lines if line.startswith("bound 4:")]
+    assert notes and notes[0].rstrip().endswith("1 island")  # the reason on one line, not wrapped
+    assert any("impossible: lower bound 4" in line for line in lines)
