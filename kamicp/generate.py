@@ -21,6 +21,7 @@ from kamicp.count import CountResult, count_with
 from kamicp.errors import SolverError, UsageError
 from kamicp.level import Level
 from kamicp.limits import ENV, limits
+from kamicp.outcome import proof_row
 from kamicp.regions import regions_of
 from kamicp.solver import OPTIMAL, Progress, Result, solve
 
@@ -106,8 +107,7 @@ class Generated:
 
         data: dict = {
             "optimum": self.result.optimum,
-            "horizons": [{"moves": h.steps, "result": h.outcome, "by": h.engine}
-                         for h in self.result.proof_by_horizon()],
+            "horizons": [proof_row(h) for h in self.result.proof_by_horizon()],
             "solution": [move_data(self.level, m) for m in self.result.moves],
             "regions": self.regions,
             "generator": {"seed": self.seed, "index": self.index, "attempts": self.attempts},
