@@ -11,7 +11,15 @@ from pathlib import Path
 
 from kamicp.errors import FormatError, UsageError
 from kamicp.level import Level, Move
-from kamicp.render.scene import Scene, board_scene, start_scene, steps_scenes, strip_scene
+from kamicp.render.scene import (
+    Scene,
+    board_scene,
+    picture_title,
+    start_scene,
+    steps_scenes,
+    strip_scene,
+    titled,
+)
 from kamicp.render.svg import scene_svg
 from kamicp.rules import Board
 
@@ -64,10 +72,9 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def picture_scene(level: Level, moves: Sequence[Move] | None = None) -> Scene:
-    """The start board, or with `moves` the strip of every step."""
-    if moves is None:
-        return board_scene(Board.start(level))
-    return strip_scene(level, moves)
+    """The start board, or with `moves` the strip of every step, under a title (name, par)."""
+    scene = board_scene(Board.start(level)) if moves is None else strip_scene(level, moves)
+    return titled(scene, picture_title(level, moves))
 
 
 def write_picture(path: str | Path, level: Level, moves: Sequence[Move] | None = None, *,
@@ -101,7 +108,9 @@ def write_steps(directory: str | Path, level: Level, moves: Sequence[Move], *, f
         d.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise FormatError(f"cannot create the directory: {e.strerror or e}", source=str(d)) from None
-    scenes = [*steps_scenes(level, moves), start_scene(level), strip_scene(level, moves)]
+    title = picture_title(level)
+    scenes = [*(titled(s, title) for s in steps_scenes(level, moves)), titled(start_scene(level), title),
+              titled(strip_scene(level, moves), picture_title(level, moves))]
     for k, scene in enumerate(scenes):
         for j, kind in enumerate(KINDS):
             _write(paths[2 * k + j], encode(scene, kind, scale=scale))

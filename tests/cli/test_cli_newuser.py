@@ -200,3 +200,21 @@ def test_the_proof_table_fits_80_columns() -> None:
     notes = [line for line in lines if line.startswith("bound 4:")]
     assert notes and notes[0].rstrip().endswith("1 island")  # the reason on one line, not wrapped
     assert any("impossible: lower bound 4" in line for line in lines)
+
+
+# --- pictures: a title, and a strip that wraps -----------------------------------------------------------
+
+def test_pictures_have_a_title_and_the_strip_wraps(tmp_path: Path) -> None:
+    from PIL import Image
+
+    svg, png = tmp_path / "s.svg", tmp_path / "s.png"
+    res = run("show", PUZZLES / "tri-ember.json", "--solution", "--engine", "search", "--svg", svg, "--png", png)
+    assert res.exit_code == 0, res.output
+    text = svg.read_text()
+    assert "<title>tri-ember (par 7): solution in 7 moves</title>" in text
+    assert re.search(r'<text class="title"[^>]*>tri-ember \(par 7\): solution in 7 moves</text>', text)
+    width, height = Image.open(png).size
+    assert width <= 2100 and height > width / 2, (width, height)  # 8 boards in rows, not one row of 4,948 px
+    board = tmp_path / "b.svg"
+    assert run("show", PUZZLES / "blog-18.json", "--svg", board).exit_code == 0
+    assert "blog-18 (par 5)</text>" in board.read_text()
