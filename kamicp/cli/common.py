@@ -451,7 +451,7 @@ def interruptible() -> Iterator[None]:
 def _interrupted(result: object, signum: int) -> typer.Exit:
     lower = getattr(result, "lower_bound", None)
     upper = getattr(result, "upper_bound", None)
-    best = "no solution" if upper is None else f"{upper} moves"
+    best = "no solution" if upper is None else plural(upper, "move")
     bounds = "none" if lower is None else f"{lower}..{'?' if upper is None else upper}"
     err.print(f"interrupted: best so far {best}, bounds {bounds}", markup=False, soft_wrap=True)
     return typer.Exit(EXIT_INTERRUPTED[signum])

@@ -59,10 +59,10 @@ def print_count(level: Level, res: CountResult) -> None:
     if res.optimum is None:
         upper = "?" if res.upper_bound is None else str(res.upper_bound)
         out.print(f"{level.name}: optimum not proven within the time limit (between {res.lower_bound} and "
-                  f"{upper} moves): nothing counted", markup=False)
+                  f"{upper} moves): nothing counted", markup=False, soft_wrap=True)
         return
     table = Table(show_header=False, show_edge=False, box=None)
-    table.add_row("optimum", f"{res.optimum} moves")
+    table.add_row("optimum", plural(res.optimum, "move"))
     table.add_row("solutions", _at_least(res.solutions, res.solutions_complete))
     table.add_row("classes", _at_least(res.classes, res.complete) + " (up to the order of commuting moves)")
     verdict = "yes" if res.unique else "no" if res.classes > 1 else "unknown"

@@ -218,3 +218,12 @@ def test_pictures_have_a_title_and_the_strip_wraps(tmp_path: Path) -> None:
     board = tmp_path / "b.svg"
     assert run("show", PUZZLES / "blog-18.json", "--svg", board).exit_code == 0
     assert "blog-18 (par 5)</text>" in board.read_text()
+
+
+def test_one_move_is_singular_everywhere(tmp_path: Path) -> None:
+    level = tmp_path / "one.json"
+    level.write_text(json.dumps({"geometry": "graph", "nodes": {"1": "A", "2": "B"}, "edges": [[1, 2]], "par": 1}))
+    texts = [run(*args).stdout for args in (("solve", level), ("prove", level, "--under", "1"), ("count", level),
+                                             ("show", level, "--solution"))]
+    assert all(re.search(r"\b1 (moves|islands)\b", text) is None for text in texts), texts
+    assert "optimal: 1 move (" in texts[0] and "need 1 move;" in texts[0]
