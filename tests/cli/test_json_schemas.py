@@ -94,3 +94,11 @@ def test_the_schemas_enums_are_the_codes() -> None:
     defs = schema("solve")["$defs"]
     assert set(defs["status"]["enum"]) == {s.value for s in Status}
     assert set(defs["outcome"]["enum"]) == {o.value for o in Outcome}
+
+
+@pytest.mark.slow
+def test_solve_on_a_local_dask_cluster() -> None:
+    pytest.importorskip("distributed")
+    data = run_json("solve", PUZZLES / "tri-harbour.json", "--dask", "local", "--json")
+    check("solve", data)
+    assert data["cubes"] and data["cubes"][0]["answers"]
