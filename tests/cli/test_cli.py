@@ -110,7 +110,7 @@ def test_text_grid_needs_geometry(tmp_path):
     f.write_text("AAB\nABB\n")
     assert run("solve", f).exit_code == 2
     res = run("solve", f, "--geometry", "square")
-    assert res.exit_code == 0 and "optimal: 1 moves" in res.output
+    assert res.exit_code == 0 and "optimal: 1 move (" in res.output
 
 
 BAD_JSON = {
