@@ -77,12 +77,14 @@ def test_generate_refuses_more_colours_than_the_par_can_remove(tmp_path: Path) -
 
 
 def test_generated_levels_have_the_colours_asked_for(tmp_path: Path) -> None:
-    out = tmp_path / "pack"
-    res = run("generate", "--geometry", "square", "--rows", "5", "--cols", "5", "--colours", "4", "--par", "3",
-              "--count", "3", "--seed", "2", "--engine", "search", "-o", out)
+    out = tmp_path / "pack"  # (seed 1 used to make a 5-colour level of 6 asked for)
+    res = run("generate", "--geometry", "square", "--rows", "4", "--cols", "4", "--colours", "6", "--par", "5",
+              "--count", "2", "--seed", "1", "--engine", "search", "-o", out)
     assert res.exit_code == 0, res.output
-    for path in out.glob("*.json"):
-        assert len(set("".join(json.loads(path.read_text())["rows"])) - {"."}) == 4
+    files = list(out.glob("*.json"))
+    assert len(files) == 2
+    for path in files:
+        assert len(set("".join(json.loads(path.read_text())["rows"])) - {"."}) == 6
 
 
 def test_generate_refuses_a_par_above_what_the_board_can_need(tmp_path: Path) -> None:
