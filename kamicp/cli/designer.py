@@ -3,7 +3,9 @@ of a proven par)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -41,7 +43,7 @@ from kamicp.cli.common import (
 )
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
 from kamicp.count import CountResult, count_optimal
-from kamicp.errors import Interrupted, KamiError
+from kamicp.errors import Interrupted, KamiError, Terminated
 from kamicp.floodit.count import count_pivot
 from kamicp.formats import write_json
 from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
@@ -195,10 +197,21 @@ def generate_cmd(
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise fail(f"{targets[0].parent}: cannot create the folder: {e.strerror or e}") from None
-    made, code = _generate(spec, targets, force=force, quiet=as_json)
+    with interruptible():  # (SIGTERM raised as Terminated; _generate reports what was written)
+        made, code = _generate(spec, targets, force=force, quiet=as_json)
     if as_json:
         out.print_json(json.dumps([_summary(g, p) for g, p in made]))
     raise typer.Exit(code)
+
+
+def _write_level(made: Generated, path: Path, force: bool) -> None:
+    """Write one level with its proof; a signal during the write removes the file (never a truncated level)."""
+    try:
+        write_json(made.level, path, overwrite=force, proof=made.proof_data())
+    except KeyboardInterrupt:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise
 
 
 def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bool
@@ -214,7 +227,7 @@ def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bo
 
             for level, path in zip(generate_pack(spec, len(targets), note), targets, strict=False):
                 try:
-                    write_json(level.level, path, overwrite=force, proof=level.proof_data())
+                    _write_level(level, path, force)
                 except KamiError as e:  # (a file that cannot be written is bad input: exit 2, not 1)
                     err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
                     return made, EXIT_BAD_INPUT
@@ -225,6 +238,11 @@ def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bo
                               f"{plural(level.attempts, 'board')} tried"
                               + (f", {plural(level.count.classes, 'class', 'classes')}" if level.count else ""),
                               markup=False, soft_wrap=True)
+        except (KeyboardInterrupt, Interrupted) as e:  # Ctrl-C, SIGTERM: say what is written, exit 130 / 143
+            signum = getattr(e, "signal", signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT)
+            err.print(f"interrupted: wrote {len(made)} of {len(targets)} levels, each complete and proven",
+                      markup=False, soft_wrap=True)
+            return made, EXIT_INTERRUPTED[signum]
         except TimeoutError as e:
             err.print(f"unknown: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
             return made, EXIT_UNKNOWN

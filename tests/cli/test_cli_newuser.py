@@ -229,3 +229,21 @@ def test_one_move_is_singular_everywhere(tmp_path: Path) -> None:
                                              ("show", level, "--solution"))]
     assert all(re.search(r"\b1 (moves|islands)\b", text) is None for text in texts), texts
     assert "optimal: 1 move (" in texts[0] and "need 1 move;" in texts[0]
+
+
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), pytest.param(signal.SIGTERM, 143,
+                                                                               marks=pytest.mark.slow)])
+def test_generate_interrupted_says_what_it_wrote(sig: int, code: int, tmp_path: Path) -> None:
+    out = tmp_path / "pack"
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "generate", "--geometry",
+                             "square", "--rows", "5", "--cols", "5", "--colours", "3", "--par", "3", "--count",
+                             "100000", "--engine", "search", "-o", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    written = sorted(out.glob("*.json"))
+    assert err.strip() == f"interrupted: wrote {len(written)} of 100000 levels, each complete and proven"
+    for path in written:
+        assert json.loads(path.read_text())["proof"]["optimum"] == 3  # (none cut short)
