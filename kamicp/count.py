@@ -13,19 +13,23 @@ depth-first search pruned by the sound lower bound (a state whose bound exceeds 
 
 from __future__ import annotations
 
+import signal
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kamicp.bounds import quotient_bound
-from kamicp.errors import SolverError, UsageError
+from kamicp.errors import Interrupted, SolverError, Terminated, UsageError
 from kamicp.level import Level, Move
 from kamicp.regions import Quotient, Regions, quotient, recolor, regions_of
 from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
 
 Letter = tuple[tuple[int, ...], int, int]  # (initial regions of the tapped region, old colour, new colour)
 State = tuple[int, ...]  # a colour per initial region
+
+
+REPORT_SECONDS = 0.5  # how often a running count is reported
 
 
 class _Stop(Exception):
@@ -48,7 +52,7 @@ class CountResult:
     examples: tuple[tuple[Move, ...], ...]  # the first class representatives found (normal forms)
     seconds: float
     solutions_complete: bool = False  # `solutions` is exact (it is counted before the classes)
-    stopped_by: str | None = None  # what cut the count short: "limit", "time", or None
+    stopped_by: str | None = None  # what cut the count short: "limit", "time", "interrupt", or None
 
     @property
     def unique(self) -> bool:
@@ -84,7 +88,7 @@ class PlanCounter:
 
     def __init__(self, adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *,
                  deadline: float | None = None, limit: int | None = None, keep: int = 3,
-                 colours_first: bool = True) -> None:
+                 colours_first: bool = True, progress: Progress | None = None) -> None:
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
         # the colour bound before contracting a position (False: only after, as the count did before;
         # for benchmarks/designer.py's comparison and the tests' cross-check)
@@ -96,6 +100,9 @@ class PlanCounter:
         self.examples: list[tuple[Letter, ...]] = []
         self._nodes = 0
         self._touching: dict[tuple[int, ...], frozenset[int]] = {}
+        self.progress = progress  # hears the running counts about twice a second
+        self.stage, self.stage_note = "", ""  # what is being counted: "plans", then "classes"
+        self._next_report = time.monotonic() + REPORT_SECONDS
 
     # --- moves ------------------------------------------------------------------------------------
     def moves(self, state: State, q: Quotient | None = None) -> list[tuple[Letter, State]]:
@@ -128,8 +135,20 @@ class PlanCounter:
 
     def _tick(self) -> None:
         self._nodes += 1
-        if self.deadline is not None and self._nodes % 256 == 0 and time.monotonic() > self.deadline:
+        if self._nodes % 256:
+            return
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
             raise _Stop
+        if self.progress is not None and now >= self._next_report:
+            self._next_report = now + REPORT_SECONDS
+            self.progress(self.running())
+
+    def running(self) -> str:
+        """What is counted so far, in words (the spinner's line)."""
+        if self.stage == "classes":
+            return f"{self.stage_note}; {self.found_classes:,} classes so far"
+        return f"{self.stage_note}: {self.found:,} found so far, {len(self.memo):,} positions"
 
     # --- all plans ----------------------------------------------------------------------------------
     def plans(self, state: State, budget: int) -> int:
@@ -270,18 +289,23 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
     optimum = len(result.moves)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     counter = PlanCounter(regions.adj, regions.colors, len(regions.palette), deadline=deadline, limit=limit,
-                          colours_first=colours_first)
+                          colours_first=colours_first, progress=progress)
     solutions_complete = complete = False
     solutions, stopped_by = 0, None
     try:
+        counter.stage, counter.stage_note = "plans", f"counting plans of {optimum} moves"
         if progress:
-            progress(f"counting plans of {optimum} moves")
+            progress(counter.stage_note)
         solutions = counter.plans(counter.start, optimum)
         solutions_complete = True
+        counter.stage, counter.stage_note = "classes", f"{solutions:,} plans; counting classes"
         if progress:
-            progress(f"{solutions} plans; counting classes")
+            progress(counter.stage_note)
         classes = counter.classes(optimum)
         complete = True
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM (Terminated): what was counted so far goes with it
+        partial = _partial(level, result, counter, solutions if solutions_complete else None, start)
+        raise Interrupted(partial, signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT) from None
     except _Stop:
         if not solutions_complete:
             solutions = max(counter.found, 1)  # (the solver's replayed solution is one)
@@ -295,3 +319,14 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
     return CountResult(level.name, optimum, solutions, classes, complete, optimum, optimum,
                        examples, time.monotonic() - start,
                        solutions_complete, stopped_by)
+
+
+def _partial(level: Level, result: Result, counter: PlanCounter, solutions: int | None, start: float
+             ) -> CountResult:
+    """What an interrupted count has established: the optimum, and lower bounds on the counts (the
+    solver's replayed solution is one plan and one class)."""
+    optimum = len(result.moves)
+    examples = tuple(_to_moves(regions_of(level), p) for p in counter.examples) or (result.moves,)
+    return CountResult(level.name, optimum, max(counter.found, 1) if solutions is None else solutions,
+                       max(counter.found_classes, 1), False, optimum, optimum, examples, time.monotonic() - start,
+                       solutions is not None, "interrupt")

@@ -92,7 +92,7 @@ class CubeAnswer:
 
     def to_dict(self, level: Level | None = None) -> dict:
         data = {**asdict(self), "outcome": str(self.outcome), "by": str(self.by), "source": str(self.source)}
-        data["moves"] = [move_dict(level, m) if level else {"cell": m.cell, "color": m.color} for m in self.moves]
+        data["moves"] = [move_dict(level, m) if level else {"cell": m.cell, "colour": m.color} for m in self.moves]
         return data
 
     @classmethod

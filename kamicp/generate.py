@@ -21,6 +21,7 @@ from kamicp.count import CountResult, count_with
 from kamicp.errors import SolverError, UsageError
 from kamicp.level import Level
 from kamicp.limits import ENV, limits
+from kamicp.outcome import proof_row
 from kamicp.regions import regions_of
 from kamicp.solver import OPTIMAL, Progress, Result, solve
 
@@ -60,9 +61,19 @@ class GenerateSpec:
             raise UsageError(f"colours must be 2 to {len(PALETTE)}, got {self.colours}")
         if self.par < 1:
             raise UsageError(f"par must be at least 1, got {self.par}")
+        if self.par < self.colours - 1:
+            raise UsageError(f"par {self.par} is too small for {self.colours} colours: a move removes at most one "
+                             f"colour, so {self.colours} colours need at least {self.colours - 1} moves (give "
+                             f"--par {self.colours - 1} or more, or --colours {self.par + 1} or fewer)")
+        if self.seed < 0:
+            raise UsageError(f"seed must be 0 or more, got {self.seed}")
         rows, cols = self.shape
         if rows < 1 or cols < 1 or rows * cols < 2:
             raise UsageError(f"the board must have at least 2 cells, got {rows} x {cols}")
+        if self.par > rows * cols - 1:
+            raise UsageError(f"par {self.par} is more than a {rows} x {cols} board can need: its {rows * cols} cells "
+                             f"are one colour after at most {rows * cols - 1} moves (each move merges two regions "
+                             "or more)")
         if rows * cols > limits().max_cells:  # as for a level read from a file: bounded memory
             raise UsageError(f"the board's {rows} x {cols} cells are over the limit of {limits().max_cells} "
                              f"cells (raise it with {ENV['max_cells']})")
@@ -96,8 +107,7 @@ class Generated:
 
         data: dict = {
             "optimum": self.result.optimum,
-            "horizons": [{"moves": h.steps, "result": h.outcome, "by": h.engine}
-                         for h in self.result.proof_by_horizon()],
+            "horizons": [proof_row(h) for h in self.result.proof_by_horizon()],
             "solution": [move_data(self.level, m) for m in self.result.moves],
             "regions": self.regions,
             "generator": {"seed": self.seed, "index": self.index, "attempts": self.attempts},
@@ -167,9 +177,13 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None
         budget = spec.attempt_seconds
         left = budget if deadline is None else min(budget, deadline - time.monotonic())
         if left <= 0:
-            raise TimeoutError(f"the time limit ran out after {attempt - 1} boards")
+            tried = f" ({attempt - 1} board{'s' if attempt > 2 else ''} tried for it)" if attempt > 1 else ""
+            raise TimeoutError(f"the time limit ran out while making level {index + 1}{tried}")
         grid = blob_rows(rng, spec.geometry, rows, cols, blobs, spec.colours, sigma)
         used = sorted(set("".join(grid)))
+        if len(used) < spec.colours:  # a level of fewer colours than asked for is not what was asked for
+            blobs = min(rows * cols, blobs + 1)
+            continue
         level = Level.from_rows(grid, spec.geometry, name=level_name(spec, index),
                                 palette={k: PALETTE[k] for k in used})
         regions = regions_of(level)

@@ -53,7 +53,7 @@ class Hint:
     seconds: float
 
     def to_dict(self, level: Level, *, region: bool = False) -> dict:
-        """Plain JSON-ready data; the move as {tap, color, color_name} like `solve --json`; with `region`,
+        """Plain JSON-ready data; the move as {tap, colour, colour_name} like `solve --json`; with `region`,
         the taps of every cell of the region to tap (the play page highlights them)."""
         data = {
             "level": self.level,
@@ -155,12 +155,14 @@ def _cell(level: Level, tap: object, where: str) -> int:
 
 
 def move_from_data(level: Level, item: object, where: str = "move") -> Move:
-    """One move as JSON data: {"tap": [r, c] or "ID", "color": KEY} (what `solve --json` prints)."""
-    if not isinstance(item, dict) or "tap" not in item or "color" not in item:
-        raise UsageError(f"{where}: expected {{\"tap\": ..., \"color\": ...}}, got {short(item)}")
-    if not isinstance(item["color"], str):
-        raise UsageError(f"{where}: colour must be a string, got {short(item['color'])}")
-    return Move(_cell(level, item["tap"], where), _color_key(level, item["color"], where))
+    """One move as JSON data: {"tap": [r, c] or "ID", "colour": KEY} (what `solve --json` prints; the older
+    spelling "color" is read too)."""
+    colour = item.get("colour", item.get("color")) if isinstance(item, dict) else None
+    if not isinstance(item, dict) or "tap" not in item or colour is None:
+        raise UsageError(f"{where}: expected {{\"tap\": ..., \"colour\": ...}}, got {short(item)}")
+    if not isinstance(colour, str):
+        raise UsageError(f"{where}: colour must be a string, got {short(colour)}")
+    return Move(_cell(level, item["tap"], where), _color_key(level, colour, where))
 
 
 def parse_moves(level: Level, text: str) -> tuple[Move, ...]:

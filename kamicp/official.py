@@ -61,7 +61,7 @@ class OfficialReport:
 def _move(level: Level, move: Move) -> dict:
     if 0 <= move.cell < level.size:
         return move_data(level, move)
-    return {"tap": None, "cell": move.cell, "color": move.color}  # off the board: the replay says so
+    return {"tap": None, "cell": move.cell, "colour": move.color}  # off the board: the replay says so
 
 
 def check_official(level: Level) -> OfficialReport | None:
@@ -97,7 +97,7 @@ class LevelSummary:
             "shape": list(self.shape) if self.shape else None,
             "cells": self.cells,
             "regions": self.regions,
-            "colors": list(self.colors),
+            "colours": list(self.colors),
             "palette": dict(self.palette),
             "par": self.par,
             "medals": dict(self.medals),

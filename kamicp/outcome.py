@@ -112,12 +112,12 @@ class Result:
             "upper_bound": self.upper_bound,
             "max_steps": self.max_steps,
             "moves": [move_dict(level, m) for m in self.moves],
-            "proof": [{**asdict(h), "outcome": str(h.outcome), "engine": str(h.engine)} for h in self.proof],
+            "proof": [proof_row(h) for h in self.proof],
             "engine": str(self.engine),
             "seconds": round(self.seconds, 4),
             "regions": self.regions,
-            "colors": self.colors,
-            "bound": asdict(self.bound) if self.bound else None,
+            "colours": self.colors,
+            "bound": bound_dict(self.bound) if self.bound else None,
         }
 
 
@@ -136,7 +136,23 @@ class Validation:
 
 
 def move_dict(level: Level, move: Move) -> dict:
-    return {"tap": level.tap_data(move.cell), "color": move.color, "color_name": level.display_color(move.color)}
+    """A move in every --json output: the cell a player taps, the colour's key, and how the level shows that
+    colour (its palette entry)."""
+    return {"tap": level.tap_data(move.cell), "colour": move.color, "colour_name": level.display_color(move.color)}
+
+
+def proof_row(h: Horizon) -> dict:
+    """One proof row, the same in every output (solve, prove, generate's files, ...):
+    {"steps", "outcome", "seconds", "engine"}."""
+    return {"steps": h.steps, "outcome": str(h.outcome), "seconds": h.seconds, "engine": str(h.engine)}
+
+
+def bound_dict(bound: object) -> dict:
+    """A `bounds.BoundReport` in the JSON outputs' words (British `colour`, as everywhere in them)."""
+    data = asdict(bound)  # type: ignore[call-overload]
+    data["colours"] = data.pop("colors")
+    data["final_colour"] = data.pop("final_color")
+    return data
 
 
 def to_moves(regions: Regions, plan: Plan) -> tuple[Move, ...]:

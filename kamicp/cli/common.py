@@ -15,6 +15,7 @@ through `shown` (markup) or `printable` (plain text, kamicp.render.safe).
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import signal
@@ -32,7 +33,7 @@ from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook,
 from rich.markup import escape
 from rich.segment import Segment
 from rich.text import Text
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 try:  # typer vendors click from 0.2x on; older releases use click itself
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -146,8 +147,95 @@ def shown(value: object) -> str:
     return escape(printable(value))
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """"1 move", "2 moves" (`words` when the plural is not word + s)."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 def one_line(message: str) -> str:
     return " ".join(printable(part) for part in message.splitlines() if part.strip())
+
+
+class _KamiOption(TyperOption):
+    """An option as a well-kept CLI's help shows it: `--time-limit SECONDS`, `--engine [auto|cpsat|search]`,
+    a flag with no metavar (typer's own `<bool>`, `<int range> [x>=1]` labels crowd the help at 80 columns;
+    a range goes to the help text instead)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None if self.is_flag else self.metavar
+
+    def _get_number_range_help_str(self) -> str | None:
+        return None
+
+
+class _KamiArgument(TyperArgument):
+    """An argument shown by its metavar alone: `kamicp solve [OPTIONS] LEVEL` (typer's own usage line reads
+    `{LEVEL}`), `[PATHS]...` when optional."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        name = self.metavar or self.name.upper()
+        return [name if self.required else f"[{name}]"]
+
+
+_TYPE_METAVARS = {int: "INTEGER", float: "NUMBER", str: "TEXT", Path: "PATH"}
+
+
+def _metavar(param: TyperOption) -> str:
+    """The metavar an option without one shows: its choices, or its type's name in click's words."""
+    descriptor = getattr(param, "type_descriptor", None)
+    if descriptor is not None and descriptor.is_choice:
+        return "[" + "|".join(str(getattr(c, "value", c)) for c in descriptor.choices or ()) + "]"
+    annotation = getattr(descriptor, "annotation", None)
+    return _TYPE_METAVARS.get(annotation, "VALUE")  # type: ignore[arg-type]
+
+
+def _range_words(param: TyperOption) -> str:
+    """An upper bound worth a word in the help ("1 to 256"); a lower one (0, 1, a positive time) goes
+    without saying."""
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    if high is None:
+        return ""
+    return f"at most {high}" if low is None else f"{low} to {high}"
+
+
+def unwrapped(text: str | None) -> str | None:
+    """A docstring's paragraphs each on one line (rich wraps them to the terminal; a docstring's own line
+    breaks would break the help mid-sentence)."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def tidy_help(command: Any) -> None:
+    """Give `command`'s help the conventions of the whole command line (see _KamiOption, _KamiArgument)."""
+    command.help = unwrapped(command.help)
+    if getattr(command, "short_help", None):
+        command.short_help = unwrapped(command.short_help)
+    for param in command.params:
+        if isinstance(param, TyperOption) and type(param) is TyperOption:
+            if not param.is_flag and param.metavar is None:
+                param.metavar = _metavar(param)
+            words = _range_words(param)
+            if words and words not in (param.help or "") and not param.is_flag:
+                param.help = f"{(param.help or '').rstrip()} ({words})".lstrip()
+            param.__class__ = _KamiOption  # (the same object, with the help methods above)
+        elif isinstance(param, TyperArgument) and type(param) is TyperArgument:
+            param.__class__ = _KamiArgument
+        if getattr(param, "help", None):
+            param.help = unwrapped(param.help)
+    made = command.get_help_option  # (--help is made when first asked for: tidied then)
+
+    def get_help_option(ctx: Any) -> Any:
+        option = made(ctx)
+        if option is not None and type(option) is TyperOption:
+            option.__class__ = _KamiOption
+        return option
+
+    command.get_help_option = get_help_option
 
 
 class KamiGroup(TyperGroup):
@@ -155,7 +243,14 @@ class KamiGroup(TyperGroup):
 
     Runs click in non-standalone mode, so option and usage errors come here as exceptions instead
     of typer's boxed usage message, and so does every exception a command did not expect. A closed
-    pipe (`kamicp info LEVEL | head -0`) ends quietly with EXIT_BROKEN_PIPE."""
+    pipe (`kamicp info LEVEL | head -0`) ends quietly with EXIT_BROKEN_PIPE. Every command's help
+    follows one set of conventions (`tidy_help`), including commands added later."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        tidy_help(self)
+        for command in self.commands.values():
+            tidy_help(command)
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         with _pipe_guard():  # (--help is printed while the context is made)
@@ -187,7 +282,8 @@ class KamiGroup(TyperGroup):
         except ClickException as e:
             ctx = getattr(e, "ctx", None)
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-            err.print(f"error: {one_line(e.format_message())}{hint}", markup=False, soft_wrap=True)
+            message = one_line(e.format_message()).replace("Value error, ", "")  # (typer's validation's words)
+            err.print(f"error: {message}{hint}", markup=False, soft_wrap=True)
             code = e.exit_code
         except typer.Abort:
             err.print("error: aborted", markup=False)
@@ -207,9 +303,34 @@ app = typer.Typer(
     cls=KamiGroup,
     add_completion=False,
     no_args_is_help=True,
-    help="Solve Kami-style flood puzzles provably optimally. Exit codes: 0 success, 1 negative answer, "
-    "2 bad input, 3 time limit without an answer, 4 internal error.",
+    help="Solve Kami-style flood puzzles provably optimally.\n\nExit codes: 0 success, 1 negative answer, "
+    "2 bad input, 3 time limit without an answer, 4 internal error, 130/143 interrupted.",
 )
+
+
+def version() -> str:
+    """kamicp's version as installed (pyproject's), or the checkout's when it is not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("kamicp")
+    except PackageNotFoundError:  # pragma: no cover - run from a checkout without pip install
+        return "unknown (not installed)"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        out.print(f"kamicp {version()}", markup=False)
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main(
+    _version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                           help="Print kamicp's version and exit.")] = False,
+) -> None:
+    """Solve Kami-style flood puzzles provably optimally."""
 
 
 class Engine(StrEnum):
@@ -226,11 +347,12 @@ class Geometry(StrEnum):
 LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, or a text grid "
                                           "with --geometry).",
                                           show_default=False)]
-MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, help="Look for solutions of at most N moves.")]
-TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001,
+MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, metavar="N",
+                                                help="Look for solutions of at most N moves.")]
+TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001, metavar="SECONDS",
                                                  help="Seconds for the whole command; then 'unknown'.")]
 MAX_WORKERS = 256  # CP-SAT takes a 32-bit count; more threads than this only slow a machine down
-Workers = Annotated[int | None, typer.Option("--workers", min=1, max=MAX_WORKERS,
+Workers = Annotated[int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, metavar="N",
                                              help=f"CP-SAT worker threads (1 to {MAX_WORKERS}).")]
 EngineOpt = Annotated[Engine, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both race, "
                                            "first proof wins).")]
@@ -238,13 +360,13 @@ NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", he
                                                  f"(repeatable): {', '.join(TECHNIQUES)} (cube-order: --dask "
                                                  "only; the only one --dask takes).")]
 SEED_MAX = SEED_RANGE[1]  # CP-SAT's random_seed is 32-bit, and the race adds small offsets to it
-Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX,
+Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, metavar="N",
                                    help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-FormatOpt = Annotated[str | None, typer.Option("--format", help="Level format (json, text, puz, xml); "
-                                                "default: by extension.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", metavar="FORMAT",
+                                                help="Level format (json, text, puz, xml); default: by extension.")]
 GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
-StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", help="Write one SVG and PNG per move "
+StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", metavar="DIR", help="Write one SVG and PNG per move "
                                                   "(step-01.svg, ...) and strip.svg/.png into DIR.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
 
@@ -329,13 +451,16 @@ def interruptible() -> Iterator[None]:
 def _interrupted(result: object, signum: int) -> typer.Exit:
     lower = getattr(result, "lower_bound", None)
     upper = getattr(result, "upper_bound", None)
-    best = "no solution" if upper is None else f"{upper} moves"
+    best = "no solution" if upper is None else plural(upper, "move")
     bounds = "none" if lower is None else f"{lower}..{'?' if upper is None else upper}"
     err.print(f"interrupted: best so far {best}, bounds {bounds}", markup=False, soft_wrap=True)
     return typer.Exit(EXIT_INTERRUPTED[signum])
 
 
 def load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:
+    if path.is_dir():
+        raise fail(f"{path}: is a directory, and this command takes one level file (`kamicp validate` takes "
+                   "folders)")
     with bad_input():
         return load_level(path, fmt, geometry.value if geometry else None)
 

@@ -3,7 +3,9 @@ of a proven par)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -15,6 +17,7 @@ from rich.text import Text
 
 from kamicp.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     EXIT_UNKNOWN,
@@ -32,13 +35,15 @@ from kamicp.cli.common import (
     bad_input,
     err,
     fail,
+    interruptible,
     load,
     out,
+    plural,
     spinner,
 )
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
 from kamicp.count import CountResult, count_optimal
-from kamicp.errors import KamiError
+from kamicp.errors import Interrupted, KamiError, Terminated
 from kamicp.floodit.count import count_pivot
 from kamicp.formats import write_json
 from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
@@ -56,10 +61,10 @@ def print_count(level: Level, res: CountResult) -> None:
     if res.optimum is None:
         upper = "?" if res.upper_bound is None else str(res.upper_bound)
         out.print(f"{level.name}: optimum not proven within the time limit (between {res.lower_bound} and "
-                  f"{upper} moves): nothing counted", markup=False)
+                  f"{upper} moves): nothing counted", markup=False, soft_wrap=True)
         return
     table = Table(show_header=False, show_edge=False, box=None)
-    table.add_row("optimum", f"{res.optimum} moves")
+    table.add_row("optimum", plural(res.optimum, "move"))
     table.add_row("solutions", _at_least(res.solutions, res.solutions_complete))
     table.add_row("classes", _at_least(res.classes, res.complete) + " (up to the order of commuting moves)")
     verdict = "yes" if res.unique else "no" if res.classes > 1 else "unknown"
@@ -78,7 +83,8 @@ def print_count(level: Level, res: CountResult) -> None:
 @app.command("count")
 def count_cmd(
     level_path: LevelArg,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Stop after N classes (then 'at least N').")
+    limit: Annotated[int | None, typer.Option("--limit", min=1, metavar="N",
+                                                  help="Stop after N classes (then 'at least N').")
                      ] = None,
     time_limit: TimeLimit = None,
     workers: Workers = None,
@@ -96,19 +102,33 @@ def count_cmd(
         label = pivot_label(level, rules, pivot)
         if rules == Rules.pivot and limit is not None:
             raise fail("--limit is for the free rules (the Flood-It count is exact, it enumerates nothing)")
-    with bad_input(), spinner(not as_json) as progress:
-        if rules == Rules.pivot:
-            res = count_pivot(level, label, time_limit=time_limit, engine=engine.value, workers=workers,
-                              progress=progress)
-        else:
-            res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
-                                progress=progress)
+    with interruptible():
+        try:
+            with bad_input(), spinner(not as_json) as progress:
+                if rules == Rules.pivot:
+                    res = count_pivot(level, label, time_limit=time_limit, engine=engine.value, workers=workers,
+                                      progress=progress)
+                else:
+                    res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value,
+                                        workers=workers, progress=progress)
+        except Interrupted as e:
+            if not isinstance(e.result, CountResult):
+                raise  # (the solve before the count: interruptible says what it had proven)
+            raise _count_interrupted(e.result, e.signal) from None
     if as_json:
         out.print_json(json.dumps(res.to_dict(level)))
     else:
         print_count(level, res)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
     raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_NEGATIVE if none else EXIT_OK)
+
+
+def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:
+    """One line: the proven optimum and what was counted before the signal (lower bounds)."""
+    solutions = _at_least(res.solutions, res.solutions_complete)
+    err.print(f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
+              f"optimal solutions, at least {plural(res.classes, 'class', 'classes')}", markup=False, soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED[signum])
 
 
 MAX_COUNT = 100_000  # levels per run: the file names are made up front, so this bounds memory
@@ -137,19 +157,25 @@ def _summary(made: Generated, path: Path) -> dict:
 
 @app.command("generate")
 def generate_cmd(
-    out_path: Annotated[Path, typer.Option("-o", "--out", help="A .json file for one level, or a folder for "
-                                           "a pack (--count).", show_default=False)],
+    out_path: Annotated[Path, typer.Option("-o", "--out", metavar="OUT",
+                                           show_default=False,
+                                           help="A .json file for one level, or a folder for a pack (--count).")],
     geometry: Annotated[Geometry, typer.Option("--geometry", help="Board geometry.")],
-    colours: Annotated[int, typer.Option("--colours", "--colors", min=2, max=9, help="Colours to paint with.")],
-    par: Annotated[int, typer.Option("--par", min=1, help="The proven optimum every level must have.")],
-    rows: Annotated[int | None, typer.Option("--rows", min=1, help="Rows (default: the game's board).")] = None,
-    cols: Annotated[int | None, typer.Option("--cols", min=1, help="Columns (default: the game's board).")] = None,
+    colours: Annotated[int, typer.Option("--colours", "--colors", min=2, max=9, metavar="K",
+                                                help="Colours to paint with (2 to 9; K colours need a par of "
+                                                "K - 1 or more).")],
+    par: Annotated[int, typer.Option("--par", min=1, metavar="N", help="The proven optimum every level must have.")],
+    rows: Annotated[int | None, typer.Option("--rows", min=1, metavar="N",
+                                             help="Rows (default: the game's board).")] = None,
+    cols: Annotated[int | None, typer.Option("--cols", min=1, metavar="N",
+                                             help="Columns (default: the game's board).")] = None,
     symmetry: Annotated[Symmetry, typer.Option("--symmetry", help="Mirror (left-right) or 180-degree "
                                                "rotation symmetric boards.")] = Symmetry.none,
     unique: Annotated[bool, typer.Option("--unique", help="Only levels with one class of optimal solutions.")
                       ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed makes the same levels.")] = 0,
-    count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT,
+    seed: Annotated[int, typer.Option("--seed", min=0, metavar="N",
+                                         help="Random seed (0 or more): the same seed makes the same levels.")] = 0,
+    count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT, metavar="N",
                                                   help="How many levels (a pack in the folder OUT).")] = 1,
     time_limit: TimeLimit = None,
     engine: EngineOpt = Engine.auto,
@@ -171,10 +197,21 @@ def generate_cmd(
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise fail(f"{targets[0].parent}: cannot create the folder: {e.strerror or e}") from None
-    made, code = _generate(spec, targets, force=force, quiet=as_json)
+    with interruptible():  # (SIGTERM raised as Terminated; _generate reports what was written)
+        made, code = _generate(spec, targets, force=force, quiet=as_json)
     if as_json:
         out.print_json(json.dumps([_summary(g, p) for g, p in made]))
     raise typer.Exit(code)
+
+
+def _write_level(made: Generated, path: Path, force: bool) -> None:
+    """Write one level with its proof; a signal during the write removes the file (never a truncated level)."""
+    try:
+        write_json(made.level, path, overwrite=force, proof=made.proof_data())
+    except KeyboardInterrupt:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise
 
 
 def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bool
@@ -189,18 +226,29 @@ def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bo
                 bar.update(task, description=f"par {spec.par}: {message}")
 
             for level, path in zip(generate_pack(spec, len(targets), note), targets, strict=False):
-                write_json(level.level, path, overwrite=force, proof=level.proof_data())
+                try:
+                    _write_level(level, path, force)
+                except KamiError as e:  # (a file that cannot be written is bad input: exit 2, not 1)
+                    err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
+                    return made, EXIT_BAD_INPUT
                 made.append((level, path))
                 bar.advance(task)
                 if not quiet:
-                    out.print(f"{path}: par {spec.par}, {level.regions} regions, {level.attempts} boards tried"
-                              + (f", {level.count.classes} class" if level.count else ""), markup=False)
+                    out.print(f"{path}: par {spec.par}, {plural(level.regions, 'region')}, "
+                              f"{plural(level.attempts, 'board')} tried"
+                              + (f", {plural(level.count.classes, 'class', 'classes')}" if level.count else ""),
+                              markup=False, soft_wrap=True)
+        except (KeyboardInterrupt, Interrupted) as e:  # Ctrl-C, SIGTERM: say what is written, exit 130 / 143
+            signum = getattr(e, "signal", signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT)
+            err.print(f"interrupted: wrote {len(made)} of {len(targets)} levels, each complete and proven",
+                      markup=False, soft_wrap=True)
+            return made, EXIT_INTERRUPTED[signum]
         except TimeoutError as e:
-            err.print(f"unknown: {e}; wrote {len(made)} of {len(targets)} levels", markup=False)
+            err.print(f"unknown: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
             return made, EXIT_UNKNOWN
-        except KamiError as e:
-            err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False)
-            return made, EXIT_BAD_INPUT if "exists" in str(e) else EXIT_NEGATIVE
+        except KamiError as e:  # no board of the par within the attempts: a negative answer
+            err.print(f"error: {e}; wrote {len(made)} of {len(targets)} levels", markup=False, soft_wrap=True)
+            return made, EXIT_NEGATIVE
     return made, EXIT_OK
 
 

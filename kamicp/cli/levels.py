@@ -36,7 +36,7 @@ from kamicp.formats import write_json
 from kamicp.level import Level
 from kamicp.official import LevelSummary, summarize
 from kamicp.render.files import check_writable, write_picture
-from kamicp.render.terminal import board_view, legend, swatch
+from kamicp.render.terminal import board_view, legend, mark_glyph, swatch
 from kamicp.rules import replay
 from kamicp.solver import OPTIMAL, solve
 
@@ -73,6 +73,10 @@ def show_cmd(
     with bad_input(), spinner(True) as progress:
         result = solve(level, time_limit=time_limit, engine=engine.value, progress=progress)
     boards = replay(level, result.moves)
+    plain = out.color_system is None
+    if result.moves:
+        tapped = "node" if level.geometry == "graph" else "cell"
+        out.print(f"(in each step, {mark_glyph(level, plain)} marks the {tapped} tapped)", markup=False)
     out.print("start")
     out.print(board_view(boards[0], plain=out.color_system is None))
     for k, (move, board) in enumerate(zip(result.moves, boards[1:], strict=True), start=1):
@@ -170,6 +174,8 @@ def convert_cmd(
     official solution, and print what was converted."""
     if output.suffix.lower() != ".json":
         raise fail(f"{output}: the output is kamicp JSON: name it *.json")
+    if not output.parent.is_dir():  # (before reading: a large screenshot or game file is not read in vain)
+        raise fail(f"{output}: cannot write: the folder {output.parent} does not exist")
     level = load(level_path, fmt, geometry)
     with bad_input():
         write_json(level, output, overwrite=force)

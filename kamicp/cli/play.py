@@ -24,6 +24,7 @@ from kamicp.cli.common import (
     fail,
     load,
     out,
+    plural,
     spinner,
 )
 from kamicp.hint import Hint, HintStatus, hint, parse_moves
@@ -36,16 +37,21 @@ MovesOpt = Annotated[str, typer.Option("--moves", help="Moves played so far: the
 
 def _print_hint(level: Level, h: Hint) -> None:
     if h.status is HintStatus.SOLVED:
-        out.print(f"{level.name}: the board is solved after {h.played} moves", markup=False)
+        out.print(f"{level.name}: the board is solved, in {plural(h.played, 'move')}", markup=False)
+        if h.par is not None:  # (over: nothing is "still possible" on a solved board)
+            over = h.played - h.par
+            out.print(f"par {h.par}: " + (f"made, {plural(-over, 'move')} under" if over < 0 else "made"
+                                          if over == 0 else f"missed by {plural(over, 'move')}"))
+        return
     elif h.move is None:
-        out.print(f"{level.name}: no move found in time; at least {h.lower_bound} more moves are needed",
+        out.print(f"{level.name}: no move found in time; at least {plural(h.lower_bound, 'more move')} needed",
                   markup=False)
     else:
-        out.print(f"{level.name} after {h.played} moves: tap {level.format_label(h.move.cell)} → ", end="",
+        out.print(f"{level.name} after {plural(h.played, 'move')}: tap {level.format_label(h.move.cell)} → ", end="",
                   markup=False)
         out.print(swatch(level, h.move.color))
         if h.remaining is not None:
-            out.print(f"optimal: {h.remaining} more moves from here (shorter ones are proven impossible)")
+            out.print(f"optimal: {plural(h.remaining, 'more move')} from here (shorter ones are proven impossible)")
         else:
             upper = "?" if h.upper_bound is None else str(h.upper_bound)
             out.print(f"unknown: {h.lower_bound}..{upper} more moves (the time limit cut the proof short; "

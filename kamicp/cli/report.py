@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN, out, shown
+from kamicp.cli.common import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN, out, plural, shown
 from kamicp.level import Level
 from kamicp.render.safe import printable
 from kamicp.render.terminal import swatch
@@ -13,7 +14,7 @@ from kamicp.solver import NO_SOLUTION, OPTIMAL, Result
 
 
 def moves_table(level: Level, result: Result) -> Table:
-    table = Table(title=f"{len(result.moves)} moves", title_justify="left", show_edge=False)
+    table = Table(title=plural(len(result.moves), "move"), title_justify="left", show_edge=False)
     table.add_column("#", justify="right")
     table.add_column("tap" if level.geometry == "graph" else "tap (row, col)")
     table.add_column("colour")
@@ -22,13 +23,16 @@ def moves_table(level: Level, result: Result) -> Table:
     return table
 
 
-def proof_table(result: Result) -> Table:
+def proof_table(result: Result) -> RenderableType:
+    """One row per horizon (a run of implied ones as one row), short enough for an 80-column terminal:
+    the reasons of the bound and implied rows are notes under the table."""
     table = Table(title="proof", title_justify="left", show_edge=False)
     table.add_column("moves", justify="right")
     table.add_column("result")
     table.add_column("seconds", justify="right")
     table.add_column("by")
     words = {"infeasible": "impossible (proven)", "feasible": "solved", "unknown": "unknown (time limit)"}
+    notes: list[str] = []
     rows = result.proof_by_horizon()
     for i, h in enumerate(rows):
         if h.outcome == "implied":
@@ -40,28 +44,29 @@ def proof_table(result: Result) -> Table:
             span = str(h.steps) if low == i else f"{rows[low].steps}-{h.steps}"
             why = ("a solution within fewer moves is one within more" if h.engine == "cubes"
                    else "a solved board stays solved by one more move")
-            table.add_row(span, f"impossible: implied by {h.steps + 1} ({why})", "-", h.engine)
+            table.add_row(span, f"impossible: implied by {h.steps + 1}", "-", h.engine)
+            notes.append(f"implied by {h.steps + 1}: {why}")
         elif h.outcome == "bound":
             b = result.bound
             ring = " + 1 by the ring rule" if b.ring else ""
             radius = f"≥ {b.radius}" if b.cut else str(b.radius)  # (the time limit cut the radius search)
-            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value} (radius {radius}{ring}, "
-                          f"{b.colors} colours needing {b.colour_part} moves, "
-                          f"{b.islands} island{'s' if b.islands > 1 else ''})", "-", "bound")
+            table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value}", "-", "bound")
+            notes.append(f"bound {b.value}: radius {radius}{ring}; {b.colors} colours need "
+                         f"{plural(b.colour_part, 'move')}; {plural(b.islands, 'island')}")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
-    return table
+    return Group(table, *(Text(printable(note), style="dim") for note in notes))
 
 
 def summary(result: Result) -> str:
     if result.status == OPTIMAL:
         n = len(result.moves)
         why = "shorter ones are proven impossible" if n else "the board is already one colour"
-        return f"optimal: {n} moves ({why})"
+        return f"optimal: {plural(n, 'move')} ({why})"
     if result.status == NO_SOLUTION:
-        tail = f"; the best solution found has {result.upper_bound} moves" if result.upper_bound else ""
-        return f"no solution within {result.max_steps} moves (proven){tail}"
-    best = f", best solution found {result.upper_bound} moves" if result.upper_bound is not None else ""
+        tail = f"; the best solution found has {plural(result.upper_bound, 'move')}" if result.upper_bound else ""
+        return f"no solution within {plural(result.max_steps or 0, 'move')} (proven){tail}"
+    best = f", best solution found {plural(result.upper_bound, 'move')}" if result.upper_bound is not None else ""
     return f"unknown: time limit reached; optimum is at least {result.lower_bound}{best}"
 
 

@@ -29,6 +29,7 @@ from kamicp.cli.common import (
     interruptible,
     load,
     out,
+    plural,
     print_json,
     printable,
     spinner,
@@ -153,10 +154,11 @@ def prove_cmd(
         print_json(data)
     elif result.status == NO_SOLUTION:
         _show(level, result, rules, label, show_moves=False)
-        out.print(f"[bold green]proven: no solution with fewer than {under} moves[/]")
+        out.print(f"[bold green]proven: no solution with fewer than {plural(under, 'move')}[/]")
     elif result.status == OPTIMAL:
         _show(level, result, rules, label)
-        out.print(f"[bold red]not proven: this solution has {len(result.moves)} moves, fewer than {under}[/]")
+        out.print(f"[bold red]not proven: this solution has {plural(len(result.moves), 'move')}, fewer than "
+                  f"{under}[/]")
     else:
         _show(level, result, rules, label, show_moves=False)
     code = {NO_SOLUTION: EXIT_OK, OPTIMAL: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)

@@ -47,16 +47,18 @@ def _medals(value: Any, source: str) -> tuple[tuple[str, int], ...]:
 
 
 def _official(value: Any, level: Level, source: str) -> tuple[Move, ...] | None:
-    """The official solution: a list of {"tap": [row, col] or node id, "color": key}."""
+    """The official solution: a list of {"tap": [row, col] or node id, "colour": key} ("color", the older
+    spelling, is read too)."""
     if value is None:
         return None
     where = "field 'official'"
     if not isinstance(value, list):
-        raise FormatError('must be a list of {"tap": ..., "color": ...} moves', source=source, where=where)
+        raise FormatError('must be a list of {"tap": ..., "colour": ...} moves', source=source, where=where)
     moves = []
     for k, item in enumerate(value, start=1):
-        if not isinstance(item, dict) or not isinstance(item.get("color"), str) or "tap" not in item:
-            raise FormatError(f'move {k}: must be {{"tap": ..., "color": "<key>"}}, got {short(item)}',
+        colour = item.get("colour", item.get("color")) if isinstance(item, dict) else None
+        if not isinstance(colour, str) or "tap" not in item:
+            raise FormatError(f'move {k}: must be {{"tap": ..., "colour": "<key>"}}, got {short(item)}',
                               source=source, where=where)
         tap = item["tap"]
         if level.geometry == "graph":
@@ -69,7 +71,7 @@ def _official(value: Any, level: Level, source: str) -> tuple[Move, ...] | None:
         if not ok or not level.has_cell(label):
             raise FormatError(f"move {k}: tap {short(tap)} is not a cell of the level", source=source,
                               where=where)
-        moves.append(Move(level.index(label), item["color"]))
+        moves.append(Move(level.index(label), colour))
     return tuple(moves)
 
 
@@ -206,8 +208,8 @@ def level_to_data(level: Level, proof: dict | None = None) -> dict:
 
 
 def move_data(level: Level, move: Move) -> dict:
-    """A move as JSON data: {"tap": [row, col] or node id, "color": key}."""
-    return {"tap": level.tap_data(move.cell), "color": move.color}
+    """A move as JSON data: {"tap": [row, col] or node id, "colour": key}."""
+    return {"tap": level.tap_data(move.cell), "colour": move.color}
 
 
 def write_json(level: Level, path: str | Path, *, overwrite: bool = False, proof: dict | None = None) -> None:

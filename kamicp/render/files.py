@@ -11,7 +11,15 @@ from pathlib import Path
 
 from kamicp.errors import FormatError, UsageError
 from kamicp.level import Level, Move
-from kamicp.render.scene import Scene, board_scene, start_scene, steps_scenes, strip_scene
+from kamicp.render.scene import (
+    Scene,
+    board_scene,
+    picture_title,
+    start_scene,
+    steps_scenes,
+    strip_scene,
+    titled,
+)
 from kamicp.render.svg import scene_svg
 from kamicp.rules import Board
 
@@ -27,10 +35,16 @@ def picture_kind(path: str | Path) -> str:
     return kind
 
 
-def check_writable(paths: Sequence[str | Path], *, force: bool = False) -> None:
-    """Refuse (FormatError) if any target exists and `force` is not given, or is a directory."""
+def check_writable(paths: Sequence[str | Path], *, force: bool = False, new_folder: bool = False) -> None:
+    """Refuse (FormatError) if any target exists and `force` is not given, is a directory, or its folder
+    does not exist (checked before any work, so a long solve does not end in a failed write; `new_folder`:
+    the caller makes it)."""
     for path in paths:
         p = Path(path)
+        folder = p.parent if str(p.parent) else Path(".")
+        if not folder.is_dir() and not (new_folder and not folder.exists()):
+            what = "is not a folder" if folder.exists() else "does not exist"
+            raise FormatError(f"cannot write: the folder {folder} {what}", source=str(p))
         if p.is_dir():
             raise FormatError("is a directory, not a picture file", source=str(p))
         if p.exists() and not force:
@@ -58,10 +72,9 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def picture_scene(level: Level, moves: Sequence[Move] | None = None) -> Scene:
-    """The start board, or with `moves` the strip of every step."""
-    if moves is None:
-        return board_scene(Board.start(level))
-    return strip_scene(level, moves)
+    """The start board, or with `moves` the strip of every step, under a title (name, par)."""
+    scene = board_scene(Board.start(level)) if moves is None else strip_scene(level, moves)
+    return titled(scene, picture_title(level, moves))
 
 
 def write_scene(path: str | Path, scene: Scene, *, kind: str | None = None, force: bool = False,
@@ -101,12 +114,14 @@ def write_steps(directory: str | Path, level: Level, moves: Sequence[Move], *, f
     d = Path(directory)
     check_steps_dir(d, force=True)
     paths = step_files(d, len(moves))
-    check_writable(paths, force=force)
+    check_writable(paths, force=force, new_folder=True)
     try:
         d.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise FormatError(f"cannot create the directory: {e.strerror or e}", source=str(d)) from None
-    scenes = [*steps_scenes(level, moves), start_scene(level), strip_scene(level, moves)]
+    title = picture_title(level)
+    scenes = [*(titled(s, title) for s in steps_scenes(level, moves)), titled(start_scene(level), title),
+              titled(strip_scene(level, moves), picture_title(level, moves))]
     for k, scene in enumerate(scenes):
         for j, kind in enumerate(KINDS):
             _write(paths[2 * k + j], encode(scene, kind, scale=scale))

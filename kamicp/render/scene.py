@@ -33,6 +33,9 @@ EDGE = "#9a9a9a"
 NODE_RADIUS = 13.0
 LAYOUT_SEED = 7
 FONT_SIZE = 12.0
+TITLE = 30.0  # height of the title band above a written picture
+TITLE_SIZE = 15.0
+STRIP_WIDTH = 1000.0  # a solution strip wraps into rows at most this wide (2,000 px in a PNG)
 
 
 @dataclass(frozen=True)
@@ -250,16 +253,46 @@ def start_scene(level: Level, *, cell: float = CELL) -> Scene:
     return board_scene(Board.start(level), caption="start", cell=cell)
 
 
-def strip_scene(level: Level, moves: Sequence[Move], *, cell: float = CELL) -> Scene:
-    """The start board, then every step picture, side by side."""
+def strip_scene(level: Level, moves: Sequence[Move], *, cell: float = CELL, max_width: float = STRIP_WIDTH
+                ) -> Scene:
+    """The start board, then every step picture, left to right in rows at most `max_width` wide (at least
+    one picture a row), as a page of text wraps."""
     panels = [start_scene(level, cell=cell), *steps_scenes(level, moves, cell=cell)]
-    x = 0.0
-    groups = []
+    rows: list[list[Scene]] = [[]]
     for panel in panels:
-        groups.append(Group(x, 0.0, tuple(panel.items)))  # type: ignore[arg-type]
-        x += panel.width + GAP
-    height = max(p.height for p in panels)
-    return Scene(x - GAP, height, tuple(groups), title=f"{level.name} solution".strip())
+        row = rows[-1]
+        if row and sum(p.width + GAP for p in row) + panel.width > max_width:
+            rows.append(row := [])
+        row.append(panel)
+    groups, width, y = [], 0.0, 0.0
+    for row in rows:
+        x = 0.0
+        for panel in row:
+            groups.append(Group(x, y, tuple(panel.items)))  # type: ignore[arg-type]
+            x += panel.width + GAP
+        width = max(width, x - GAP)
+        y += max(p.height for p in row) + GAP
+    return Scene(width, y - GAP, tuple(groups), title=f"{level.name} solution".strip())
+
+
+def picture_title(level: Level, moves: Sequence[Move] | None = None) -> str:
+    """A written picture's title: the level's name and par, and for a solution its length."""
+    text = level.name or "level"
+    if level.par is not None:
+        text += f" (par {level.par})"
+    if moves is not None:
+        text += f": solution in {len(moves)} move{'' if len(moves) == 1 else 's'}"
+    return text
+
+
+def titled(scene: Scene, title: str) -> Scene:
+    """`scene` under a title band (bold, left-aligned), widened when the title needs it; the SVG's <title>
+    says the same."""
+    width = max(scene.width, len(title) * TITLE_SIZE * 0.62 + 2 * PAD)  # (a generous average glyph width)
+    label = Label((PAD, PAD + TITLE_SIZE), title, size=TITLE_SIZE, bold=True, role="title")
+    moved = [replace(item, dy=item.dy + TITLE) if isinstance(item, Group) else shifted(item, 0.0, TITLE)
+             for item in scene.items]
+    return Scene(width, scene.height + TITLE, (label, *moved), scene.background, title)
 
 
 def shifted(shape: Shape, dx: float, dy: float) -> Shape:

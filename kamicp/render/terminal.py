@@ -60,6 +60,13 @@ def board_view(board: Board, mark: int | None = None, plain: bool = False) -> Re
     return Group(*lines)
 
 
+def mark_glyph(level: Level, plain: bool = False) -> str:
+    """How board_view marks the tapped cell: what a caption explaining the marker names."""
+    if plain and level.geometry != "graph":
+        return "*"
+    return "<>" if level.geometry == "square" else "●"
+
+
 def _graph_view(board: Board, mark: int | None) -> RenderableType:
     level = board.level
     adj = level.adjacency()

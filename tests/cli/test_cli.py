@@ -40,7 +40,7 @@ def test_solve_json_moves_replay(blog_path):
         assert data["status"] == "optimal" and data["optimum"] == optimum
         level = load_level(path)
         taps = [tuple(m["tap"]) if isinstance(m["tap"], list) else m["tap"] for m in data["moves"]]
-        moves = [Move(level.index(t), m["color"]) for t, m in zip(taps, data["moves"], strict=True)]
+        moves = [Move(level.index(t), m["colour"]) for t, m in zip(taps, data["moves"], strict=True)]
         verify(level, moves, max_moves=optimum)
         assert data["proof"][-1]["outcome"] == "feasible"
         assert {h["outcome"] for h in data["proof"][:-1]} <= {"bound", "infeasible"}
@@ -110,7 +110,7 @@ def test_text_grid_needs_geometry(tmp_path):
     f.write_text("AAB\nABB\n")
     assert run("solve", f).exit_code == 2
     res = run("solve", f, "--geometry", "square")
-    assert res.exit_code == 0 and "optimal: 1 moves" in res.output
+    assert res.exit_code == 0 and "optimal: 1 move (" in res.output
 
 
 BAD_JSON = {

@@ -64,7 +64,7 @@ def test_info_json(runner, tmp_path):
     assert data["medals"] == {"gold": 2, "silver": 3, "bronze": 4}
     assert data["regions"] == 3 and data["cells"] == 6 and data["geometry"] == "square"
     assert data["official"]["valid"] and data["official"]["equals_par"]
-    assert data["official"]["moves"][0] == {"tap": [0, 0], "color": "2"}
+    assert data["official"]["moves"][0] == {"tap": [0, 0], "colour": "2"}
 
 
 def test_info_reports_a_failing_official_solution(runner, tmp_path):

@@ -32,7 +32,7 @@ def test_count_json_keys_and_exit_code(blog_path: Path) -> None:
     assert data["optimum"] == 5 and data["complete"] is True
     level = load_level(blog_path)
     for plan in data["examples"]:
-        verify(level, [Move(level.index(str(m["tap"])), m["color"]) for m in plan], max_moves=5)
+        verify(level, [Move(level.index(str(m["tap"])), m["colour"]) for m in plan], max_moves=5)
 
 
 def test_count_text_and_limit() -> None:
@@ -90,7 +90,7 @@ def test_generate_pack_validates_and_never_overwrites(tmp_path: Path) -> None:
         data = json.loads(f.read_text())
         assert data["par"] == data["proof"]["optimum"] == 4
         last = data["proof"]["horizons"][-1]
-        assert (last["moves"], last["result"]) == (4, "feasible")
+        assert (last["steps"], last["outcome"]) == (4, "feasible")
     check = run("validate", *files, "--engine", "search")
     assert check.exit_code == 0, check.output
     before = files[0].read_text()

@@ -34,7 +34,7 @@ def test_solve_pivot_json_replays_under_the_pivot_rule(tmp_path):
         assert res.exit_code == 0, res.output
         data = json.loads(res.stdout)
         assert data["rules"] == "pivot" and data["status"] == "optimal"
-        moves = [Move(level.index(tuple(m["tap"])), m["color"]) for m in data["moves"]]
+        moves = [Move(level.index(tuple(m["tap"])), m["colour"]) for m in data["moves"]]
         verify(level, moves, pivot=cell)
         assert data["optimum"] == bfs_pivot_optimum(level, cell, limit=14)[0]
 

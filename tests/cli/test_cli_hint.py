@@ -24,7 +24,7 @@ def test_hint_cli_json_and_text(blog_path):
     assert {"move", "remaining", "par_still_possible"} <= data.keys()
     assert data["remaining"] == 5 and data["par_still_possible"] is False
     level = load_level(blog_path)
-    moves = [*parse_moves(level, "1:Red"), Move(level.index(data["move"]["tap"]), data["move"]["color"])]
+    moves = [*parse_moves(level, "1:Red"), Move(level.index(data["move"]["tap"]), data["move"]["colour"])]
     assert hint(level, moves).remaining == 4  # the hinted move keeps the optimum
     text = runner.invoke(app, ["hint", str(blog_path), "--moves", "1:Red"])
     assert text.exit_code == 0 and "no longer possible" in text.output and "optimal: 5 more moves" in text.output

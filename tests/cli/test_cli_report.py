@@ -25,4 +25,4 @@ def test_proof_table_shows_implied_horizons_as_one_row():
     console = Console(width=120, record=True)
     console.print(proof_table(res))
     text = console.export_text()
-    assert "7-8" in text and "implied by 9" in text and text.count("implied by") == 1
+    assert "7-8" in text and text.count("impossible: implied by 9") == 1 and text.count("implied by") == 2  # + its note

@@ -70,7 +70,7 @@ def test_solution_wins_optimally_and_over_par_fails():
     level = load_level(PUZZLES / "blog-18.json")
     sol = post(c, "/api/solve", []).json()
     assert sol["status"] == "optimal" and sol["remaining"] == 5
-    moves = [{"tap": m["tap"], "color": m["color"]} for m in sol["moves"]]
+    moves = [{"tap": m["tap"], "colour": m["colour"]} for m in sol["moves"]]
     verify(level, [move_from_data(level, m) for m in moves], max_moves=5)
     win = post(c, "/api/move", moves).json()
     assert win["status"] == "solved" and win["optimal"] is True and win["optimum"] == 5
@@ -84,7 +84,7 @@ def test_hint_after_a_wrong_move_keeps_the_optimum():
     played = [{"tap": "1", "color": "Red"}]
     h = post(c, "/api/hint", played).json()
     assert h["remaining"] == 5 and h["par_still_possible"] is False and h["region"]
-    after = [*played, {"tap": h["move"]["tap"], "color": h["move"]["color"]}]
+    after = [*played, {"tap": h["move"]["tap"], "colour": h["move"]["colour"]}]
     assert post(c, "/api/hint", after).json()["remaining"] == 4
     rest = post(c, "/api/solve", after).json()
     moves = [move_from_data(level, m) for m in after + rest["moves"]]

@@ -278,7 +278,7 @@ def test_json_keeps_medals_and_official_solution(tmp_path):
     write_json(level, path)
     data = json.loads(path.read_text())
     assert data["medals"] == {"gold": 2, "silver": 3, "bronze": 4}
-    assert data["official"] == [{"tap": [0, 0], "color": "2"}, {"tap": [0, 0], "color": "3"}]
+    assert data["official"] == [{"tap": [0, 0], "colour": "2"}, {"tap": [0, 0], "colour": "3"}]
     again = load_level(path)
     assert again == level
 

@@ -224,13 +224,13 @@ function hint() {
     const h = await api("/api/hint", state.moves);
     if (!h.move) { say("The board is already solved."); return; }
     highlight(h.region.map(tapId));
-    select(h.move.color);
+    select(h.move.colour);
     const where = tapId(h.move.tap);
     const left = h.remaining === null
       ? `at least ${h.lower_bound} more moves (time ran out before a proof)`
       : `${h.remaining} more move${h.remaining === 1 ? "" : "s"} (proven optimal)`;
     const par = h.par_still_possible === false ? " Par is no longer possible." : "";
-    say(`Hint: paint the highlighted region (${where}) ${nameOf(h.move.color)}: ${left}.${par}`);
+    say(`Hint: paint the highlighted region (${where}) ${nameOf(h.move.colour)}: ${left}.${par}`);
   });
 }
 
@@ -241,10 +241,10 @@ function solve() {
     const proven = s.status === "optimal" ? "the proven optimal" : "the best found (not proven optimal)";
     for (const [k, move] of s.moves.entries()) {
       highlight([tapId(move.tap)]);
-      select(move.color);
+      select(move.colour);
       say(`Playing ${proven} solution: move ${k + 1} of ${s.moves.length}.`);
       await new Promise((done) => setTimeout(done, STEP_MS));
-      await play([...state.moves, { tap: tapId(move.tap), color: move.color }]);
+      await play([...state.moves, { tap: tapId(move.tap), colour: move.colour }]);
     }
   });
 }
