@@ -16,7 +16,7 @@ from importlib.resources import files
 
 VERSION = 1
 OUTPUTS = ("solve", "prove", "hint", "count", "info", "generate", "generated_proof", "validate", "report",
-           "katamino")
+           "katamino", "katamino_book")
 
 
 @cache

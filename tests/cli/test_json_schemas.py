@@ -86,6 +86,11 @@ def test_validate_and_report(tmp_path: Path) -> None:
 def test_katamino() -> None:
     check("katamino", run_json("katamino", "--board", "5x6", "--pieces", "LPUVYN", "--json"))
     check("katamino", run_json("katamino", "--board", "5x6", "--pieces", "LPUVYN", "--count", "--json"))
+    check("katamino", run_json("katamino", "--board", "5x4", "--pieces", "LPUI", "--json"))  # the I across
+
+
+def test_katamino_book() -> None:
+    check("katamino_book", run_json("katamino", PUZZLES / "katamino" / "book.json", "--json", "--no-draw"))
 
 
 def test_the_schemas_enums_are_the_codes() -> None:
