@@ -206,7 +206,7 @@ def check_line_files(directory: str | Path, names: Sequence[str], *, force: bool
     if d.exists() and not d.is_dir():
         raise FormatError("exists and is not a directory", source=str(d))
     paths = line_files(d, names)
-    check_writable(paths, force=force)
+    check_writable(paths, force=force, new_folder=True)  # made by write_line_pictures
     return paths
 
 
