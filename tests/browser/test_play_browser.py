@@ -3,6 +3,7 @@ the real server on a free port, clicks on the stable hooks, answers checked agai
 
 from __future__ import annotations
 
+import multiprocessing
 import shutil
 import threading
 from collections.abc import Iterator
@@ -20,7 +21,8 @@ from kamicp import load_level, solve  # noqa: E402
 from kamicp.cli import app as cli  # noqa: E402
 from kamicp.hint import hint, move_from_data  # noqa: E402
 from kamicp.level import Level  # noqa: E402
-from kamicp.play.server import bind, create_app, url_of  # noqa: E402
+from kamicp.play.server import bundled_levels, create_app  # noqa: E402
+from kamicp.play.serving import bind, port_of, server_for, url_of  # noqa: E402
 from tests.helpers import PUZZLES  # noqa: E402
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None)
@@ -38,18 +40,17 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-def _serve(level: Level) -> Iterator[str]:
-    """The real server (uvicorn) for `level` in a thread on a free port; stopped afterwards."""
-    import uvicorn
-
+def _serve(level: Level, time_limit: float = 20) -> Iterator[str]:
+    """The real server (uvicorn, with the limits `kamicp play` uses) for `level` in a thread on a free port;
+    stopped afterwards."""
     sock = bind(0)
-    srv = uvicorn.Server(uvicorn.Config(create_app(level, time_limit=20), log_level="warning", lifespan="off"))
+    srv = server_for(create_app(level, time_limit=time_limit, library=bundled_levels(), port=port_of(sock)))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
         yield url_of(sock)
     finally:
-        srv.should_exit = True
+        srv.handle_exit(15, None)  # (as SIGTERM would: running solves end at once)
         thread.join(timeout=10)
         sock.close()
 
@@ -114,19 +115,19 @@ def test_blog_level_optimal_solution_by_clicking(page_for):
 def test_undo_and_restart(page_for):
     page, level = page_for("blog-18.json")
     first = cell_selector(level, 0)
-    start_colour = page.get_attribute(first, "data-colour")
+    start_colour = page.get_attribute(first, "data-fill")
     other = next(k for k in level.color_keys if k != start_colour)
     click_move(page, level, 0, other, 1)
-    assert page.get_attribute(first, "data-colour") == other
+    assert page.get_attribute(first, "data-fill") == other
     page.click('[data-testid="undo"]')
     page.wait_for_function("document.querySelector('[data-testid=moves]').textContent === '0'", timeout=WAIT)
-    assert page.get_attribute(first, "data-colour") == start_colour
+    assert page.get_attribute(first, "data-fill") == start_colour
     click_move(page, level, 0, other, 1)
     third = next(k for k in level.color_keys if k not in (start_colour, other))
     click_move(page, level, 0, third, 2)
     page.click('[data-testid="restart"]')
     page.wait_for_function("document.querySelector('[data-testid=moves]').textContent === '0'", timeout=WAIT)
-    assert page.get_attribute(first, "data-colour") == start_colour
+    assert page.get_attribute(first, "data-fill") == start_colour
     assert status(page) == "playing"
 
 
@@ -174,7 +175,7 @@ def test_grid_levels_render_and_accept_a_move(page_for, name, sides):
     assert len(points.split()) == sides
     other = next(k for k in level.color_keys if k != level.colors[0])
     click_move(page, level, 0, other, 1)
-    assert page.get_attribute(cell_selector(level, 0), "data-colour") == other
+    assert page.get_attribute(cell_selector(level, 0), "data-fill") == other
 
 
 def test_open_another_level(page_for):
@@ -190,7 +191,7 @@ def test_a_first_win_says_it_is_checking_then_whether_it_was_optimal(page_for, m
 
     page, level = page_for("blog-18.json")
     best = solve(level, engine="search").moves
-    gate, real = threading.Event(), server.solve
+    gate, real = multiprocessing.get_context("fork").Event(), server.solve  # (the solve runs in a forked process)
 
     def held(*args, **kwargs):  # the proof waits until the page has been seen checking
         assert gate.wait(WAIT / 1000)

@@ -5,7 +5,9 @@
 const SVG = "http://www.w3.org/2000/svg";
 const STEP_MS = 700; // pause between the moves of a shown solution
 
-const state = { level: null, moves: [], colors: [], selected: null, busy: false, status: "playing" };
+const state = { level: null, moves: [], colors: [], selected: null, busy: false, busyText: null, status: "playing",
+  rotated: false };
+const KEYS = "1–9 pick a colour, U undo, R restart, H hint, S solve, O open a file";
 const $ = (id) => document.getElementById(id);
 
 function hexOf(key) {
@@ -25,7 +27,11 @@ async function api(path, body, extra = {}) {
   };
   const reply = await fetch(path, options);
   const data = await reply.json();
-  if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
+  if (!reply.ok) {
+    const error = new Error(data.error || `HTTP ${reply.status}`);
+    error.retryAfter = reply.headers.get("Retry-After");
+    throw error;
+  }
   return data;
 }
 
@@ -41,18 +47,35 @@ function showError(text) {
 
 function setBusy(busy, what) {
   state.busy = busy;
-  for (const id of ["undo", "restart", "hint", "solve"]) $(id).disabled = busy;
+  for (const id of ["undo", "restart", "hint", "solve", "picker"]) $(id).disabled = busy;
   document.body.classList.toggle("busy", busy);
   if (busy && what) say(what);
+  // the busy text ("Thinking…") never outlives the work, whether it answered or failed
+  if (!busy && state.busyText !== null && $("message").textContent === state.busyText) say("");
+  state.busyText = busy && what ? what : null;
 }
 
 // --- drawing -----------------------------------------------------------------------------------------
+// A landscape board (Kami 1's 16 x 10) on a portrait screen is drawn turned a quarter, so that it fills
+// the width of a phone instead of a third of its height.
+function wantsRotation() {
+  const level = state.level;
+  const stage = $("stage");
+  return level.width > 1.15 * level.height && stage.clientHeight > 1.15 * stage.clientWidth;
+}
+
 function draw() {
   const level = state.level;
   const svg = $("board");
   svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${level.width} ${level.height}`);
+  state.rotated = wantsRotation();
+  const [w, h] = state.rotated ? [level.height, level.width] : [level.width, level.height];
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.dataset.geometry = level.geometry;
+  svg.dataset.rotated = String(state.rotated);
+  const root = document.createElementNS(SVG, "g");
+  if (state.rotated) root.setAttribute("transform", `translate(${level.height} 0) rotate(90)`);
+  svg.appendChild(root);
   const idAttr = level.geometry === "graph" ? "data-node" : "data-cell";
   for (const shape of level.shapes) {
     let el;
@@ -67,21 +90,21 @@ function draw() {
       el.setAttribute("x1", shape.a[0]); el.setAttribute("y1", shape.a[1]);
       el.setAttribute("x2", shape.b[0]); el.setAttribute("y2", shape.b[1]);
       el.setAttribute("class", "edge");
-      svg.appendChild(el);
+      root.appendChild(el);
       continue;
     } else if (shape.kind === "label") {
       el = document.createElementNS(SVG, "text");
       el.setAttribute("x", shape.x); el.setAttribute("y", shape.y);
       el.setAttribute("class", "node-label");
       el.textContent = shape.text;
-      svg.appendChild(el);
+      root.appendChild(el);
       continue;
     } else continue;
     el.setAttribute("class", shape.kind);
     el.setAttribute(idAttr, level.cells[shape.cell]);
     el.dataset.index = shape.cell;
     el.addEventListener("click", () => tap(shape.cell));
-    svg.appendChild(el);
+    root.appendChild(el);
   }
   paint();
 }
@@ -90,7 +113,7 @@ function paint() {
   for (const el of $("board").querySelectorAll("[data-index]")) {
     const key = state.colors[Number(el.dataset.index)];
     el.setAttribute("fill", hexOf(key));
-    el.dataset.colour = key;
+    el.dataset.fill = key; // (a cell's colour is state; data-colour is the palette's hook)
     if (el.tagName === "polygon") el.setAttribute("stroke", hexOf(key));
   }
   $("moves").textContent = String(state.moves.length);
@@ -110,6 +133,8 @@ function drawPalette() {
     button.setAttribute("aria-label", entry.name);
     button.title = entry.name;
     button.style.background = entry.hex;
+    const n = bar.children.length + 1;
+    if (n <= 9) button.dataset.key = String(n);
     button.addEventListener("click", () => select(entry.key));
     bar.appendChild(button);
   }
@@ -148,7 +173,10 @@ function start() {
   document.title = `${state.level.name || "level"} - kamicp play`;
   draw();
   drawPalette();
-  say(state.level.par === null ? "Paint the board one colour." : `Paint the board one colour in ${state.level.par} moves.`);
+  const goal = state.level.par === null ? "Paint the board one colour"
+    : `Paint the board one colour in ${state.level.par} moves`;
+  say(`${goal}: pick a colour below, then tap a region.`);
+  $("picker").value = "";
 }
 
 async function play(moves) {
@@ -196,6 +224,7 @@ async function guarded(what, work) {
     await work();
   } catch (e) {
     showError(e.message);
+    if (e.retryAfter) say(`The server is busy: try again in ${e.retryAfter} s.`);
   } finally {
     setBusy(false);
   }
@@ -239,10 +268,13 @@ function solve() {
     const s = await api("/api/solve", state.moves);
     if (s.moves.length === 0) { say("The board is already solved."); return; }
     const proven = s.status === "optimal" ? "the proven optimal" : "the best found (not proven optimal)";
+    const par = state.level.par;
+    const total = state.moves.length + s.moves.length;
+    const over = par !== null && total > par ? ` It ends after ${total} moves: over par (${par}).` : "";
     for (const [k, move] of s.moves.entries()) {
       highlight([tapId(move.tap)]);
       select(move.color);
-      say(`Playing ${proven} solution: move ${k + 1} of ${s.moves.length}.`);
+      say(`Playing ${proven} solution: move ${k + 1} of ${s.moves.length}.${over}`);
       await new Promise((done) => setTimeout(done, STEP_MS));
       await play([...state.moves, { tap: tapId(move.tap), color: move.color }]);
     }
@@ -252,15 +284,57 @@ function solve() {
 async function openFile(file) {
   if (!file) return;
   guarded(`Opening ${file.name}…`, async () => {
-    const reply = await fetch(`/api/open?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+    const reply = await fetch(`/api/open?name=${encodeURIComponent(file.name)}`, {
+      method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: file,
+    });
     const data = await reply.json();
-    if (!reply.ok) { say(""); throw new Error(data.error || `HTTP ${reply.status}`); }
+    if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
     state.level = data;
     start();
   });
 }
 
+async function pick(file) {
+  if (!file) return;
+  guarded(`Opening ${file}…`, async () => {
+    const reply = await fetch("/api/pick", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ file }),
+    });
+    const data = await reply.json();
+    if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
+    state.level = data;
+    start();
+  });
+}
+
+async function listLevels() {
+  const { levels } = await api("/api/levels");
+  const picker = $("picker");
+  for (const file of levels) {
+    const option = document.createElement("option");
+    option.value = file;
+    option.textContent = file.replace(/\.json$/, "");
+    picker.appendChild(option);
+  }
+  picker.hidden = levels.length === 0;
+}
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("select, input, textarea")) return;
+  const key = e.key.toLowerCase();
+  const swatch = $("palette").querySelector(`.swatch[data-key="${key}"]`);
+  const actions = { u: undo, backspace: undo, r: restart, h: hint, s: solve, o: () => $("open").click() };
+  if (swatch) select(swatch.dataset.colour);
+  else if (actions[key]) actions[key]();
+  else return;
+  e.preventDefault();
+}
+
 function wire() {
+  $("keys").textContent = `Keys: ${KEYS}.`;
+  $("picker").addEventListener("change", (e) => pick(e.target.value));
+  document.addEventListener("keydown", onKey);
+  new ResizeObserver(() => { if (state.level && wantsRotation() !== state.rotated) draw(); }).observe($("stage"));
   $("undo").addEventListener("click", undo);
   $("restart").addEventListener("click", restart);
   $("hint").addEventListener("click", hint);
@@ -277,3 +351,4 @@ function wire() {
 
 wire();
 load().catch((e) => showError(e.message));
+listLevels().catch(() => { $("picker").hidden = true; });
