@@ -14,6 +14,7 @@ import contextlib
 import ctypes
 import multiprocessing as mp
 import os
+import resource
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -74,8 +75,10 @@ async def until_gone(request: Request) -> None:
 
 
 async def unless_gone(request: Request, work: Callable[[], Awaitable[Any]]) -> Any:
-    """`work()`, cancelled as soon as the client goes away (then None: nobody reads the answer)."""
+    """`work()`, cancelled as soon as the client goes away (then None: nobody reads the answer); its
+    exception, if any, is raised as it is (not in a group)."""
     result: list[Any] = [None]
+    error: list[Exception | None] = [None]
     async with anyio.create_task_group() as group:
 
         async def watch() -> None:
@@ -83,11 +86,17 @@ async def unless_gone(request: Request, work: Callable[[], Awaitable[Any]]) -> A
             group.cancel_scope.cancel()
 
         async def run() -> None:
-            result[0] = await work()
-            group.cancel_scope.cancel()
+            try:
+                result[0] = await work()
+            except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
+                error[0] = exc
+            finally:
+                group.cancel_scope.cancel()
 
         group.start_soon(watch)
         group.start_soon(run)
+    if error[0] is not None:
+        raise error[0]
     return result[0]
 
 
@@ -99,6 +108,11 @@ def _child(conn, fn: Callable[..., Any], args: tuple, parent: int) -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:
         os._exit(1)
+    # the server's sockets are not the solve's: a copy held here would keep a connection the server
+    # closed (or whose client left) open until the solve ends
+    keep = conn.fileno()
+    os.closerange(3, keep)
+    os.closerange(keep + 1, _max_fd())
     try:
         conn.send(("ok", fn(*args)))
     except KamiError as exc:
@@ -108,6 +122,11 @@ def _child(conn, fn: Callable[..., Any], args: tuple, parent: int) -> None:
     finally:
         conn.close()
         os._exit(0)  # (no atexit handlers or inherited threads of the server's)
+
+
+def _max_fd() -> int:
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return 65536 if soft == resource.RLIM_INFINITY else soft
 
 
 class Processes:
@@ -139,7 +158,13 @@ class Processes:
                 if time.monotonic() > end:
                     raise Busy(f"no answer within {deadline:.0f} s", self.gate.retry_after, status=504)
                 await anyio.sleep(POLL)
-            kind, value = parent.recv()
+            try:
+                kind, value = parent.recv()
+            except EOFError:  # (killed: the server is stopping, or it died)
+                if self.gate.closed:
+                    raise Busy("the server is stopping", self.gate.retry_after) from None
+                raise KamiError(f"the solver's process ended without an answer (exit code {proc.exitcode})"
+                                ) from None
         finally:
             self._running.discard(proc)
             _kill(proc)

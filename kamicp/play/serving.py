@@ -25,14 +25,14 @@ HEADER_SECONDS = 10.0
 KEEP_ALIVE = 5
 GRACEFUL = 2
 MAX_HEADER_BYTES = 16 * 1024
-BACKLOG = 64
+BACKLOG = 16  # (asyncio accepts up to this many connections at once, before the cap below can close them)
 
 
 def max_connections() -> int:
     """Connections served at once: 100, or fewer when the process may open few files (each connection
     is one; the rest are kept for the server's own files, pipes and solver processes)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return 100 if soft == resource.RLIM_INFINITY else max(4, min(100, (soft - 32) // 2))
+    return 100 if soft == resource.RLIM_INFINITY else max(4, min(100, (soft - 32 - BACKLOG) // 2))
 
 
 class Protocol(H11Protocol):
