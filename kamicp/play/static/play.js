@@ -64,8 +64,22 @@ function wantsRotation() {
   return level.width > 1.15 * level.height && stage.clientHeight > 1.15 * stage.clientWidth;
 }
 
+// One cell's outline as a subpath, always turning the same way: in one path, cells of opposite turns
+// would cancel each other's coverage along their shared edge and leave a hairline there.
+function outline(points) {
+  let area = 0;
+  for (let k = 0; k < points.length; k++) {
+    const [x1, y1] = points[k];
+    const [x2, y2] = points[(k + 1) % points.length];
+    area += x1 * y2 - x2 * y1;
+  }
+  const turned = area < 0 ? [...points].reverse() : points;
+  return `M${turned.map((p) => p.join(",")).join("L")}Z`;
+}
+
 function draw() {
   const level = state.level;
+  state.outline = [];
   const svg = $("board");
   svg.replaceChildren();
   state.rotated = wantsRotation();
@@ -76,12 +90,19 @@ function draw() {
   const root = document.createElementNS(SVG, "g");
   if (state.rotated) root.setAttribute("transform", `translate(${level.height} 0) rotate(90)`);
   svg.appendChild(root);
+  // The colours of grid cells are drawn as one path per colour, under the cells: inside one path the
+  // edges cells share are not anti-aliased, so no seam shows between cells of one colour. The cells
+  // themselves (transparent) take the taps and carry the hooks and the hint's outline.
+  const layers = document.createElementNS(SVG, "g");
+  layers.setAttribute("class", "layers");
+  root.appendChild(layers);
   const idAttr = level.geometry === "graph" ? "data-node" : "data-cell";
   for (const shape of level.shapes) {
     let el;
     if (shape.kind === "cell") {
       el = document.createElementNS(SVG, "polygon");
       el.setAttribute("points", shape.points.map((p) => p.join(",")).join(" "));
+      state.outline[shape.cell] = outline(shape.points);
     } else if (shape.kind === "node") {
       el = document.createElementNS(SVG, "circle");
       el.setAttribute("cx", shape.cx); el.setAttribute("cy", shape.cy); el.setAttribute("r", shape.r);
@@ -110,11 +131,24 @@ function draw() {
 }
 
 function paint() {
+  const outlines = new Map(); // colour key -> the outlines of its cells, as one path
   for (const el of $("board").querySelectorAll("[data-index]")) {
     const key = state.colors[Number(el.dataset.index)];
     el.setAttribute("fill", hexOf(key));
     el.dataset.fill = key; // (a cell's colour is state; data-colour is the palette's hook)
-    if (el.tagName === "polygon") el.setAttribute("stroke", hexOf(key));
+    if (el.tagName === "polygon") {
+      if (!outlines.has(key)) outlines.set(key, []);
+      outlines.get(key).push(state.outline[Number(el.dataset.index)]);
+    }
+  }
+  const layers = $("board").querySelector(".layers");
+  layers.replaceChildren();
+  for (const [key, parts] of outlines) {
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", parts.join(""));
+    path.setAttribute("fill", hexOf(key));
+    path.setAttribute("stroke", hexOf(key));
+    layers.appendChild(path);
   }
   $("moves").textContent = String(state.moves.length);
   $("par").textContent = state.level.par === null ? "-" : String(state.level.par);
