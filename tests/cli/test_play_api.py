@@ -19,7 +19,7 @@ from kamicp import load_level, verify  # noqa: E402
 from kamicp.cli import app as cli  # noqa: E402
 from kamicp.hint import move_from_data  # noqa: E402
 from kamicp.play import server  # noqa: E402
-from tests.helpers import PUZZLES  # noqa: E402
+from tests.helpers import GAMES, PUZZLES  # noqa: E402
 
 
 def client(name: str = "blog-18.json", **kwargs) -> TestClient:
@@ -192,3 +192,53 @@ def test_open_with_a_hostile_file_name_is_a_400_not_a_crash(name):
     assert reply.status_code in (200, 400), reply.text
     if reply.status_code == 400:
         assert "\n" not in reply.json()["error"] and "\x1b" not in reply.json()["error"]
+
+
+def test_open_a_kami1_xml_file():
+    """The page has no --geometry: a Kami 1 .xml (squares) opens as `kamicp info` reads it."""
+    path = GAMES / "squ-14b4c-s301.xml"
+    reply = upload(client(), path.name, path.read_bytes())
+    assert reply.status_code == 200, reply.text
+    level = load_level(path)
+    view = reply.json()
+    assert view["geometry"] == "square" and view["shape"] == list(level.shape) and view["par"] == level.par
+    assert view["colors"] == list(level.colors)
+
+
+def test_a_text_grid_upload_is_read_as_triangles():
+    view = upload(client(), "grid.txt", b"AB\nBA\nAA\n").json()
+    assert view["geometry"] == "triangle" and view["shape"] == [3, 2]
+
+
+def test_bundled_levels_are_listed_and_picked():
+    library = tuple(sorted(PUZZLES.glob("*.json")))
+    c = client(library=library)
+    assert c.get("/api/levels").json()["levels"] == [p.name for p in library]
+    home = token_of(c)
+    view = c.post("/api/pick", json={"file": "squ-quilt.json"}).json()
+    assert view["name"] == "squ-quilt" and view["token"] != home
+    assert post(c, "/api/move", [], token=view["token"]).json()["status"] == "playing"
+    for wanted in ("../pyproject.toml", "/etc/passwd", "nothing.json", None, ["squ-quilt.json"]):
+        reply = c.post("/api/pick", json={"file": wanted})
+        assert reply.status_code == 404 and reply.json()["error"]
+    assert c.get("/api/level").json()["name"] == "blog-18"
+
+
+def test_play_without_a_level_starts_on_a_bundled_one():
+    """`kamicp play` alone: the first bundled level, and the page offers the others."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "play", "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("playing tri-dawn at http://127.0.0.1:"), line
+        url = line.split(" at ")[1].split()[0]
+        assert httpx.get(url + "api/levels", timeout=30).json()["levels"] == sorted(p.name for p in
+                                                                                     PUZZLES.glob("*.json"))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
