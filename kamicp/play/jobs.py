@@ -144,7 +144,8 @@ class Processes:
     async def _in_child(self, fn: Callable[..., Any], args: tuple, deadline: float) -> Any:
         ctx = mp.get_context("fork")
         parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(child, fn, args, os.getpid()), daemon=True)
+        # (not a daemon: the auto race starts processes of its own; the child dies with the server anyway)
+        proc = ctx.Process(target=_child, args=(child, fn, args, os.getpid()))
         proc.start()
         child.close()
         self._running.add(proc)

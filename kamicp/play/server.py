@@ -276,6 +276,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
 
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A bug: the page gets one line (the traceback goes to the server's log, as uvicorn writes it)."""
+    return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc} (a bug in kamicp)"},
+                        status_code=500)
+
+
 def create_app(level: Level, *, time_limit: float = DEFAULT_TIME_LIMIT, engine: str = "auto",
                library: tuple[Path, ...] = (), port: int | None = None) -> Starlette:
     """The play app for `level`; hint and solve get `time_limit` seconds each; `library`: the levels a
@@ -293,7 +299,7 @@ def create_app(level: Level, *, time_limit: float = DEFAULT_TIME_LIMIT, engine: 
     ]
     routes = [Mount("/api", routes=api),
               Mount("/", StaticFiles(packages=[("kamicp.play", "static")], html=True), name="static")]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error})
     app.state.server = Server(level, Settings(time_limit, engine, tuple(library)))
     types = {f"/api{r.path}": JSON_TYPE for r in api if "POST" in (r.methods or ())}
     types["/api/open"] = UPLOAD_TYPE

@@ -403,3 +403,15 @@ def test_a_request_whose_headers_never_end_is_closed(monkeypatch):
             start = time.monotonic()
             assert sock.recv(100) == b""  # closed by the server
             assert time.monotonic() - start < 5
+
+
+def test_a_hint_on_a_hard_level_runs_the_race_in_its_process():
+    """A hint the first slice cannot prove goes on to the `auto` race, whose worker processes the
+    solve's own process starts (it must not be a daemon): an honest 'unknown' with bounds, not a 500."""
+    rng = random.Random(5)
+    hard = Level.from_rows(["".join(rng.choice("ABCDEF") for _ in range(24)) for _ in range(24)], "square")
+    c = client(hard, time_limit=3)
+    reply = c.post("/api/hint", json=body(c.get("/api/level").json()["token"]))
+    assert reply.status_code == 200, reply.text
+    answer = reply.json()
+    assert answer["status"] == "unknown" and answer["move"] and answer["lower_bound"] <= answer["upper_bound"]
