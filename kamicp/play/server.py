@@ -75,8 +75,7 @@ class Server:
 
     def __init__(self, level: Level, settings: Settings) -> None:
         self.settings = settings
-        self.sessions = Sessions(Session(level, level_view(level, "")))
-        self.sessions.home.view["token"] = self.sessions.home.token
+        self.sessions = Sessions(_new_session(level))
         self.solves = Processes(Gate("hints or solves", 1, SOLVES_WAITING, settings.time_limit))
         self.work = Threads(Gate("requests", WORK_SLOTS, WORK_WAITING, WORK_SECONDS))
         self.uploads = Threads(Gate("uploads", 1, UPLOADS_WAITING, WORK_SECONDS))
@@ -84,11 +83,11 @@ class Server:
     async def solve(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.solves.run(fn, *args, deadline=self.settings.time_limit + SOLVE_GRACE)
 
-    async def open(self, level: Level) -> dict:
+    async def open(self, level: Level) -> Response:
         """A new session for `level`, made ready (drawn) before its token is handed out."""
         session = await self.work.run(_new_session, level)
         self.sessions.add(session)
-        return session.view
+        return _view(session)
 
 
 def bundled_levels() -> tuple[Path, ...]:
@@ -98,9 +97,15 @@ def bundled_levels() -> tuple[Path, ...]:
 
 
 def _new_session(level: Level) -> Session:
-    session = Session(level, level_view(level, ""))
-    session.view["token"] = session.token
+    """A session for `level`, its view rendered to JSON once (a large level's view is megabytes: never
+    rendered again, nor on the event loop)."""
+    session = Session(level)
+    session.view = json.dumps(level_view(level, session.token), separators=(",", ":")).encode()
     return session
+
+
+def _view(session: Session) -> Response:
+    return Response(session.view, media_type="application/json")
 
 
 def _error(message: str, status: int = 400, retry_after: int | None = None) -> JSONResponse:
@@ -149,7 +154,8 @@ def _handler(work: Callable[[Request, Server], Any]) -> Callable[[Request], Any]
 
     async def endpoint(request: Request) -> Response:
         try:
-            return JSONResponse(await work(request, request.app.state.server))
+            answer = await work(request, request.app.state.server)
+            return answer if isinstance(answer, Response) else JSONResponse(answer)
         except BadRequest as e:
             return _error(str(e), e.status)
         except Busy as e:
@@ -201,8 +207,8 @@ def _verdict(optimum: int | None, moves: int) -> dict:
 
 
 # --- the endpoints -------------------------------------------------------------------------------------
-async def get_level(request: Request, server: Server) -> dict:
-    return server.sessions.home.view
+async def get_level(request: Request, server: Server) -> Response:
+    return _view(server.sessions.home)
 
 
 async def get_levels(request: Request, server: Server) -> dict:
@@ -251,7 +257,7 @@ async def post_solve(request: Request, server: Server) -> dict:
                                                            s.engine))
 
 
-async def post_open(request: Request, server: Server) -> dict:
+async def post_open(request: Request, server: Server) -> Response:
     """Open another level for this page: the file's bytes as the body, its name in ?name=."""
     name = safe_name(request.query_params.get("name", "upload"))
     async with server.uploads.gate.enter():  # (before the body: waiting uploads hold no bytes)
@@ -262,7 +268,7 @@ async def post_open(request: Request, server: Server) -> dict:
     return await server.open(level)
 
 
-async def post_pick(request: Request, server: Server) -> dict:
+async def post_pick(request: Request, server: Server) -> Response:
     """Open a bundled level (by its file name, as GET /api/levels lists it) for this page."""
     wanted = (await _request(request)).get("file")
     path = next((p for p in server.settings.library if p.name == wanted), None)

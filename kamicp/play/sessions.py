@@ -34,7 +34,7 @@ def new_token() -> str:
 @dataclass
 class Session:
     level: Level
-    view: dict
+    view: bytes = b""  # what the page draws (kamicp.play.view), as JSON, rendered once
     token: str = field(default_factory=new_token)
     optimum: object = UNKNOWN  # the proven optimum of the start (None: the time limit ran out)
     _last: tuple[tuple[Move, ...], Board] | None = None
