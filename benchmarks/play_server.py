@@ -82,15 +82,20 @@ def graph_level(side: int) -> Level:
                             [(name[a], name[b]) for a, b in g.edges], name=f"graph-{len(g)}")
 
 
-def probe(url: str, stop: threading.Event, out: list[float]) -> None:
-    """GET /api/level every 50 ms until `stop`: the seconds each took (a failure counts as inf)."""
+def probe(url: str, stop: threading.Event, out: list[float], failures: list[str]) -> None:
+    """GET /api/level every 50 ms until `stop`: the seconds each took (a failure counts as inf, its
+    reason goes to `failures`)."""
     with httpx.Client(timeout=60) as client:
         while not stop.is_set():
             start = time.monotonic()
             try:
-                ok = client.get(url + "api/level").status_code == 200
-            except httpx.HTTPError:
+                reply = client.get(url + "api/level")
+                ok = reply.status_code == 200
+                if not ok:
+                    failures.append(f"{reply.status_code} {reply.text[:80]}")
+            except httpx.HTTPError as e:
                 ok = False
+                failures.append(f"{type(e).__name__}: {e}")
             out.append(time.monotonic() - start if ok else float("inf"))
             stop.wait(0.05)
 
@@ -111,12 +116,12 @@ def heavy_load(url: str, token: str, files: dict, hints: int) -> list[threading.
     records: list[dict] = []
     heavy_load.records = records  # type: ignore[attr-defined]
     jobs = []
+    for _ in range(4):  # (first: they take the queue's places, then leave them to the hints that stay)
+        jobs.append(("hint (leaves after 1 s)", lambda: httpx.post(url + "api/hint", json={
+            "token": token, "moves": []}, timeout=1)))
     for _ in range(hints):
         jobs.append(("hint (stays)", lambda: httpx.post(url + "api/hint", json={"token": token, "moves": []},
                                                         timeout=120)))
-    for _ in range(4):
-        jobs.append(("hint (leaves after 1 s)", lambda: httpx.post(url + "api/hint", json={
-            "token": token, "moves": []}, timeout=1)))
     flood_token = files["flood_token"]
     jobs.append(("replay of 1000 moves on 200 x 200", lambda: httpx.post(url + "api/move", json={
         "token": flood_token, "moves": files["flood_moves"]}, timeout=120)))
@@ -126,6 +131,7 @@ def heavy_load(url: str, token: str, files: dict, hints: int) -> list[threading.
     threads = [threading.Thread(target=timed, args=(records, what, call), daemon=True) for what, call in jobs]
     for t in threads:
         t.start()
+        time.sleep(0.05)
     return threads
 
 
@@ -148,8 +154,9 @@ def measure_latency(tmp: Path, seconds: float, time_limit: float, hints: int) ->
     try:
         token = httpx.get(url + "api/level", timeout=30).json()["token"]
         idle: list[float] = []
+        failures: list[str] = []
         stop = threading.Event()
-        prober = threading.Thread(target=probe, args=(url, stop, idle))
+        prober = threading.Thread(target=probe, args=(url, stop, idle, failures))
         prober.start()
         time.sleep(min(seconds, 10))
         stop.set()
@@ -160,7 +167,7 @@ def measure_latency(tmp: Path, seconds: float, time_limit: float, hints: int) ->
                  "flood_moves": [{"tap": [0, 0], "color": cycle[k % 4]} for k in range(1000)]}
         busy: list[float] = []
         stop = threading.Event()
-        prober = threading.Thread(target=probe, args=(url, stop, busy))
+        prober = threading.Thread(target=probe, args=(url, stop, busy, failures))
         prober.start()
         threads = heavy_load(url, token, files, hints)
         time.sleep(seconds)
@@ -171,7 +178,10 @@ def measure_latency(tmp: Path, seconds: float, time_limit: float, hints: int) ->
         records = list(heavy_load.records)  # type: ignore[attr-defined]
     finally:
         stop_server(proc)
-    return [latency_row("idle", idle), latency_row("heavy requests in flight", busy)], records
+    rows = [latency_row("idle", idle), latency_row("heavy requests in flight", busy)]
+    rows[-1]["failures"] = "; ".join(sorted(set(failures))) or "-"
+    rows[0]["failures"] = "-"
+    return rows, records
 
 
 def big_png(side: int) -> bytes:

@@ -49,8 +49,11 @@ class Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.conn.their_state is h11.IDLE:  # (a request's headers are not complete yet)
+        if self.conn.their_state is h11.IDLE:  # a request has begun, its headers are not complete yet
             self._arm()
+        elif self.header_timer is not None:  # its headers are complete: the deadline is met
+            self.header_timer.cancel()
+            self.header_timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.header_timer is not None:

@@ -416,3 +416,18 @@ def test_a_hint_on_a_hard_level_runs_the_race_in_its_process():
     answer = reply.json()
     assert answer["status"] == "unknown" and answer["lower_bound"] >= 1
     assert answer["upper_bound"] is None or answer["lower_bound"] <= answer["upper_bound"]
+
+
+def test_the_header_deadline_never_cuts_a_busy_keep_alive_connection(monkeypatch):
+    from kamicp.play import serving
+
+    monkeypatch.setattr(serving, "HEADER_SECONDS", 0.3)
+    ports = set()
+    with running(blog()) as (url, _), httpx.Client(timeout=10) as keep_alive:
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end:  # a request every 0.1 s, for several deadlines
+            reply = keep_alive.get(url + "api/levels")
+            assert reply.status_code == 200
+            ports.add(reply.extensions["network_stream"].get_extra_info("client_addr")[1])
+            time.sleep(0.1)
+    assert len(ports) == 1  # all on one connection: the server never closed it
