@@ -15,7 +15,7 @@ from kamicp.errors import KamiError
 from kamicp.level import Level, Move
 from kamicp.rules import Board, apply_move
 
-MAX_OPENED = 32  # levels opened by pages kept at once (the oldest is forgotten: its pages must reload)
+MAX_OPENED = 16  # levels opened by pages kept at once (the oldest is forgotten: its pages must reload)
 UNKNOWN = object()  # a level's optimum not solved yet
 
 
@@ -77,7 +77,7 @@ class Sessions:
 
     def get(self, token: object) -> Session:
         if isinstance(token, str):
-            if secrets.compare_digest(token, self.home.token):
+            if secrets.compare_digest(token.encode("utf-8", "replace"), self.home.token.encode()):
                 return self.home
             with self._lock:
                 session = self._opened.get(token)

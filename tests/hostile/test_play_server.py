@@ -95,7 +95,7 @@ def test_tokens_are_unguessable_and_per_page():
     data = (PUZZLES / "squ-quilt.json").read_bytes()
     tokens |= {first.post("/api/open?name=q.json", content=data, headers=UPLOAD).json()["token"] for _ in range(3)}
     assert len(tokens) == 5 and all(isinstance(t, str) and len(t) >= 20 for t in tokens)
-    for guess in ("1", "2", "3", 1, 2, None, ""):
+    for guess in ("1", "2", "3", 1, 2, None, "", "é" * 24, "\ud800", ["x"], {"token": "x"}):
         assert first.post("/api/move", json=body(guess)).status_code == 409  # type: ignore[arg-type]
 
 
