@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import webbrowser
 from pathlib import Path
 from typing import Annotated
@@ -27,6 +28,7 @@ from kamicp.cli.common import (
     out,
     spinner,
 )
+from kamicp.errors import Terminated
 from kamicp.hint import Hint, HintStatus, hint, parse_moves
 from kamicp.level import Level
 from kamicp.render.terminal import swatch
@@ -116,10 +118,16 @@ def play_cmd(
         if not no_browser:
             webbrowser.open(url)
 
+    previous = signal.signal(signal.SIGTERM, _terminated)  # (uvicorn passes SIGTERM on as it does Ctrl-C)
     try:
         serve(create_app(level, time_limit=time_limit, library=library, port=port_of(sock)), sock, ready)
-    except KeyboardInterrupt:  # uvicorn has shut down cleanly and passes Ctrl-C on: that is how play ends
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly and passes the signal on: that is how play ends
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         sock.close()
     err.print("stopped")
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    raise Terminated
