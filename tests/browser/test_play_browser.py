@@ -3,10 +3,10 @@ the real server on a free port, clicks on the stable hooks, answers checked agai
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,9 +22,9 @@ from kamicp import load_level, solve  # noqa: E402
 from kamicp.cli import app as cli  # noqa: E402
 from kamicp.hint import hint, move_from_data  # noqa: E402
 from kamicp.level import Level  # noqa: E402
-from kamicp.play.server import bundled_levels, create_app  # noqa: E402
-from kamicp.play.serving import bind, port_of, server_for, url_of  # noqa: E402
+from kamicp.play.server import bundled_levels  # noqa: E402
 from tests.helpers import GAMES, PUZZLES  # noqa: E402
+from tests.helpers.play import running  # noqa: E402
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
@@ -41,32 +41,15 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-def _serve(level: Level, time_limit: float = 20) -> Iterator[str]:
-    """The real server (uvicorn, with the limits `kamicp play` uses) for `level` in a thread on a free port;
-    stopped afterwards."""
-    sock = bind(0)
-    srv = server_for(create_app(level, time_limit=time_limit, library=bundled_levels(), port=port_of(sock)))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield url_of(sock)
-    finally:
-        srv.handle_exit(15, None)  # (as SIGTERM would: running solves end at once)
-        thread.join(timeout=10)
-        sock.close()
-
-
 @pytest.fixture
 def page_for(browser):
     """page_for(level file name or Level, viewport=(w, h), time_limit=s) -> (page, level) on a fresh server
     and a fresh page; the page's `.url` is the server's and `new_page()` opens another tab on it."""
-    servers, pages = [], []
+    servers, pages = contextlib.ExitStack(), []
 
     def open_level(name: str | Level, viewport: tuple[int, int] = (800, 900), time_limit: float = 20):
         level = name if isinstance(name, Level) else load_level(PUZZLES / name)
-        gen = _serve(level, time_limit)
-        url = next(gen)
-        servers.append(gen)
+        url, _ = servers.enter_context(running(level, time_limit=time_limit, library=bundled_levels()))
 
         def new_page():
             page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
@@ -82,8 +65,7 @@ def page_for(browser):
     yield open_level
     for page in pages:
         page.close()
-    for gen in servers:
-        next(gen, None)
+    servers.close()
 
 
 def cell_selector(level: Level, cell: int) -> str:
