@@ -217,7 +217,9 @@ def test_sigterm_stops_at_once_with_solves_running(tmp_path):
         assert time.monotonic() - start < 8
         log = proc.stderr.read()
         assert "Traceback" not in log and log.strip().endswith("stopped"), log
-        time.sleep(0.5)
+        end = time.monotonic() + 5
+        while _session_processes(proc.pid) and time.monotonic() < end:
+            time.sleep(0.1)
         assert not _session_processes(proc.pid)
     finally:
         with contextlib.suppress(ProcessLookupError):
@@ -236,8 +238,10 @@ def _descendants(pid: int) -> list[int]:
 
 
 def _session_processes(sid: int) -> list[int]:
-    out = subprocess.run(["ps", "-e", "-o", "pid=,sid="], capture_output=True, text=True).stdout
-    return [int(p) for p, s in (line.split() for line in out.splitlines()) if int(s) == sid]
+    """The living processes of session `sid` (a zombie has ended: only its parent has yet to reap it)."""
+    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat="], capture_output=True, text=True).stdout
+    return [int(p) for p, s, stat in (line.split() for line in out.splitlines())
+            if int(s) == sid and not stat.startswith("Z")]
 
 
 # --- heavy work off the event loop ----------------------------------------------------------------------
