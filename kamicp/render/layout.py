@@ -7,17 +7,20 @@ methods for progressive multidimensional scaling of large data", 2006: breadth-f
 pivot nodes, the two main axes of their double-centred matrix), which unfolds board-like graphs in a few
 breadth-first searches, then a few force-directed steps whose repulsion is sampled. Its cost is bounded
 by a fixed amount of work (PIVOTS searches, FORCE_WORK node-pair forces), not by a clock, so the drawing
-is the same on every machine.
+is the same on every machine. numpy is imported where it is used: importing the CLI must not load it.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import networkx as nx
-import numpy as np
 
 from kamicp.level import Level
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Point = tuple[float, float]
 
@@ -32,6 +35,7 @@ MAX_STEPS = 60
 @lru_cache(maxsize=32)
 def graph_layout(level: Level) -> tuple[Point, ...]:
     """Node positions of a graph level in [0, 1] x [0, 1]; each axis is stretched to fill the square."""
+    import numpy as np
     if level.size == 1:
         return ((0.5, 0.5),)
     pos = _small_layout(level) if level.size < LARGE else _large_layout(level)
@@ -41,6 +45,7 @@ def graph_layout(level: Level) -> tuple[Point, ...]:
 
 
 def _small_layout(level: Level) -> np.ndarray:
+    import numpy as np
     # Region graphs of boards are planar: a spring layout started from a planar drawing keeps few or
     # no crossings and spreads the nodes out.
     g = nx.Graph()
@@ -53,6 +58,7 @@ def _small_layout(level: Level) -> np.ndarray:
 
 def _neighbours(level: Level) -> tuple[np.ndarray, np.ndarray]:
     """The adjacency as CSR arrays (offsets, targets), both directions of every edge."""
+    import numpy as np
     edges = np.asarray(level.edges, dtype=np.int64).reshape(-1, 2)
     src = np.concatenate([edges[:, 0], edges[:, 1]])
     dst = np.concatenate([edges[:, 1], edges[:, 0]])
@@ -65,6 +71,7 @@ def _neighbours(level: Level) -> tuple[np.ndarray, np.ndarray]:
 def _distances(offsets: np.ndarray, targets: np.ndarray, source: int) -> np.ndarray:
     """Breadth-first distances from `source` (frontier by frontier, in numpy); unreachable nodes get one
     more than the farthest reachable one."""
+    import numpy as np
     n = len(offsets) - 1
     dist = np.full(n, -1, dtype=np.int64)
     dist[source] = 0
@@ -85,6 +92,7 @@ def _distances(offsets: np.ndarray, targets: np.ndarray, source: int) -> np.ndar
 
 def _pivot_mds(level: Level, offsets: np.ndarray, targets: np.ndarray) -> np.ndarray:
     """Pivot MDS: pivots chosen farthest-first, their squared distances double-centred, two main axes."""
+    import numpy as np
     columns, pivot = [], 0
     nearest = np.full(level.size, np.iinfo(np.int64).max)
     for _ in range(min(PIVOTS, level.size)):
@@ -102,6 +110,7 @@ def _pivot_mds(level: Level, offsets: np.ndarray, targets: np.ndarray) -> np.nda
 
 
 def _large_layout(level: Level) -> np.ndarray:
+    import numpy as np
     offsets, targets = _neighbours(level)
     rng = np.random.default_rng(SEED)
     pos = _pivot_mds(level, offsets, targets)
