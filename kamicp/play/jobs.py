@@ -168,7 +168,8 @@ class Processes:
                                 ) from None
         finally:
             self._running.discard(proc)
-            _kill(proc)
+            with anyio.CancelScope(shield=True):  # (reaping it may wait: never on the event loop)
+                await anyio.to_thread.run_sync(_kill, proc)
             parent.close()
         if kind != "ok":
             raise (KamiError if kind == "error" else RuntimeError)(value)
