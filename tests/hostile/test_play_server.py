@@ -342,14 +342,14 @@ def test_a_large_graph_upload_opens_without_scipy_and_the_server_keeps_answering
 
 
 def test_a_level_that_fails_to_open_changes_nothing(monkeypatch):
-    def broken(level):
+    def broken(level, token):
         raise RuntimeError("drawing failed")
 
     c = client(blog())
     home = c.get("/api/level").json()
     monkeypatch.setattr(server, "level_view", broken)
     reply = c.post("/api/open?name=q.json", content=(PUZZLES / "squ-quilt.json").read_bytes(), headers=UPLOAD)
-    assert reply.status_code == 500
+    assert reply.status_code == 500 and reply.json()["error"].startswith("internal error: RuntimeError")
     assert c.get("/api/level").json() == home
     assert c.post("/api/move", json=body(home["token"])).status_code == 200
 
