@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import signal
 import webbrowser
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -27,10 +29,12 @@ from kamicp.cli.common import (
     plural,
     spinner,
 )
+from kamicp.errors import Terminated
 from kamicp.hint import Hint, HintStatus, hint, parse_moves
 from kamicp.level import Level
 from kamicp.render.terminal import swatch
 
+FIRST_LEVEL = "tri-dawn.json"  # `kamicp play` without a level starts here (the bundled levels' first)
 MovesOpt = Annotated[str, typer.Option("--moves", help="Moves played so far: the JSON `solve --json` prints, or "
                                        "'r,c:COLOUR;r,c:COLOUR' (graph levels: 'ID:COLOUR;ID:COLOUR').")]
 
@@ -84,9 +88,15 @@ def hint_cmd(
     raise typer.Exit(EXIT_UNKNOWN if answer.status is HintStatus.UNKNOWN else EXIT_OK)
 
 
+PlayLevelArg = Annotated[Path | None, typer.Argument(
+    metavar="[LEVEL]", show_default=False,
+    help="Level file (.json, .puz, .xml, or a text grid with --geometry); none: a bundled level (the page "
+         "offers the others).")]
+
+
 @app.command("play")
 def play_cmd(
-    level_path: LevelArg,
+    level_path: PlayLevelArg = None,
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port on 127.0.0.1 (0: a free one).")] = 0,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Only print the URL.")] = False,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds per hint or solve.")] = 20.0,
@@ -94,11 +104,18 @@ def play_cmd(
     geometry: GeometryOpt = None,
 ) -> None:
     """Play LEVEL in the browser: tap to paint, undo, restart, proven hints and the optimal solution."""
-    level = load(level_path, fmt, geometry)
     try:
-        from kamicp.play.server import bind, create_app, serve
+        from kamicp.play.server import bundled_levels, create_app
+        from kamicp.play.serving import bind, port_of, serve
     except ImportError:
-        raise fail("play needs the optional extra: pip install 'kamicp[play]'") from None
+        raise fail("play needs the optional extra: pip install 'kamicp[play]' (in a checkout: "
+                   "pip install -e '.[play]')") from None
+    library = bundled_levels()
+    if level_path is None:
+        if not library:
+            raise fail("give a LEVEL file (no bundled levels were found beside this installation)")
+        level_path = next((p for p in library if p.name == FIRST_LEVEL), library[0])
+    level = load(level_path, fmt, geometry)
     with bad_input():
         sock = bind(port)
 
@@ -107,10 +124,16 @@ def play_cmd(
         if not no_browser:
             webbrowser.open(url)
 
+    previous = signal.signal(signal.SIGTERM, _terminated)  # (uvicorn passes SIGTERM on as it does Ctrl-C)
     try:
-        serve(create_app(level, time_limit=time_limit), sock, ready)
-    except KeyboardInterrupt:  # uvicorn has shut down cleanly and passes Ctrl-C on: that is how play ends
+        serve(create_app(level, time_limit=time_limit, library=library, port=port_of(sock)), sock, ready)
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly and passes the signal on: that is how play ends
         pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         sock.close()
     err.print("stopped")
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    raise Terminated

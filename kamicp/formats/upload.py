@@ -35,8 +35,9 @@ def safe_name(name: str) -> str:
 
 
 def load_upload(name: str, data: bytes) -> Level:
-    """Read an uploaded level: kamicp JSON, a text grid (as triangles), .puz, .xml or a screenshot
-    (Kami 2 triangles, 29 x 10, as `kamicp import` reads it by default)."""
+    """Read an uploaded level: kamicp JSON, a text grid (as triangles), .puz (triangles), .xml (Kami 1's
+    squares) or a screenshot (Kami 2 triangles, 29 x 10, as `kamicp import` reads it by default). Only a
+    text grid is given a geometry: every other format says its own."""
     base = safe_name(name)
     suffix = PurePath(base).suffix.lower()
     if suffix not in SCREENSHOT_EXTENSIONS:
@@ -52,6 +53,7 @@ def load_upload(name: str, data: bytes) -> Level:
                 from kamicp.formats.screenshot import read_screenshot
 
                 return read_screenshot(path, name=PurePath(base).stem).level
-            return load_level(path, geometry="triangle")
+            fmt = detect_format(path)  # only a text grid needs a geometry (the page has no such option)
+            return load_level(path, fmt, geometry="triangle" if fmt == "text" else None)
         except KamiError as e:  # name the file the user chose, not the temporary copy
             raise FormatError(str(e).replace(str(path), base)) from None

@@ -1,64 +1,67 @@
-"""The play server: a Starlette app over the library, served by uvicorn on 127.0.0.1.
+"""The play server: a Starlette app over the library, served by uvicorn on 127.0.0.1 (kamicp.play.serving).
 
-The server keeps no game state but the level: every request carries the moves played so far, and the
-rules engine replays them (it is the one authority on the rules; a bad move is answered with the
-broken rule). Hint and solve run the solver with a time limit in a worker thread, one solve at a time,
-so the page never blocks and no request can starve the others. The page itself is static HTML/JS/CSS
-shipped in the package (kamicp/play/static), nothing fetched from anywhere else.
+The server holds levels, never games: each page plays the level of its token (kamicp.play.sessions) and
+every request carries the moves played so far, which the rules engine replays (it is the one authority
+on the rules; a bad move is answered with the broken rule). It is a local web service and treats every
+request as possibly hostile: only the user's own tab may drive it (kamicp.play.guard), and no request
+can hold the event loop or pile up work (kamicp.play.jobs): hint and solve run in a child process
+that is killed when its client leaves, one at a time with a short queue (busy: 503 with Retry-After);
+replays, layouts and reads of uploads run in worker threads with deadlines. The page itself is static
+HTML/JS/CSS shipped in the package (kamicp/play/static), nothing fetched from anywhere else.
 
-Endpoints (JSON): GET /api/level; POST /api/move, /api/hint, /api/solve, /api/optimum with {"token",
-"moves"} (/api/move also takes "prove": false: a win answers at once, "checking" when the level's optimum
-is not proven yet, and /api/optimum proves it, so the page can say it is checking meanwhile);
-POST /api/open?name=FILE with the file's bytes as the body (at most MAX_UPLOAD bytes).
+Endpoints (JSON; errors are {"error": one line}): GET /api/level (the server's level and its token),
+GET /api/levels (the bundled levels a page may pick); POST with a JSON body: /api/move, /api/hint,
+/api/solve, /api/optimum with {"token", "moves"} (/api/move also takes "prove": false: a win answers at
+once, "checking" when the level's optimum is not proven yet, and /api/optimum proves it, so the page can
+say it is checking meanwhile), /api/pick with {"file"} (a bundled level); POST /api/open?name=FILE with
+the file's bytes as an application/octet-stream body (at most MAX_UPLOAD bytes). /api/pick and /api/open
+answer a new level under a new token; the server's own level and every other page's stay as they are.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import socket
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from kamicp.errors import KamiError, UsageError
+from kamicp.formats import load_level
 from kamicp.formats.upload import load_upload, safe_name
 from kamicp.hint import hint, move_from_data, position_level
 from kamicp.level import Level, Move
+from kamicp.play.guard import LocalOnly
+from kamicp.play.jobs import Busy, Gate, Processes, Threads, unless_gone
+from kamicp.play.sessions import UNKNOWN, Session, Sessions, Stale, TooSlow
 from kamicp.play.view import level_view
-from kamicp.rules import replay
+from kamicp.rules import Board
 from kamicp.solver import OPTIMAL, move_dict, solve
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes: a level file or a screenshot, never more
 MAX_MOVES = 1000  # a request replaying more moves than this is refused
 MAX_BODY = 1024 * 1024  # bytes of a JSON request (1000 moves fit many times over)
 DEFAULT_TIME_LIMIT = 20.0  # seconds for a hint or a solve
+SOLVE_GRACE = 15.0  # seconds a solve's process may take beyond the time limit (start-up, bounds) before it is killed
+WORK_SECONDS = 10.0  # deadline of a replay in a worker thread
+SOLVES_WAITING = 3  # hints and solves queued behind the running one; more are answered 503
+WORK_SLOTS, WORK_WAITING = 2, 16  # replays and layouts at once, and queued
+UPLOADS_WAITING = 2  # uploads queued behind the one being read (each holds up to MAX_UPLOAD bytes)
+JSON_TYPE, UPLOAD_TYPE = "application/json", "application/octet-stream"
 
 
-@dataclass
-class Game:
-    """The server's one piece of state: the level being played, with a token that changes when another
-    level is opened (a page still showing the old level gets a clear error, not a wrong answer)."""
-
-    level: Level
+@dataclass(frozen=True)
+class Settings:
     time_limit: float = DEFAULT_TIME_LIMIT
     engine: str = "auto"
-    token: int = 1
-    optimum: dict[int, int | None] = field(default_factory=dict)  # token -> proven optimum of the start
-    lock: threading.Lock = field(default_factory=threading.Lock)  # one solver call at a time (in worker threads)
-    _tokens: itertools.count = field(default_factory=lambda: itertools.count(2))
-
-    def open(self, level: Level) -> None:
-        self.level = level
-        self.token = next(self._tokens)
+    library: tuple[Path, ...] = ()  # bundled levels a page may pick
 
 
 class BadRequest(Exception):
@@ -67,8 +70,47 @@ class BadRequest(Exception):
         self.status = status
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+class Server:
+    """What the endpoints share: the settings, the levels, and the gates of the heavy work."""
+
+    def __init__(self, level: Level, settings: Settings) -> None:
+        self.settings = settings
+        self.sessions = Sessions(_new_session(level))
+        self.solves = Processes(Gate("hints or solves", 1, SOLVES_WAITING, settings.time_limit))
+        self.work = Threads(Gate("requests", WORK_SLOTS, WORK_WAITING, WORK_SECONDS))
+        self.uploads = Threads(Gate("uploads", 1, UPLOADS_WAITING, WORK_SECONDS))
+
+    async def solve(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await self.solves.run(fn, *args, deadline=self.settings.time_limit + SOLVE_GRACE)
+
+    async def open(self, level: Level) -> Response:
+        """A new session for `level`, made ready (drawn) before its token is handed out."""
+        session = await self.work.run(_new_session, level)
+        self.sessions.add(session)
+        return _view(session)
+
+
+def bundled_levels() -> tuple[Path, ...]:
+    """The levels of a checkout's puzzles/ folder (beside the package), which a page may pick."""
+    folder = Path(__file__).resolve().parents[2] / "puzzles"
+    return tuple(sorted(folder.glob("*.json"))) if folder.is_dir() else ()
+
+
+def _new_session(level: Level) -> Session:
+    """A session for `level`, its view rendered to JSON once (a large level's view is megabytes: never
+    rendered again, nor on the event loop)."""
+    session = Session(level)
+    session.view = json.dumps(level_view(level, session.token), separators=(",", ":")).encode()
+    return session
+
+
+def _view(session: Session) -> Response:
+    return Response(session.view, media_type="application/json")
+
+
+def _error(message: str, status: int = 400, retry_after: int | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 async def _body(request: Request, limit: int, name: str) -> bytes:
@@ -84,6 +126,8 @@ async def _body(request: Request, limit: int, name: str) -> bytes:
 async def _request(request: Request) -> dict:
     try:
         body = json.loads(await _body(request, MAX_BODY, "the request"))
+    except RecursionError:
+        raise BadRequest("the request is nested too deeply") from None
     except ValueError:
         raise BadRequest("the request is not JSON") from None
     if not isinstance(body, dict):
@@ -91,27 +135,39 @@ async def _request(request: Request) -> dict:
     return body
 
 
-def _moves(body: dict, game: Game) -> tuple[Move, ...]:
-    """The moves a request's body carries, read against the current level (a stale token is refused)."""
-    if body.get("token") != game.token:
-        raise BadRequest("another level was opened: reload the page", 409)
+def _moves(body: dict, level: Level) -> tuple[Move, ...]:
     items = body.get("moves", [])
     if not isinstance(items, list) or len(items) > MAX_MOVES:
         raise BadRequest(f"moves must be a list of at most {MAX_MOVES} moves")
-    return tuple(move_from_data(game.level, item, f"move {k}") for k, item in enumerate(items, start=1))
+    return tuple(move_from_data(level, item, f"move {k}") for k, item in enumerate(items, start=1))
 
 
-def _handler(work: Callable[[Request, Game], Any]) -> Callable[[Request], Any]:
-    """Wrap an endpoint: bad requests and every KamiError become {"error": one line} with status 400."""
+async def _played(server: Server, body: dict) -> tuple[Session, tuple[Move, ...], Board]:
+    """The request's session, its moves, and the board after them (replayed in a worker thread)."""
+    session = server.sessions.get(body.get("token"))
+    moves = _moves(body, session.level)
+    return session, moves, await server.work.run(session.replay, moves, WORK_SECONDS)
 
-    async def endpoint(request: Request) -> JSONResponse:
-        game: Game = request.app.state.game
+
+def _handler(work: Callable[[Request, Server], Any]) -> Callable[[Request], Any]:
+    """Wrap an endpoint: every refusal becomes {"error": one line} with its status."""
+
+    async def endpoint(request: Request) -> Response:
         try:
-            return JSONResponse(await work(request, game))
+            answer = await work(request, request.app.state.server)
+            return answer if isinstance(answer, Response) else JSONResponse(answer)
         except BadRequest as e:
             return _error(str(e), e.status)
+        except Busy as e:
+            return _error(str(e), e.status, e.retry_after)
+        except Stale as e:
+            return _error(str(e), 409)
+        except TooSlow as e:
+            return _error(str(e), 503, round(WORK_SECONDS))
         except KamiError as e:
             return _error(str(e))
+        except ClientDisconnect:  # the client went away mid-request: nobody reads the answer
+            return Response(status_code=400)
 
     return endpoint
 
@@ -122,130 +178,136 @@ def _status(level: Level, moves: int, solved: bool) -> str:
     return "failed" if level.par is not None and moves >= level.par else "playing"
 
 
-async def _solver(game: Game, call: Callable[[], Any]) -> Any:
-    def locked() -> Any:
-        with game.lock:
-            return call()
-
-    return await run_in_threadpool(locked)
+# --- the solver's jobs, each run in a child process (kamicp.play.jobs) --------------------------------
+def optimum_job(level: Level, time_limit: float, engine: str) -> int | None:
+    return solve(level, time_limit=time_limit, engine=engine).optimum
 
 
-async def get_level(request: Request, game: Game) -> dict:
-    return level_view(game.level, game.token)
+def hint_job(level: Level, moves: tuple[Move, ...], time_limit: float, engine: str) -> dict:
+    return hint(level, moves, time_limit=time_limit, engine=engine).to_dict(level, region=True)
 
 
-async def _optimum(game: Game) -> int | None:
+def solve_job(level: Level, board: Board, time_limit: float, engine: str) -> dict:
+    result = solve(position_level(level, board), time_limit=time_limit, engine=engine)
+    return {"status": str(result.status), "moves": [move_dict(level, m) for m in result.moves],
+            "remaining": len(result.moves) if result.status == OPTIMAL else None,
+            "lower_bound": result.lower_bound}
+
+
+async def _optimum(server: Server, session: Session) -> int | None:
     """The level's proven optimum (None: the time limit ran out first), solved once per level."""
-    token, level = game.token, game.level
-    if token not in game.optimum:
-        result = await _solver(game, lambda: solve(level, time_limit=game.time_limit, engine=game.engine))
-        game.optimum[token] = result.optimum
-    return game.optimum[token]
+    if session.optimum is UNKNOWN:
+        s = server.settings
+        session.optimum = await server.solve(optimum_job, session.level, s.time_limit, s.engine)
+    return session.optimum  # type: ignore[return-value]
 
 
 def _verdict(optimum: int | None, moves: int) -> dict:
     return {"optimum": optimum, "optimal": None if optimum is None else moves <= optimum}
 
 
-async def post_move(request: Request, game: Game) -> dict:
+# --- the endpoints -------------------------------------------------------------------------------------
+async def get_level(request: Request, server: Server) -> Response:
+    return _view(server.sessions.home)
+
+
+async def get_levels(request: Request, server: Server) -> dict:
+    return {"levels": [p.name for p in server.settings.library]}
+
+
+async def post_move(request: Request, server: Server) -> dict | None:
     """The position after the moves (each checked by the rules engine), and on a win how good it was;
     with "prove": false a win whose optimum is not proven yet answers at once with "checking": true."""
     body = await _request(request)
-    moves = _moves(body, game)
-    board = replay(game.level, moves)[-1]
-    reply = {"colors": list(board.colors), "moves": len(moves), "status": _status(game.level, len(moves), board.solved),
+    session, moves, board = await _played(server, body)
+    reply = {"colors": list(board.colors), "moves": len(moves), "status": _status(session.level, len(moves),
+                                                                                  board.solved),
              "optimum": None, "optimal": None, "checking": False}
     if board.solved:
-        if body.get("prove", True) is False and game.token not in game.optimum:
+        if body.get("prove", True) is False and session.optimum is UNKNOWN:
             reply["checking"] = True
         else:
-            reply.update(_verdict(await _optimum(game), len(moves)))
+            optimum = await unless_gone(request, lambda: _optimum(server, session))
+            reply.update(_verdict(optimum, len(moves)))
     return reply
 
 
-async def post_optimum(request: Request, game: Game) -> dict:
+async def post_optimum(request: Request, server: Server) -> dict:
     """Whether a win was optimal: the level's proven optimum (at most the time limit) against its moves."""
-    moves = _moves(await _request(request), game)
-    if not replay(game.level, moves)[-1].solved:
+    session, moves, board = await _played(server, await _request(request))
+    if not board.solved:
         raise BadRequest("the moves do not solve the level")
-    return {"moves": len(moves), **_verdict(await _optimum(game), len(moves))}
+    optimum = await unless_gone(request, lambda: _optimum(server, session))
+    return {"moves": len(moves), **_verdict(optimum, len(moves))}
 
 
-async def post_hint(request: Request, game: Game) -> dict:
-    moves = _moves(await _request(request), game)
-    level = game.level
-    answer = await _solver(game, lambda: hint(level, moves, time_limit=game.time_limit, engine=game.engine))
-    return answer.to_dict(level, region=True)
+async def post_hint(request: Request, server: Server) -> dict:
+    session, moves, _ = await _played(server, await _request(request))
+    s = server.settings
+    return await unless_gone(request, lambda: server.solve(hint_job, session.level, moves, s.time_limit, s.engine))
 
 
-async def post_solve(request: Request, game: Game) -> dict:
+async def post_solve(request: Request, server: Server) -> dict:
     """A proven optimal solution from the position (or the best found, status 'unknown', at the time limit)."""
-    moves = _moves(await _request(request), game)
-    level = game.level
-    board = replay(level, moves)[-1]
+    session, _, board = await _played(server, await _request(request))
     if board.solved:
         return {"status": "solved", "moves": [], "remaining": 0}
-    result = await _solver(game, lambda: solve(position_level(level, board), time_limit=game.time_limit,
-                                               engine=game.engine))
-    return {"status": result.status, "moves": [move_dict(level, m) for m in result.moves],
-            "remaining": len(result.moves) if result.status == OPTIMAL else None,
-            "lower_bound": result.lower_bound}
+    s = server.settings
+    return await unless_gone(request, lambda: server.solve(solve_job, session.level, board, s.time_limit,
+                                                           s.engine))
 
 
-async def post_open(request: Request, game: Game) -> dict:
-    """Open another level: the file's bytes as the body, its name in ?name=."""
+async def post_open(request: Request, server: Server) -> Response:
+    """Open another level for this page: the file's bytes as the body, its name in ?name=."""
     name = safe_name(request.query_params.get("name", "upload"))
-    data = await _body(request, MAX_UPLOAD, name)
-    if not data:
-        raise UsageError(f"{name}: the file is empty")
-    level = await run_in_threadpool(load_upload, name, data)
-    game.open(level)
-    return level_view(level, game.token)
+    async with server.uploads.gate.enter():  # (before the body: waiting uploads hold no bytes)
+        data = await _body(request, MAX_UPLOAD, name)
+        if not data:
+            raise UsageError(f"{name}: the file is empty")
+        level = await server.uploads.call(load_upload, name, data)
+    return await server.open(level)
 
 
-def create_app(level: Level, *, time_limit: float = DEFAULT_TIME_LIMIT, engine: str = "auto") -> Starlette:
-    """The play app for `level`; hint and solve get `time_limit` seconds each."""
-    routes = [
-        Route("/api/level", _handler(get_level), methods=["GET"]),
-        Route("/api/move", _handler(post_move), methods=["POST"]),
-        Route("/api/hint", _handler(post_hint), methods=["POST"]),
-        Route("/api/solve", _handler(post_solve), methods=["POST"]),
-        Route("/api/optimum", _handler(post_optimum), methods=["POST"]),
-        Route("/api/open", _handler(post_open), methods=["POST"]),
-        Mount("/", StaticFiles(packages=[("kamicp.play", "static")], html=True), name="static"),
+async def post_pick(request: Request, server: Server) -> Response:
+    """Open a bundled level (by its file name, as GET /api/levels lists it) for this page."""
+    wanted = (await _request(request)).get("file")
+    path = next((p for p in server.settings.library if p.name == wanted), None)
+    if path is None:
+        raise BadRequest(f"no bundled level {wanted!r}", 404)
+    return await server.open(await server.work.run(load_level, path))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A bug: the page gets one line (the traceback goes to the server's log, as uvicorn writes it)."""
+    return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc} (a bug in kamicp)"},
+                        status_code=500)
+
+
+def create_app(level: Level, *, time_limit: float = DEFAULT_TIME_LIMIT, engine: str = "auto",
+               library: tuple[Path, ...] = (), port: int | None = None) -> Starlette:
+    """The play app for `level`; hint and solve get `time_limit` seconds each; `library`: the levels a
+    page may pick; `port`: the one the server listens on (None: any port, for a test client)."""
+    post = {"methods": ["POST"]}
+    api = [
+        Route("/level", _handler(get_level), methods=["GET"]),
+        Route("/levels", _handler(get_levels), methods=["GET"]),
+        Route("/move", _handler(post_move), **post),
+        Route("/hint", _handler(post_hint), **post),
+        Route("/solve", _handler(post_solve), **post),
+        Route("/optimum", _handler(post_optimum), **post),
+        Route("/pick", _handler(post_pick), **post),
+        Route("/open", _handler(post_open), **post),
     ]
-    app = Starlette(routes=routes)
-    app.state.game = Game(level, time_limit=time_limit, engine=engine)
+    routes = [Mount("/api", routes=api),
+              Mount("/", StaticFiles(packages=[("kamicp.play", "static")], html=True), name="static")]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error})
+    app.state.server = Server(level, Settings(time_limit, engine, tuple(library)))
+    types = {f"/api{r.path}": JSON_TYPE for r in api if "POST" in (r.methods or ())}
+    types["/api/open"] = UPLOAD_TYPE
+    app.add_middleware(LocalOnly, port=port, content_types=types)
     return app
-
-
-def bind(port: int = 0) -> socket.socket:
-    """A listening socket on 127.0.0.1 (`port` 0: a free port the system picks)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(("127.0.0.1", port))
-    except OSError as e:
-        sock.close()
-        raise UsageError(f"cannot listen on 127.0.0.1:{port}: {e.strerror}") from None
-    sock.listen(64)
-    return sock
-
-
-def serve(app: Starlette, sock: socket.socket, on_ready: Callable[[str], None] | None = None) -> None:
-    """Serve `app` on `sock` until Ctrl-C (uvicorn handles the signal and shuts down cleanly)."""
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        async def startup(self, sockets=None) -> None:
-            await super().startup(sockets)
-            if on_ready is not None and self.started:
-                on_ready(url_of(sock))
-
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    Server(config).run(sockets=[sock])
-
-
-def url_of(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    return f"http://{host}:{port}/"

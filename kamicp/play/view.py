@@ -43,7 +43,7 @@ def _shape(level: Level, item: object) -> dict | None:
     return None
 
 
-def level_view(level: Level, token: int) -> dict:
+def level_view(level: Level, token: str) -> dict:
     """Everything the page needs to draw and play `level`."""
     scene = board_scene(Board.start(level), cell=CELL)
     shapes = [s for s in (_shape(level, item) for item in flat_items(scene)) if s is not None]

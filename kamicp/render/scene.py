@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
-
-import networkx as nx
 
 from kamicp.geometry import lattice
 from kamicp.level import Level, Move
 from kamicp.render.colors import hex_of, luminance, rgb_of
+from kamicp.render.layout import graph_layout
 from kamicp.rules import Board, replay
 
 Point = tuple[float, float]
@@ -31,7 +29,6 @@ BACKGROUND = "#faf9f6"
 INK = "#222222"
 EDGE = "#9a9a9a"
 NODE_RADIUS = 13.0
-LAYOUT_SEED = 7
 FONT_SIZE = 12.0
 TITLE = 30.0  # height of the title band above a written picture
 TITLE_SIZE = 15.0
@@ -139,24 +136,6 @@ def board_extent(level: Level, cell: float = CELL) -> Point:
 
 def _graph_side(n: int) -> float:
     return max(220.0, 62.0 * n**0.5)
-
-
-@lru_cache(maxsize=32)
-def graph_layout(level: Level) -> tuple[Point, ...]:
-    """Node positions of a graph level in [0, 1] x [0, 1], the same for every picture of the level."""
-    g = nx.Graph()
-    g.add_nodes_from(range(level.size))
-    g.add_edges_from(level.edges)
-    if level.size == 1:
-        return ((0.5, 0.5),)
-    # Region graphs of boards are planar: a spring layout started from a planar drawing keeps few or
-    # no crossings and spreads the nodes out. Each axis is stretched to fill the square.
-    start = nx.planar_layout(g) if nx.check_planarity(g)[0] else None
-    pos = nx.spring_layout(g, pos=start, seed=LAYOUT_SEED, iterations=300)
-    xs = [float(pos[i][0]) for i in range(level.size)]
-    ys = [float(pos[i][1]) for i in range(level.size)]
-    sx, sy = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-    return tuple(((x - min(xs)) / sx, (y - min(ys)) / sy) for x, y in zip(xs, ys, strict=True))
 
 
 def _mark(center: Point, radius: float, cell: int) -> list[Shape]:

@@ -3,8 +3,10 @@ the real server on a free port, clicks on the stable hooks, answers checked agai
 
 from __future__ import annotations
 
+import contextlib
+import io
+import multiprocessing
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,8 +22,9 @@ from kamicp import load_level, solve  # noqa: E402
 from kamicp.cli import app as cli  # noqa: E402
 from kamicp.hint import hint, move_from_data  # noqa: E402
 from kamicp.level import Level  # noqa: E402
-from kamicp.play.server import bind, create_app, url_of  # noqa: E402
-from tests.helpers import PUZZLES  # noqa: E402
+from kamicp.play.server import bundled_levels  # noqa: E402
+from tests.helpers import GAMES, PUZZLES  # noqa: E402
+from tests.helpers.play import running  # noqa: E402
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and Path(p).exists()), None)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
@@ -38,43 +41,31 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-def _serve(level: Level) -> Iterator[str]:
-    """The real server (uvicorn) for `level` in a thread on a free port; stopped afterwards."""
-    import uvicorn
-
-    sock = bind(0)
-    srv = uvicorn.Server(uvicorn.Config(create_app(level, time_limit=20), log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield url_of(sock)
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
-
-
 @pytest.fixture
 def page_for(browser):
-    """page_for(level file name) -> (page, level) on a fresh server and a fresh page."""
-    servers, pages = [], []
+    """page_for(level file name or Level, viewport=(w, h), time_limit=s) -> (page, level) on a fresh server
+    and a fresh page; the page's `.url` is the server's and `new_page()` opens another tab on it."""
+    servers, pages = contextlib.ExitStack(), []
 
-    def open_level(name: str):
-        level = load_level(PUZZLES / name)
-        gen = _serve(level)
-        url = next(gen)
-        servers.append(gen)
-        page = browser.new_page(viewport={"width": 800, "height": 900})
-        pages.append(page)
-        page.goto(url)
-        page.wait_for_selector("#board [data-index]", timeout=WAIT)
+    def open_level(name: str | Level, viewport: tuple[int, int] = (800, 900), time_limit: float = 20):
+        level = name if isinstance(name, Level) else load_level(PUZZLES / name)
+        url, _ = servers.enter_context(running(level, time_limit=time_limit, library=bundled_levels()))
+
+        def new_page():
+            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+            pages.append(page)
+            page.goto(url)
+            page.wait_for_selector("#board [data-index]", timeout=WAIT)
+            return page
+
+        page = new_page()
+        page.new_tab = new_page
         return page, level
 
     yield open_level
     for page in pages:
         page.close()
-    for gen in servers:
-        next(gen, None)
+    servers.close()
 
 
 def cell_selector(level: Level, cell: int) -> str:
@@ -114,19 +105,19 @@ def test_blog_level_optimal_solution_by_clicking(page_for):
 def test_undo_and_restart(page_for):
     page, level = page_for("blog-18.json")
     first = cell_selector(level, 0)
-    start_colour = page.get_attribute(first, "data-colour")
+    start_colour = page.get_attribute(first, "data-fill")
     other = next(k for k in level.color_keys if k != start_colour)
     click_move(page, level, 0, other, 1)
-    assert page.get_attribute(first, "data-colour") == other
+    assert page.get_attribute(first, "data-fill") == other
     page.click('[data-testid="undo"]')
     page.wait_for_function("document.querySelector('[data-testid=moves]').textContent === '0'", timeout=WAIT)
-    assert page.get_attribute(first, "data-colour") == start_colour
+    assert page.get_attribute(first, "data-fill") == start_colour
     click_move(page, level, 0, other, 1)
     third = next(k for k in level.color_keys if k not in (start_colour, other))
     click_move(page, level, 0, third, 2)
     page.click('[data-testid="restart"]')
     page.wait_for_function("document.querySelector('[data-testid=moves]').textContent === '0'", timeout=WAIT)
-    assert page.get_attribute(first, "data-colour") == start_colour
+    assert page.get_attribute(first, "data-fill") == start_colour
     assert status(page) == "playing"
 
 
@@ -174,7 +165,7 @@ def test_grid_levels_render_and_accept_a_move(page_for, name, sides):
     assert len(points.split()) == sides
     other = next(k for k in level.color_keys if k != level.colors[0])
     click_move(page, level, 0, other, 1)
-    assert page.get_attribute(cell_selector(level, 0), "data-colour") == other
+    assert page.get_attribute(cell_selector(level, 0), "data-fill") == other
 
 
 def test_open_another_level(page_for):
@@ -190,7 +181,7 @@ def test_a_first_win_says_it_is_checking_then_whether_it_was_optimal(page_for, m
 
     page, level = page_for("blog-18.json")
     best = solve(level, engine="search").moves
-    gate, real = threading.Event(), server.solve
+    gate, real = multiprocessing.get_context("fork").Event(), server.solve  # (the solve runs in a forked process)
 
     def held(*args, **kwargs):  # the proof waits until the page has been seen checking
         assert gate.wait(WAIT / 1000)
@@ -208,3 +199,164 @@ def test_a_first_win_says_it_is_checking_then_whether_it_was_optimal(page_for, m
     page.wait_for_selector('[data-testid="message"]:not([data-checking])', timeout=WAIT)
     message = page.text_content('[data-testid="message"]')
     assert f"Optimal: {len(best)} moves is the proven minimum" in message and "Checking" not in message
+
+
+# --- what a new player meets (issue 24) -----------------------------------------------------------------
+def wait_moves(page, n: int) -> None:
+    page.wait_for_function(f"document.querySelector('[data-testid=moves]').textContent === '{n}'", timeout=WAIT)
+
+
+def test_a_kami1_xml_file_opens_from_the_page(page_for):
+    page, _ = page_for("blog-18.json")
+    xml = GAMES / "squ-14b4c-s301.xml"
+    page.set_input_files('[data-testid="open"]', str(xml))
+    page.wait_for_selector('#board [data-cell="0,0"]', timeout=WAIT)
+    level = load_level(xml)
+    assert page.locator("#board [data-cell]").count() == level.size
+    assert page.is_hidden('[data-testid="error"]')
+    assert page.text_content('[data-testid="par"]') == str(level.par)
+
+
+def test_the_busy_text_does_not_outlive_a_failed_request(page_for):
+    page, _ = page_for("blog-18.json")
+    page.route("**/api/hint", lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "3"}, content_type="application/json",
+        body='{"error": "busy: 3 hints or solves already waiting; try again shortly"}'))
+    page.click('[data-testid="hint"]')
+    page.wait_for_selector('[data-testid="error"]:not([hidden])', timeout=WAIT)
+    page.wait_for_function("!document.querySelector('[data-testid=hint]').disabled", timeout=WAIT)
+    message = page.text_content('[data-testid="message"]')
+    assert "Thinking" not in message and "try again in 3 s" in message
+
+
+def test_a_cell_colour_is_not_the_swatch_hook(page_for):
+    page, level = page_for("squ-quilt.json")
+    hooks = page.locator("[data-colour]")
+    assert hooks.count() == len(level.color_keys)
+    assert all(hooks.nth(k).evaluate("e => e.matches('#palette .swatch')") for k in range(hooks.count()))
+    for key in level.color_keys:  # the documented hook finds the swatch, first and only
+        assert page.get_attribute(f'[data-colour="{key}"]', "class") == "swatch"
+    fills = page.eval_on_selector_all("#board [data-index]", "els => els.map(e => e.dataset.fill)")
+    assert fills == [level.colors[i] for i in range(level.size)]
+
+
+LONG_HINT = ("Hint: paint the highlighted region (12,3) Light sea green: at least 7 more moves (time ran out "
+             "before a proof). Par is no longer possible. And one more sentence for a third line.")
+
+
+@pytest.mark.parametrize("name", ["tri-dawn.json", "squ-quilt.json", "blog-18.json"])
+def test_on_a_phone_the_buttons_are_on_screen_even_with_a_long_hint(page_for, name):
+    page, _ = page_for(name, viewport=(390, 844))
+    page.evaluate("text => { document.querySelector('[data-testid=message]').textContent = text; }", LONG_HINT)
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#message')).lineHeight)")
+    assert page.locator('[data-testid="message"]').bounding_box()["height"] >= 3 * line - 1
+    for hook in ("undo", "restart", "hint", "solve"):
+        box = page.locator(f'[data-testid="{hook}"]').bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (hook, box)
+    assert page.locator("#board").bounding_box()["height"] >= 300
+    assert page.evaluate("document.documentElement.scrollHeight") <= 844
+
+
+def cell_sizes(page) -> list[float]:
+    return page.eval_on_selector_all("#board [data-index]", "els => els.map(e => { const b = "
+                                     "e.getBoundingClientRect(); return Math.min(b.width, b.height); })")
+
+
+@pytest.mark.parametrize("name", ["squ-quilt.json", "squ-14b4c-s301.xml"])
+def test_a_kami1_board_fills_a_phone(page_for, name):
+    """A 16 x 10 board on a portrait phone is drawn turned, so its cells are large; taps still work."""
+    level = load_level(GAMES / name if name.endswith(".xml") else PUZZLES / name)
+    page, _ = page_for(level, viewport=(390, 844))
+    assert page.get_attribute("#board", "data-rotated") == "true"
+    assert min(cell_sizes(page)) >= 30
+    assert page.locator("#board").bounding_box()["width"] >= 340
+    other = next(k for k in level.color_keys if k != level.colors[0])
+    click_move(page, level, 0, other, 1)
+    assert page.get_attribute(cell_selector(level, 0), "data-fill") == other
+    page.set_viewport_size({"width": 900, "height": 700})  # a landscape window: drawn as it is
+    page.wait_for_selector('#board[data-rotated="false"]', timeout=WAIT)
+    assert page.get_attribute(cell_selector(level, 0), "data-fill") == other
+
+
+def test_the_page_says_how_to_play_and_has_keys(page_for):
+    page, level = page_for("squ-quilt.json")
+    assert "pick a colour below, then tap a region" in page.text_content('[data-testid="message"]')
+    keys = page.text_content('[data-testid="keys"]')
+    assert all(word in keys for word in ("1–9", "U undo", "R restart", "H hint", "S solve"))
+    page.keyboard.press("2")
+    assert page.get_attribute('#palette [aria-pressed="true"]', "data-colour") == level.color_keys[1]
+    first = cell_selector(level, 0)
+    target = next(k for k in range(len(level.color_keys)) if level.color_keys[k] != level.colors[0])
+    page.keyboard.press(str(target + 1))
+    page.click(first)
+    wait_moves(page, 1)
+    page.keyboard.press("u")
+    wait_moves(page, 0)
+    assert page.get_attribute(first, "data-fill") == level.colors[0]
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .hinted", timeout=WAIT)
+
+
+def test_opening_a_level_changes_only_this_tab_and_a_reload_returns(page_for):
+    first, level = page_for("blog-18.json")
+    second = first.new_tab()
+    first.set_input_files('[data-testid="open"]', str(PUZZLES / "squ-quilt.json"))
+    first.wait_for_selector('#board [data-cell="0,0"]', timeout=WAIT)
+    assert second.text_content("#title") == "blog-18"
+    click_move(second, level, level.index("1"), "Red", 1)  # the other tab plays on
+    second.click('[data-testid="hint"]')
+    second.wait_for_selector("#board .hinted", timeout=WAIT)
+    assert second.is_hidden('[data-testid="error"]')
+    first.reload()
+    first.wait_for_selector("#board [data-node]", timeout=WAIT)
+    assert first.text_content("#title") == "blog-18"
+
+
+def test_solve_says_when_it_ends_over_par(page_for):
+    page, level = page_for("blog-18.json")
+    click_move(page, level, level.index("1"), "Red", 1)  # (the optimum from here is 5 more: 6 > par 5)
+    page.click('[data-testid="solve"]')
+    page.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('Playing')",
+                           timeout=WAIT)
+    assert "over par (5)" in page.text_content('[data-testid="message"]')
+    page.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'solved'", timeout=WAIT)
+    page.wait_for_selector('[data-testid="message"]:not([data-checking])', timeout=WAIT)
+    page.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('Solved')",
+                           timeout=WAIT)
+    assert "Over par (5)" in page.text_content('[data-testid="message"]')
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (600, 700), (1280, 900)])
+def test_no_seams_between_cells_of_one_colour(page_for, viewport):
+    """A triangle board of one colour but a corner cell: inside it no line of pixels differs from that
+    colour (a seam is a whole column or row of slightly lighter or darker pixels, where the anti-aliased
+    edges of neighbouring cells meet)."""
+    from PIL import Image
+
+    level = Level.from_rows(["B" + "A" * 9] + ["A" * 10] * 28, "triangle", name="plain")
+    page, _ = page_for(level, viewport=viewport)
+    image = Image.open(io.BytesIO(page.locator("#board").screenshot())).convert("RGB")
+    fill = page.get_attribute(cell_selector(level, level.size - 1), "fill")
+    want = tuple(int(fill[k:k + 2], 16) for k in (1, 3, 5))
+    board = page.locator("#board").bounding_box()
+    left, top, right, bottom = page.eval_on_selector_all("#board [data-index]", """els => {
+        const b = els.map((e) => e.getBoundingClientRect());
+        return [Math.min(...b.map((r) => r.left)), Math.min(...b.map((r) => r.top)),
+                Math.max(...b.map((r) => r.right)), Math.max(...b.map((r) => r.bottom))]; }""")
+    width, height = right - left, bottom - top
+    inside = image.crop((int(left - board["x"] + 0.25 * width), int(top - board["y"] + 0.2 * height),
+                         int(right - board["x"] - 0.1 * width), int(bottom - board["y"] - 0.1 * height)))
+    off = [[max(abs(a - b) for a, b in zip(inside.getpixel((x, y)), want, strict=True)) > 1
+            for x in range(inside.width)] for y in range(inside.height)]
+    assert max(sum(row) for row in off) <= 3  # no seam along a row
+    assert max(sum(column) for column in zip(*off, strict=True)) <= 3  # nor along a column
+
+
+def test_a_bundled_level_can_be_picked(page_for):
+    page, _ = page_for("blog-18.json")
+    options = page.eval_on_selector_all('[data-testid="picker"] option', "os => os.map(o => o.value)")
+    assert options[0] == "" and sorted(options[1:]) == sorted(p.name for p in PUZZLES.glob("*.json"))
+    page.select_option('[data-testid="picker"]', "squ-quilt.json")
+    page.wait_for_selector('#board [data-cell="0,0"]', timeout=WAIT)
+    assert page.text_content("#title") == "squ-quilt"
+    assert page.text_content('[data-testid="par"]') == str(load_level(PUZZLES / "squ-quilt.json").par)

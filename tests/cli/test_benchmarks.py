@@ -94,3 +94,16 @@ def test_cluster_speed_compares_two_builds_node_for_node(tmp_path, capsys):
     data = json.loads(out.with_suffix(".json").read_text())
     assert [(r["finished"], r["old"][2] == r["new"][2] > 0) for r in data["rows"]] == [(True, True)]
     assert "No differences in nodes and plans" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # (about 30 s: two servers started, a few seconds of load)
+def test_play_server_benchmark_writes_its_tables(tmp_path):
+    pytest.importorskip("starlette")
+    out = tmp_path / "play"
+    bench_script("play_server").app(["--seconds", "2", "--time-limit", "2", "--hints", "2", "--png-side", "600",
+                                     "--out", str(out)], standalone_mode=False)
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [r["scenario"] for r in data["latency"]] == ["idle", "heavy requests in flight"]
+    assert all(r["failed"] == 0 for r in data["latency"])
+    assert [r["uploads at once"] for r in data["memory"]] == [1, 4]
+    assert "Latency of GET /api/level" in out.with_suffix(".md").read_text()

@@ -19,15 +19,24 @@ from kamicp import load_level, verify  # noqa: E402
 from kamicp.cli import app as cli  # noqa: E402
 from kamicp.hint import move_from_data  # noqa: E402
 from kamicp.play import server  # noqa: E402
-from tests.helpers import PUZZLES  # noqa: E402
+from tests.helpers import GAMES, PUZZLES  # noqa: E402
 
 
 def client(name: str = "blog-18.json", **kwargs) -> TestClient:
-    return TestClient(server.create_app(load_level(PUZZLES / name), **kwargs))
+    return TestClient(server.create_app(load_level(PUZZLES / name), **kwargs), base_url="http://127.0.0.1")
 
 
-def post(c: TestClient, path: str, moves: list, token: int = 1):
-    return c.post(path, json={"token": token, "moves": moves})
+def token_of(c: TestClient) -> str:
+    return c.get("/api/level").json()["token"]
+
+
+def post(c: TestClient, path: str, moves: list, token: str | None = None):
+    return c.post(path, json={"token": token_of(c) if token is None else token, "moves": moves})
+
+
+def upload(c: TestClient, name: str, data: bytes):
+    return c.post("/api/open", params={"name": name}, content=data,
+                  headers={"Content-Type": "application/octet-stream"})
 
 
 def test_page_and_level_view():
@@ -60,9 +69,9 @@ def test_moves_are_checked_by_the_rules_engine():
     assert bad.status_code == 400 and "colour-changes" in bad.json()["error"]
     missing = post(c, "/api/move", [{"tap": "99", "color": "Red"}])
     assert missing.status_code == 400 and "cell-exists" in missing.json()["error"]
-    stale = post(c, "/api/move", [], token=7)
+    stale = post(c, "/api/move", [], token="7")
     assert stale.status_code == 409
-    assert c.post("/api/move", content=b"not json").status_code == 400
+    assert c.post("/api/move", content=b"not json", headers={"Content-Type": "application/json"}).status_code == 400
 
 
 def test_solution_wins_optimally_and_over_par_fails():
@@ -97,22 +106,25 @@ def test_open_a_bad_file_gives_the_cli_line(tmp_path):
     line = CliRunner().invoke(cli, ["info", str(bad)]).output.strip()
     assert line.startswith("error: ")
     c = client()
-    reply = c.post("/api/open?name=bad.json", content=bad.read_bytes())
+    reply = upload(c, "bad.json", bad.read_bytes())
     assert reply.status_code == 400
     assert "error: " + reply.json()["error"] == line.replace(str(bad), "bad.json")
     assert c.get("/api/level").json()["name"] == "blog-18"  # the old level stays
-    assert c.post("/api/open?name=x.doc", content=b"x").status_code == 400
+    assert upload(c, "x.doc", b"x").status_code == 400
 
 
-def test_open_switches_level_and_bounds_the_upload(monkeypatch):
+def test_open_gives_this_page_a_level_and_bounds_the_upload(monkeypatch):
+    """An opened level gets a token of its own: the server's level (and every other page's) stays."""
     c = client()
+    home = token_of(c)
     data = (PUZZLES / "squ-quilt.json").read_bytes()
-    view = c.post("/api/open?name=../../squ-quilt.json", content=data).json()
-    assert view["geometry"] == "square" and view["token"] == 2
-    assert post(c, "/api/move", [], token=1).status_code == 409  # a page showing the old level
-    assert post(c, "/api/move", [], token=2).json()["status"] == "playing"
+    view = upload(c, "../../squ-quilt.json", data).json()
+    assert view["geometry"] == "square" and view["token"] != home
+    assert post(c, "/api/move", [{"tap": "1", "color": "Red"}], token=home).json()["moves"] == 1  # still blog-18
+    assert post(c, "/api/move", [], token=view["token"]).json()["status"] == "playing"
+    assert c.get("/api/level").json()["name"] == "blog-18"  # a reload: the server's level
     monkeypatch.setattr(server, "MAX_UPLOAD", 100)
-    big = c.post("/api/open?name=big.json", content=b" " * 1000)
+    big = upload(c, "big.json", b" " * 1000)
     assert big.status_code == 413 and "larger than" in big.json()["error"]
 
 
@@ -124,7 +136,7 @@ def test_play_cli_refuses_a_bad_level(tmp_path):
 def test_request_body_is_bounded(monkeypatch):
     c = client()
     monkeypatch.setattr(server, "MAX_BODY", 64)
-    reply = c.post("/api/move", json={"token": 1, "moves": [{"tap": "1", "color": "Red"}] * 10})
+    reply = c.post("/api/move", json={"token": token_of(c), "moves": [{"tap": "1", "color": "Red"}] * 10})
     assert reply.status_code == 413
 
 
@@ -162,7 +174,7 @@ def test_open_a_screenshot():
 
     level = load_level(PUZZLES / "tri-harbour.json")
     c = client()
-    view = c.post("/api/open?name=harbour.png", content=board_png(Board.start(level))).json()
+    view = upload(c, "harbour.png", board_png(Board.start(level))).json()
     assert view["geometry"] == "triangle" and view["shape"] == [29, 10] and view["name"] == "harbour"
     assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
     rename = dict(zip(level.colors, view["colors"], strict=True))
@@ -173,8 +185,60 @@ def test_open_a_screenshot():
 def test_open_with_a_hostile_file_name_is_a_400_not_a_crash(name):
     """A name with NUL, over the file system's 255 bytes, a lone surrogate or an ESC sequence: the
     level opens (under a cleaned name) or the answer is a one-line 400, never a 500."""
-    c = TestClient(server.create_app(load_level(PUZZLES / "blog-18.json")), raise_server_exceptions=False)
-    reply = c.post(f"/api/open?name={name}", content=(PUZZLES / "squ-quilt.json").read_bytes())
+    c = TestClient(server.create_app(load_level(PUZZLES / "blog-18.json")), raise_server_exceptions=False,
+                   base_url="http://localhost")
+    reply = c.post(f"/api/open?name={name}", content=(PUZZLES / "squ-quilt.json").read_bytes(),
+                   headers={"Content-Type": "application/octet-stream"})
     assert reply.status_code in (200, 400), reply.text
     if reply.status_code == 400:
         assert "\n" not in reply.json()["error"] and "\x1b" not in reply.json()["error"]
+
+
+def test_open_a_kami1_xml_file():
+    """The page has no --geometry: a Kami 1 .xml (squares) opens as `kamicp info` reads it."""
+    path = GAMES / "squ-14b4c-s301.xml"
+    reply = upload(client(), path.name, path.read_bytes())
+    assert reply.status_code == 200, reply.text
+    level = load_level(path)
+    view = reply.json()
+    assert view["geometry"] == "square" and view["shape"] == list(level.shape) and view["par"] == level.par
+    assert view["colors"] == list(level.colors)
+
+
+def test_a_text_grid_upload_is_read_as_triangles():
+    view = upload(client(), "grid.txt", b"AB\nBA\nAA\n").json()
+    assert view["geometry"] == "triangle" and view["shape"] == [3, 2]
+
+
+def test_bundled_levels_are_listed_and_picked():
+    library = tuple(sorted(PUZZLES.glob("*.json")))
+    c = client(library=library)
+    assert c.get("/api/levels").json()["levels"] == [p.name for p in library]
+    home = token_of(c)
+    view = c.post("/api/pick", json={"file": "squ-quilt.json"}).json()
+    assert view["name"] == "squ-quilt" and view["token"] != home
+    assert post(c, "/api/move", [], token=view["token"]).json()["status"] == "playing"
+    for wanted in ("../pyproject.toml", "/etc/passwd", "nothing.json", None, ["squ-quilt.json"]):
+        reply = c.post("/api/pick", json={"file": wanted})
+        assert reply.status_code == 404 and reply.json()["error"]
+    assert c.get("/api/level").json()["name"] == "blog-18"
+
+
+def test_play_without_a_level_starts_on_a_bundled_one():
+    """`kamicp play` alone: the first bundled level, and the page offers the others."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "play", "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("playing tri-dawn at http://127.0.0.1:"), line
+        url = line.split(" at ")[1].split()[0]
+        assert httpx.get(url + "api/levels", timeout=30).json()["levels"] == sorted(p.name for p in
+                                                                                     PUZZLES.glob("*.json"))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -5,7 +5,9 @@
 const SVG = "http://www.w3.org/2000/svg";
 const STEP_MS = 700; // pause between the moves of a shown solution
 
-const state = { level: null, moves: [], colors: [], selected: null, busy: false, status: "playing" };
+const state = { level: null, moves: [], colors: [], selected: null, busy: false, busyText: null, status: "playing",
+  rotated: false };
+const KEYS = "1–9 pick a colour, U undo, R restart, H hint, S solve, O open a file";
 const $ = (id) => document.getElementById(id);
 
 function hexOf(key) {
@@ -25,7 +27,11 @@ async function api(path, body, extra = {}) {
   };
   const reply = await fetch(path, options);
   const data = await reply.json();
-  if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
+  if (!reply.ok) {
+    const error = new Error(data.error || `HTTP ${reply.status}`);
+    error.retryAfter = reply.headers.get("Retry-After");
+    throw error;
+  }
   return data;
 }
 
@@ -41,24 +47,62 @@ function showError(text) {
 
 function setBusy(busy, what) {
   state.busy = busy;
-  for (const id of ["undo", "restart", "hint", "solve"]) $(id).disabled = busy;
+  for (const id of ["undo", "restart", "hint", "solve", "picker"]) $(id).disabled = busy;
   document.body.classList.toggle("busy", busy);
   if (busy && what) say(what);
+  // the busy text ("Thinking…") never outlives the work, whether it answered or failed
+  if (!busy && state.busyText !== null && $("message").textContent === state.busyText) say("");
+  state.busyText = busy && what ? what : null;
 }
 
 // --- drawing -----------------------------------------------------------------------------------------
+// A landscape board (Kami 1's 16 x 10) on a portrait screen is drawn turned a quarter, so that it fills
+// the width of a phone instead of a third of its height.
+function wantsRotation() {
+  const level = state.level;
+  const stage = $("stage");
+  return level.width > 1.15 * level.height && stage.clientHeight > 1.15 * stage.clientWidth;
+}
+
+// One cell's outline as a subpath, always turning the same way: in one path, cells of opposite turns
+// would cancel each other's coverage along their shared edge and leave a hairline there.
+function outline(points) {
+  let area = 0;
+  for (let k = 0; k < points.length; k++) {
+    const [x1, y1] = points[k];
+    const [x2, y2] = points[(k + 1) % points.length];
+    area += x1 * y2 - x2 * y1;
+  }
+  const turned = area < 0 ? [...points].reverse() : points;
+  return `M${turned.map((p) => p.join(",")).join("L")}Z`;
+}
+
 function draw() {
   const level = state.level;
+  state.outline = [];
   const svg = $("board");
   svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${level.width} ${level.height}`);
+  state.rotated = wantsRotation();
+  const [w, h] = state.rotated ? [level.height, level.width] : [level.width, level.height];
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.dataset.geometry = level.geometry;
+  svg.dataset.rotated = String(state.rotated);
+  const root = document.createElementNS(SVG, "g");
+  if (state.rotated) root.setAttribute("transform", `translate(${level.height} 0) rotate(90)`);
+  svg.appendChild(root);
+  // The colours of grid cells are drawn as one path per colour, under the cells: inside one path the
+  // edges cells share are not anti-aliased, so no seam shows between cells of one colour. The cells
+  // themselves (transparent) take the taps and carry the hooks and the hint's outline.
+  const layers = document.createElementNS(SVG, "g");
+  layers.setAttribute("class", "layers");
+  root.appendChild(layers);
   const idAttr = level.geometry === "graph" ? "data-node" : "data-cell";
   for (const shape of level.shapes) {
     let el;
     if (shape.kind === "cell") {
       el = document.createElementNS(SVG, "polygon");
       el.setAttribute("points", shape.points.map((p) => p.join(",")).join(" "));
+      state.outline[shape.cell] = outline(shape.points);
     } else if (shape.kind === "node") {
       el = document.createElementNS(SVG, "circle");
       el.setAttribute("cx", shape.cx); el.setAttribute("cy", shape.cy); el.setAttribute("r", shape.r);
@@ -67,31 +111,44 @@ function draw() {
       el.setAttribute("x1", shape.a[0]); el.setAttribute("y1", shape.a[1]);
       el.setAttribute("x2", shape.b[0]); el.setAttribute("y2", shape.b[1]);
       el.setAttribute("class", "edge");
-      svg.appendChild(el);
+      root.appendChild(el);
       continue;
     } else if (shape.kind === "label") {
       el = document.createElementNS(SVG, "text");
       el.setAttribute("x", shape.x); el.setAttribute("y", shape.y);
       el.setAttribute("class", "node-label");
       el.textContent = shape.text;
-      svg.appendChild(el);
+      root.appendChild(el);
       continue;
     } else continue;
     el.setAttribute("class", shape.kind);
     el.setAttribute(idAttr, level.cells[shape.cell]);
     el.dataset.index = shape.cell;
     el.addEventListener("click", () => tap(shape.cell));
-    svg.appendChild(el);
+    root.appendChild(el);
   }
   paint();
 }
 
 function paint() {
+  const outlines = new Map(); // colour key -> the outlines of its cells, as one path
   for (const el of $("board").querySelectorAll("[data-index]")) {
     const key = state.colors[Number(el.dataset.index)];
     el.setAttribute("fill", hexOf(key));
-    el.dataset.colour = key;
-    if (el.tagName === "polygon") el.setAttribute("stroke", hexOf(key));
+    el.dataset.fill = key; // (a cell's colour is state; data-colour is the palette's hook)
+    if (el.tagName === "polygon") {
+      if (!outlines.has(key)) outlines.set(key, []);
+      outlines.get(key).push(state.outline[Number(el.dataset.index)]);
+    }
+  }
+  const layers = $("board").querySelector(".layers");
+  layers.replaceChildren();
+  for (const [key, parts] of outlines) {
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", parts.join(""));
+    path.setAttribute("fill", hexOf(key));
+    path.setAttribute("stroke", hexOf(key));
+    layers.appendChild(path);
   }
   $("moves").textContent = String(state.moves.length);
   $("par").textContent = state.level.par === null ? "-" : String(state.level.par);
@@ -110,6 +167,8 @@ function drawPalette() {
     button.setAttribute("aria-label", entry.name);
     button.title = entry.name;
     button.style.background = entry.hex;
+    const n = bar.children.length + 1;
+    if (n <= 9) button.dataset.key = String(n);
     button.addEventListener("click", () => select(entry.key));
     bar.appendChild(button);
   }
@@ -148,7 +207,10 @@ function start() {
   document.title = `${state.level.name || "level"} - kamicp play`;
   draw();
   drawPalette();
-  say(state.level.par === null ? "Paint the board one colour." : `Paint the board one colour in ${state.level.par} moves.`);
+  const goal = state.level.par === null ? "Paint the board one colour"
+    : `Paint the board one colour in ${state.level.par} moves`;
+  say(`${goal}: pick a colour below, then tap a region.`);
+  $("picker").value = "";
 }
 
 async function play(moves) {
@@ -196,6 +258,7 @@ async function guarded(what, work) {
     await work();
   } catch (e) {
     showError(e.message);
+    if (e.retryAfter) say(`The server is busy: try again in ${e.retryAfter} s.`);
   } finally {
     setBusy(false);
   }
@@ -207,7 +270,7 @@ function tap(cell) {
     say(`That region is already ${nameOf(state.selected)}: pick another colour below.`);
     return;
   }
-  guarded(null, () => play([...state.moves, { tap: state.level.cells[cell], color: state.selected }]));
+  guarded(null, () => play([...state.moves, { tap: state.level.cells[cell], colour: state.selected }]));
 }
 
 function undo() {
@@ -239,10 +302,13 @@ function solve() {
     const s = await api("/api/solve", state.moves);
     if (s.moves.length === 0) { say("The board is already solved."); return; }
     const proven = s.status === "optimal" ? "the proven optimal" : "the best found (not proven optimal)";
+    const par = state.level.par;
+    const total = state.moves.length + s.moves.length;
+    const over = par !== null && total > par ? ` It ends after ${total} moves: over par (${par}).` : "";
     for (const [k, move] of s.moves.entries()) {
       highlight([tapId(move.tap)]);
       select(move.colour);
-      say(`Playing ${proven} solution: move ${k + 1} of ${s.moves.length}.`);
+      say(`Playing ${proven} solution: move ${k + 1} of ${s.moves.length}.${over}`);
       await new Promise((done) => setTimeout(done, STEP_MS));
       await play([...state.moves, { tap: tapId(move.tap), colour: move.colour }]);
     }
@@ -252,15 +318,57 @@ function solve() {
 async function openFile(file) {
   if (!file) return;
   guarded(`Opening ${file.name}…`, async () => {
-    const reply = await fetch(`/api/open?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+    const reply = await fetch(`/api/open?name=${encodeURIComponent(file.name)}`, {
+      method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: file,
+    });
     const data = await reply.json();
-    if (!reply.ok) { say(""); throw new Error(data.error || `HTTP ${reply.status}`); }
+    if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
     state.level = data;
     start();
   });
 }
 
+async function pick(file) {
+  if (!file) return;
+  guarded(`Opening ${file}…`, async () => {
+    const reply = await fetch("/api/pick", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ file }),
+    });
+    const data = await reply.json();
+    if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
+    state.level = data;
+    start();
+  });
+}
+
+async function listLevels() {
+  const { levels } = await api("/api/levels");
+  const picker = $("picker");
+  for (const file of levels) {
+    const option = document.createElement("option");
+    option.value = file;
+    option.textContent = file.replace(/\.json$/, "");
+    picker.appendChild(option);
+  }
+  picker.hidden = levels.length === 0;
+}
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("select, input, textarea")) return;
+  const key = e.key.toLowerCase();
+  const swatch = $("palette").querySelector(`.swatch[data-key="${key}"]`);
+  const actions = { u: undo, backspace: undo, r: restart, h: hint, s: solve, o: () => $("open").click() };
+  if (swatch) select(swatch.dataset.colour);
+  else if (actions[key]) actions[key]();
+  else return;
+  e.preventDefault();
+}
+
 function wire() {
+  $("keys").textContent = `Keys: ${KEYS}.`;
+  $("picker").addEventListener("change", (e) => pick(e.target.value));
+  document.addEventListener("keydown", onKey);
+  new ResizeObserver(() => { if (state.level && wantsRotation() !== state.rotated) draw(); }).observe($("stage"));
   $("undo").addEventListener("click", undo);
   $("restart").addEventListener("click", restart);
   $("hint").addEventListener("click", hint);
@@ -277,3 +385,4 @@ function wire() {
 
 wire();
 load().catch((e) => showError(e.message));
+listLevels().catch(() => { $("picker").hidden = true; });
