@@ -3,7 +3,7 @@
 0. Margins: while the picture's border is one colour, what lies inside it is taken (peel_margins), so a
    screenshot pasted inside a frame, itself inside another, is found. A Kami 2 game screenshot (its
    dark footer with the colour swatches; triangle geometry, default size) is read by its own layout:
-   gameshot.py, with the palette from the swatches and holes against the background.
+   shot/game.py, with the palette from the swatches and holes against the background.
 1. The board (any other picture): the border colour is the background; the board is the innermost
    box inside the margins with the grid's shape (or `box`, given by the caller). Cells are placed by
    the lattice geometry (triangle 29 x 10, square 10 x 16 by default) scaled to that box.
@@ -17,30 +17,26 @@
    sample nearly as close to another colour as to its own, a patch that is not uniform, or the only
    cell of its colour.
 
-Large images are refused before decoding: MAX_PIXELS is Pillow's decompression-bomb limit here.
+Large images are refused before decoding (MAX_PIXELS) and read reduced to WORK_SIDE pixels (shot/image.py).
 """
 
 from __future__ import annotations
 
-import io
 import string
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageFilter, UnidentifiedImageError
+from PIL import Image, ImageFilter
 
 from kamicp.errors import FormatError, UsageError
-from kamicp.formats import gameshot
-from kamicp.formats.common import read_bytes
+from kamicp.formats.shot.colour import delta_e, rgb_to_lab
+from kamicp.formats.shot.game import game_screenshot
+from kamicp.formats.shot.image import MAX_PIXELS, WORK_SIDE, open_image, open_reduced
+from kamicp.formats.shot.report import Box, CellMark, ImportReport, Screenshot, UncertainCell
 from kamicp.geometry import Lattice, lattice
 from kamicp.level import HOLE, Level
 
-# 40 megapixels: more than any phone or tablet screenshot (a 4K screen is 8.3 MP), far below what
-# would exhaust memory. Pillow refuses (DecompressionBombError) above it; kamicp turns that into a
-# FormatError.
-MAX_PIXELS = 40_000_000
 DEFAULT_SHAPES: dict[str, tuple[int, int]] = {"triangle": (29, 10), "square": (10, 16)}
 DETECT_SIDE = 1000  # the board is located on a copy at most this many pixels wide or high
 LINK_DELTA_E = 9.0  # samples closer than this chain into one colour
@@ -51,128 +47,6 @@ SPREAD_DELTA_E = 10.0  # a patch spreading more than this (and 3x the typical pa
 AMBIGUITY = 0.5  # uncertain when (distance to own colour) > AMBIGUITY * (distance to the next colour)
 ASPECT_TOLERANCE = 0.06
 KEYS = string.ascii_uppercase + string.ascii_lowercase + string.digits
-
-Box = tuple[int, int, int, int]
-
-
-@dataclass(frozen=True)
-class UncertainCell:
-    """A cell whose colour should be checked by eye; `reason` says why."""
-
-    label: tuple[int, int]
-    key: str
-    reason: str
-    delta_e: float  # distance of its sample to its colour's centre
-
-
-@dataclass(frozen=True)
-class CellMark:
-    """Where a cell was read: its outline and sample point in image pixels, and the key it got."""
-
-    label: tuple[int, int]
-    polygon: tuple[tuple[float, float], ...]
-    at: tuple[float, float]
-    key: str  # HOLE for a hole
-
-
-@dataclass(frozen=True)
-class ImportReport:
-    source: str
-    image_size: tuple[int, int]
-    box: Box  # board bounding box (left, top, right, bottom) in image pixels
-    geometry: str
-    shape: tuple[int, int]
-    palette: tuple[tuple[str, str], ...]  # key -> '#rrggbb', in key order
-    counts: tuple[tuple[str, int], ...]  # key -> number of cells
-    holes: int
-    uncertain: tuple[UncertainCell, ...]
-    warnings: tuple[str, ...]
-    layout: str = "board"  # "game": a Kami 2 screenshot (footer, swatches); "board": a board on a margin
-    cells: tuple[CellMark, ...] = ()  # every lattice position, for the overlay
-    par: int | None = None  # read from the game's footer
-    par_note: str = ""  # how the par was read, or why not
-
-    @property
-    def colors(self) -> int:
-        return len(self.palette)
-
-
-@dataclass(frozen=True)
-class Screenshot:
-    """An imported level and what the import saw."""
-
-    level: Level
-    report: ImportReport
-
-
-# --- colour science ---------------------------------------------------------------------------------
-_LINEAR = np.arange(256) / 255.0
-_LINEAR = np.where(_LINEAR <= 0.04045, _LINEAR / 12.92, ((_LINEAR + 0.055) / 1.055) ** 2.4).astype(np.float32)
-
-
-def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
-    """sRGB (0..255, last axis RGB) to CIE Lab (D65). Whole pictures (uint8) go through a lookup table in
-    single precision, which is plenty for colour differences of a unit or more."""
-    if isinstance(rgb, np.ndarray) and rgb.dtype == np.uint8:
-        c = _LINEAR[rgb]
-    else:
-        c = np.asarray(rgb, dtype=np.float64) / 255.0
-        c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    m = np.array([[0.4124564, 0.3575761, 0.1804375],
-                  [0.2126729, 0.7151522, 0.0721750],
-                  [0.0193339, 0.1191920, 0.9503041]], dtype=c.dtype)
-    xyz = c @ m.T / np.array([0.95047, 1.0, 1.08883], dtype=c.dtype)
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    lab = np.empty_like(f)
-    lab[..., 0] = 116 * f[..., 1] - 16
-    lab[..., 1] = 500 * (f[..., 0] - f[..., 1])
-    lab[..., 2] = 200 * (f[..., 1] - f[..., 2])
-    return lab
-
-
-def delta_e(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """CIE76 colour difference (Euclidean in Lab); about 2.3 is just noticeable."""
-    return np.sqrt(((np.asarray(a) - np.asarray(b)) ** 2).sum(axis=-1))
-
-
-
-# --- reading ----------------------------------------------------------------------------------------
-def open_image(path: str | Path) -> Image.Image:
-    """The image as RGB (transparency over white); FormatError for anything that is not a readable,
-    reasonably sized image."""
-    source = str(path)
-    old_limit = Image.MAX_IMAGE_PIXELS
-    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
-    size = ""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(read_bytes(path, what="image"))) as img:  # regular files, bounded
-                w, h = img.size
-                size = f"{w} x {h} pixels; "
-                if w * h > MAX_PIXELS:
-                    raise Image.DecompressionBombError("too many pixels")
-                img.load()
-                if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
-                    rgba = img.convert("RGBA")
-                    out = Image.new("RGB", rgba.size, (255, 255, 255))
-                    out.paste(rgba, mask=rgba.getchannel("A"))
-                    return out
-                return img.convert("RGB")
-    except FileNotFoundError:
-        raise FormatError("no such file", source=source) from None
-    except IsADirectoryError:
-        raise FormatError("is a directory, not an image", source=source) from None
-    except UnidentifiedImageError:
-        raise FormatError("not an image kamicp can read (PNG, JPEG, GIF, BMP, WebP, ...)", source=source) from None
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise FormatError(f"image too large ({size}the limit is {MAX_PIXELS // 1_000_000} megapixels)",
-                          source=source) from None
-    except (OSError, SyntaxError, ValueError) as e:
-        raise FormatError(f"cannot read the image: {e}", source=source) from None
-    finally:
-        Image.MAX_IMAGE_PIXELS = old_limit
-
 
 # --- the board --------------------------------------------------------------------------------------
 def _fit_background(lab: np.ndarray, width: int = 2) -> tuple[np.ndarray, np.ndarray]:
@@ -334,136 +208,6 @@ def _patch(arr: np.ndarray, x: float, y: float, half: float) -> tuple[np.ndarray
     return med, float(np.quantile(delta_e(rgb_to_lab(patch), rgb_to_lab(med)), 0.75))
 
 
-def _hex(rgb: np.ndarray) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*(round(float(v)) for v in rgb))
-
-
-GAME_SHAPE = DEFAULT_SHAPES["triangle"]  # a Kami 2 board: 29 rows of 10 triangles
-
-
-def _swatch_colours(arr: np.ndarray, lab_img: np.ndarray,
-                    layout: gameshot.GameLayout) -> tuple[list[np.ndarray], np.ndarray]:
-    """Each footer swatch's colour, RGB (the palette) and Lab (the centres cells are matched to): the
-    median of the swatch's middle, low in the bar and in from its sides, clear of edges and icons."""
-    f0, f1 = layout.footer
-    band = slice(f0 + int(0.45 * (f1 - f0)), f1 - max(1, int(0.1 * (f1 - f0))))
-    swatch_rgb, swatch_lab = [], []
-    for a, b in layout.swatches:
-        inner = slice(a + (b - a) // 5, b - (b - a) // 5)
-        swatch_rgb.append(np.median(arr[band, inner].reshape(-1, 3), axis=0))
-        swatch_lab.append(np.median(lab_img[band, inner].reshape(-1, 3), axis=0))
-    return swatch_rgb, np.array(swatch_lab)
-
-
-def _game_samples(arr: np.ndarray, board: tuple[float, float, float, float], rows: int,
-                  cols: int) -> tuple[list[tuple[int, int]], np.ndarray, list[tuple[float, float, float]]]:
-    """Every cell's label, median colour (Lab) and sample point (x, y, half side), in reading order: a
-    patch's median, not one pixel, so the paper grain and JPEG noise average out."""
-    labels, medians, samples = [], [], []
-    for r in range(rows):
-        for c in range(cols):
-            x, y, half = gameshot.sample_point(board, r, c, rows)
-            labels.append((r, c))
-            medians.append(_patch(arr, x, y, half)[0])
-            samples.append((x, y, half))
-    return labels, rgb_to_lab(np.array(medians)), samples
-
-
-def _nearest_swatch(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per sample: its nearest swatch, the ΔE to it and to the second nearest (how ambiguous the cell
-    is), and its hue distance to the nearest (which tells holes, as a fold only shades a colour)."""
-    dist = delta_e(lab[:, None, :], centres[None, :, :])
-    order = np.argsort(dist, axis=1)
-    nearest = order[:, 0]
-    d1 = dist[np.arange(len(lab)), nearest]
-    d2 = dist[np.arange(len(lab)), order[:, 1]]
-    # a fold shades a triangle lighter or darker: off its swatch in lightness, hardly in hue
-    return nearest, d1, d2, gameshot.hue_distance(lab, centres[nearest])
-
-
-def _grain_ratio(lightness: np.ndarray, samples: list[tuple[float, float, float]], confident: np.ndarray,
-                 notes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Each cell's paper grain against the typical sure cell's, and whether it is smooth (the background
-    has no grain, so a pale colour and a hole differ there). With no grain visible at all, no cell is
-    smooth and a note says holes are told by colour alone."""
-    grain = np.array([gameshot.grain(lightness, x, y, gameshot.GRAIN_PATCH * h) for x, y, h in samples])
-    typical = float(np.median(grain[confident])) if confident.any() else 0.0
-    if typical < gameshot.MIN_GRAIN:
-        notes.append("no paper grain visible (a blurred or heavily compressed picture): holes are told from "
-                     "pale colours by colour alone")
-        return np.ones(len(samples)), np.zeros(len(samples), dtype=bool)
-    ratio = grain / typical
-    return ratio, ratio < gameshot.SMOOTH_RATIO
-
-
-def _game_doubt(dw: float, ratio: float, smooth: bool, hole: bool, d1: float, d2: float) -> str:
-    """Why a game cell should be checked by eye, or "": it sits near a hole threshold (hue distance or
-    grain), or it is nearly as close to a second swatch as to its own."""
-    near_far = abs(dw - gameshot.HOLE_FAR_DELTA_E) < 0.3 * gameshot.HOLE_FAR_DELTA_E and not smooth
-    near_smooth = abs(ratio - gameshot.SMOOTH_RATIO) < 0.5 * gameshot.SMOOTH_RATIO
-    if near_far or near_smooth:
-        return "hole or colour?"
-    if not hole and d1 > AMBIGUITY * d2:
-        return "between two colours"
-    return ""
-
-
-def _game_marks(board: tuple[float, float, float, float], labels: list[tuple[int, int]],
-                samples: list[tuple[float, float, float]], cell_keys: list[str],
-                offset: tuple[int, int]) -> tuple[CellMark, ...]:
-    """Where each cell was read, for the overlay: in the whole picture's pixels, as the layout was found
-    in the content inside any frames, which starts at `offset`."""
-    ox, oy = offset
-    return tuple(CellMark((r, c), tuple((px + ox, py + oy) for px, py in gameshot.cell_polygon(board, r, c)),
-                          (x + ox, y + oy), key)
-                 for (r, c), (x, y, _), key in zip(labels, samples, cell_keys, strict=True))
-
-
-def _game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> Screenshot | None:
-    """The level of a Kami 2 screenshot whose content (inside any frames) is `content`, or None when
-    the picture does not have the game's footer (gameshot.py has the layout and the method)."""
-    ox, oy = content[0], content[1]
-    arr = np.asarray(img.crop(content))
-    lab_img = rgb_to_lab(arr)
-    found = gameshot.find_layout(lab_img)
-    if found is None:
-        return None
-    layout, notes = found
-    par, par_note = gameshot.read_moves(lab_img, layout)
-    swatch_rgb, centres = _swatch_colours(arr, lab_img, layout)
-    rows, cols = GAME_SHAPE
-    labels, lab, samples = _game_samples(arr, layout.board, rows, cols)
-    nearest, d1, d2, dw = _nearest_swatch(lab, centres)
-    ratio, smooth = _grain_ratio(lab_img[..., 0], samples, dw < gameshot.HOLE_NEAR_DELTA_E, notes)
-    hole = (dw > gameshot.HOLE_FAR_DELTA_E) | smooth
-    keys = KEYS[:len(centres)]
-    cell_keys = [HOLE if hole[n] else keys[nearest[n]] for n in range(len(labels))]
-    grid = [[HOLE] * cols for _ in range(rows)]
-    uncertain = []
-    for n, ((r, c), key) in enumerate(zip(labels, cell_keys, strict=True)):
-        grid[r][c] = key
-        reason = _game_doubt(dw[n], ratio[n], smooth[n], hole[n], d1[n], d2[n])
-        if reason:
-            uncertain.append(UncertainCell((r, c), key, reason, round(float(d1[n]), 1)))
-    palette = tuple((k, _hex(v)) for k, v in zip(keys, swatch_rgb, strict=True))
-    if all(k == HOLE for row in grid for k in row):
-        raise FormatError("no board found: every cell shows the background", source=source)
-    level = Level.from_rows(["".join(row) for row in grid], "triangle", name=name, palette=dict(palette))
-    x0, y0, x1, y1 = layout.board
-    counts = tuple((k, sum(row.count(k) for row in grid)) for k in keys)
-    unused = [k for k, n in counts if n == 0]
-    if unused:
-        notes.append(f"swatch {', '.join(unused)} has no cell on the board: check the palette")
-    report = ImportReport(
-        source=source, image_size=img.size,
-        box=(round(x0) + ox, round(y0) + oy, round(x1) + ox, round(y1) + oy),
-        geometry="triangle", shape=(rows, cols), palette=palette, counts=counts,
-        holes=int(hole.sum()), uncertain=tuple(uncertain), warnings=tuple(notes), layout="game",
-        cells=_game_marks(layout.board, labels, samples, cell_keys, (ox, oy)), par=par, par_note=par_note,
-    )
-    return Screenshot(level, report)
-
-
 def _board_shape(geometry: str, rows: int | None, cols: int | None, source: str) -> tuple[int, int]:
     """The grid's rows and columns, the geometry's default where not given (0 too); checked first, so a
     wrong request is named before any picture work."""
@@ -614,8 +358,8 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
     background = None
     if box is None:
         try:
-            if geometry == "triangle" and (rows, cols) == GAME_SHAPE:
-                game = _game_screenshot(img, refine_box(img, *peel_margins(img)[-1]), name, source)
+            if geometry == "triangle" and (rows, cols) == DEFAULT_SHAPES["triangle"]:
+                game = game_screenshot(img, refine_box(img, *peel_margins(img)[-1]), name, source)
                 if game is not None:
                     return game
             box, background, notes = find_board(img, ext_w / ext_h)
@@ -655,8 +399,13 @@ def read_screenshot(path: str | Path, geometry: str = "triangle", rows: int | No
                     cols: int | None = None, *, box: Box | None = None, name: str | None = None) -> Screenshot:
     """Import a level from a screenshot file (PNG, JPEG, ...); the level is named after the file."""
     p = Path(path)
-    return level_from_image(open_image(p), geometry, rows, cols, box=box,
-                            name=p.stem if name is None else name, source=str(p))
+    img, size = open_reduced(p, WORK_SIDE)
+    factor = size[0] / img.width
+    if box is not None and factor != 1.0:
+        box = (*(round(v / factor) for v in box),)  # type: ignore[assignment]
+    shot = level_from_image(img, geometry, rows, cols, box=box, name=p.stem if name is None else name,
+                            source=str(p))
+    return Screenshot(shot.level, shot.report.scaled(factor, size))
 
 
 def parse_box(text: str) -> Box:
@@ -669,3 +418,7 @@ def parse_box(text: str) -> Box:
     if left >= right or top >= bottom or min(left, top) < 0:
         raise UsageError(f"--box {text}: need 0 <= left < right and 0 <= top < bottom")
     return (left, top, right, bottom)
+
+
+__all__ = ["MAX_PIXELS", "CellMark", "ImportReport", "Screenshot", "UncertainCell", "delta_e", "level_from_image",
+           "open_image", "parse_box", "read_screenshot", "rgb_to_lab"]

@@ -37,9 +37,9 @@ def test_an_unreadable_number_is_not_guessed(tmp_path):
 
     level = load_level(LEVELS / "tri-8b3c-s100.json")
     img = game_shot(level, game_palette(level, 0), par=7)
-    ImageDraw.Draw(img).ellipse((90, 1240, 125, 1300), fill=(235, 235, 235))  # a glyph of another font
+    ImageDraw.Draw(img).ellipse((98, 1250, 128, 1290), fill=(235, 235, 235))  # a blot, not a digit
     report = level_from_image(img).report
-    assert report.par is None and "do not match" in report.par_note
+    assert report.par is None and report.par_note
     shot = tmp_path / "shot.png"
     img.save(shot)
     res = CliRunner().invoke(app, ["import", str(shot), "-o", str(tmp_path / "x.json")])

@@ -4,10 +4,13 @@ nested frames."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from PIL import Image
 
 from kamicp import load_level
+from kamicp.errors import FormatError
 from kamicp.formats.screenshot import level_from_image
 from kamicp.level import Level
 from tests.helpers import LEVELS
@@ -32,10 +35,14 @@ def assert_read_back(level: Level, palette: dict[str, str], img: Image.Image) ->
 
 
 CASES = [("tri-20b4c-s103", 0), ("tri-32b5c-s106", 1), ("tri-28b4c-s105", 2), ("tri-18b4c-s113", 3)]
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 
 
-@pytest.mark.parametrize(("name", "seed", "size"), [(*case, size) for case, size in zip(CASES, SIZES, strict=True)])
-def test_game_screenshot_reads_back_cells_holes_and_palette(name, seed, size):
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_phone_size_reads_back_cells_holes_and_palette(size):
+    """Each phone and tablet layout (status bars, home band, Android's tall footer, a selected swatch
+    other than the first, JPEG, downscaling) gives back the exact board and palette."""
+    name, seed = CASES[list(SIZES).index(size) % len(CASES)]
     level = with_holes(load_level(LEVELS / f"{name}.json"), seed)
     palette = game_palette(level, seed)
     assert_read_back(level, palette, game_shot(level, palette, seed=seed, **SIZES[size]))
@@ -64,9 +71,40 @@ def test_without_holes_every_cell_is_read():
     assert_read_back(level, palette, game_shot(level, palette, **SIZES["665x1182-jpeg"]))
 
 
+@needs_tesseract
 @pytest.mark.parametrize(("par", "size"), [(3, "665x1182-jpeg"), (9, "750x1334"), (18, "665x1182-jpeg"),
-                                           (12, "750x1334")])
+                                           (12, "android-1080x2280"), (1, "640x1136"), (24, "1125x2436-bars")])
 def test_par_is_read_from_the_footer(par, size):
     level = load_level(LEVELS / "tri-8b3c-s100.json")
     report = level_from_image(game_shot(level, game_palette(level, 0), par=par, **SIZES[size])).report
-    assert report.par == par and "matched" in report.par_note
+    assert report.par == par and "Tesseract" in report.par_note
+
+
+def test_without_tesseract_the_par_is_declined(monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    shot = level_from_image(game_shot(level, game_palette(level, 0), par=4))
+    assert shot.report.par is None and "tesseract-ocr is not installed" in shot.report.par_note
+    assert shot.level.labels == level.labels
+
+
+@needs_tesseract
+def test_a_smudged_number_is_not_guessed():
+    from PIL import ImageDraw
+
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    img = game_shot(level, game_palette(level, 0), par=7)
+    ImageDraw.Draw(img).ellipse((98, 1250, 128, 1290), fill=(235, 235, 235))  # a blot, not a digit
+    report = level_from_image(img).report
+    assert report.par is None and report.par_note
+
+
+def test_a_dark_band_without_swatches_is_refused_with_a_reason():
+    """The footer's structure (dark band, icon dividers) without telling swatches: refused, not guessed."""
+    from PIL import ImageDraw
+
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    img = game_shot(level, game_palette(level, 0))
+    ImageDraw.Draw(img).rectangle((300, 1210, 749, 1333), fill=(34, 25, 13))  # the swatches painted over
+    with pytest.raises(FormatError, match="a Kami 2 footer"):
+        level_from_image(img)
