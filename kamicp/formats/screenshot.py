@@ -105,7 +105,12 @@ def peel_margins(img: Image.Image, depth: int = 5) -> list[tuple[Box, Background
             a, b, c, d = a + 3, b + 3, c - 3, d - 3
         if min(c - a, d - b) < 12:
             break
-        found = _inner_box(lab[b:d, a:c])
+        try:
+            found = _inner_box(lab[b:d, a:c])
+        except FormatError:
+            if len(chain) == 1:  # the whole picture is one colour
+                raise
+            found = None  # inside a margin, one colour: the previous box is the content
         if found is None or found[0] == (0, 0, c - a, d - b):
             break
         (x0, y0, x1, y1), coef = found
@@ -147,17 +152,21 @@ def refine_box(img: Image.Image, box: Box, background: Background | None, reach:
             edge(col_margin, xa, x1, False), edge(row_margin, ya, y1, False))
 
 
-def find_board(img: Image.Image, aspect: float) -> tuple[Box, Background | None, list[str]]:
+Chain = list[tuple[Box, "Background | None"]]
+
+
+def _off(box: Box, aspect: float) -> float:
+    return abs((box[2] - box[0]) / max(1, box[3] - box[1]) / aspect - 1)
+
+
+def find_board(img: Image.Image, aspect: float, chain: Chain | None = None,
+               ) -> tuple[Box, Background | None, list[str]]:
     """The board's bounding box, the background around it (None when it fills the picture) and
-    warnings. `aspect` is the board's expected width / height: of the nested boxes inside margins, the
-    innermost one with that shape is the board."""
-    chain = peel_margins(img)
-
-    def off(b: Box) -> float:
-        return abs((b[2] - b[0]) / max(1, b[3] - b[1]) / aspect - 1)
-
+    warnings. `aspect` is the board's expected width / height: of the nested boxes inside margins
+    (`chain`, peel_margins's), the innermost one with that shape is the board."""
+    chain = peel_margins(img) if chain is None else chain
     for box, background in reversed(chain):
-        if off(box) <= ASPECT_TOLERANCE:
+        if _off(box, aspect) <= ASPECT_TOLERANCE:
             return box, background, []
     box, background = chain[-1]
     bw, bh = box[2] - box[0], box[3] - box[1]
@@ -346,32 +355,79 @@ def _board_grid(lab: np.ndarray, samples: _Samples, cells: np.ndarray, colours: 
     return grid, uncertain
 
 
-def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | None = None,
+MAX_GUESSED_HOLES = 0.5  # a picture whose grid was guessed from its shape: at most this share of holes ...
+MAX_MIXED = 0.2  # ... and of cells whose patch is not one colour, or it is not taken for a board
+
+
+def _check_board_like(samples: _Samples, hole: np.ndarray, source: str) -> None:
+    """A picture read as the grid its shape suggests must look like a board: mostly cells, each one
+    colour; FormatError otherwise (a drawing, a photo) rather than a level of noise."""
+    limit = max(SPREAD_DELTA_E, 3.0 * float(np.median(samples.spreads)))
+    mixed = float(np.mean(np.array(samples.spreads)[~hole] > limit)) if (~hole).any() else 0.0
+    if hole.mean() > MAX_GUESSED_HOLES or mixed > MAX_MIXED:
+        why = (f"{hole.mean():.0%} of the grid shows the background" if hole.mean() > MAX_GUESSED_HOLES
+               else f"{mixed:.0%} of the cells are not one colour")
+        raise FormatError(f"no board found: the picture has a board's shape, but {why} (give --geometry to read "
+                          "it anyway)", source=source)
+
+
+def _aspect(geometry: str, shape: tuple[int, int]) -> float:
+    ext_w, ext_h = lattice(geometry).extent(*shape, 1.0)
+    return ext_w / ext_h
+
+
+def _guess_geometry(chain: Chain, rows: int | None, cols: int | None, source: str) -> str:
+    """Triangle or square, by which grid's shape a box inside the margins has (innermost first);
+    FormatError when none has either: then it is not a picture of a board kamicp knows."""
+    for box, _ in reversed(chain):
+        for geometry in DEFAULT_SHAPES:
+            if _off(box, _aspect(geometry, _board_shape(geometry, rows, cols, source))) <= ASPECT_TOLERANCE:
+                return geometry
+    box = chain[-1][0]
+    wanted = " or ".join(f"{g} {r} x {c}" for g, (r, c) in
+                         ((g, _board_shape(g, rows, cols, source)) for g in DEFAULT_SHAPES))
+    raise FormatError(f"no board found: neither a game screenshot (no Kami 2 footer) nor a board of the shape of a "
+                      f"{wanted} grid ({box[2] - box[0]} x {box[3] - box[1]} pixels inside the margins): give "
+                      "--geometry, --rows/--cols or the board's --box", source=source)
+
+
+def level_from_image(img: Image.Image, geometry: str | None = None, rows: int | None = None,
                      cols: int | None = None, *, box: Box | None = None, name: str = "",
                      source: str = "") -> Screenshot:
-    """Read a board from an RGB image (see the module doc); FormatError when there is none."""
-    rows, cols = _board_shape(geometry, rows, cols, source)
+    """Read a board from an RGB image (see the module doc); FormatError when there is none. Without
+    `geometry`, a Kami 2 game screenshot is read as one, and any other picture as the grid (triangle or
+    square) whose shape its board has."""
     img = img.convert("RGB")
-    lat = lattice(geometry)
-    ext_w, ext_h = lat.extent(rows, cols, 1.0)
     notes: list[str] = []
     background = None
+    guessed = geometry is None
     if box is None:
         try:
-            if geometry == "triangle" and (rows, cols) == DEFAULT_SHAPES["triangle"]:
-                game = game_screenshot(img, refine_box(img, *peel_margins(img)[-1]), name, source)
+            chain = peel_margins(img)
+            game_shape = DEFAULT_SHAPES["triangle"]
+            if geometry in (None, "triangle") and (rows or game_shape[0], cols or game_shape[1]) == game_shape:
+                game = game_screenshot(img, refine_box(img, *chain[-1]), name, source)
                 if game is not None:
                     return game
-            box, background, notes = find_board(img, ext_w / ext_h)
+            if geometry is None:
+                geometry = _guess_geometry(chain, rows, cols, source)
+            rows, cols = _board_shape(geometry, rows, cols, source)
+            box, background, notes = find_board(img, _aspect(geometry, (rows, cols)), chain)
         except FormatError as e:
             raise FormatError(e.message, source=source) from None
     else:
+        geometry = geometry or "triangle"
+        rows, cols = _board_shape(geometry, rows, cols, source)
         _check_box(img, box, source)
+    lat = lattice(geometry)
+    ext_w, ext_h = lat.extent(rows, cols, 1.0)
     x0, y0 = box[0], box[1]
     sx, sy, half = _cell_scale(box, (ext_w, ext_h), geometry, (rows, cols), source)
     samples = _sample_cells(np.asarray(img), lat, (rows, cols), (x0, y0), (sx, sy), half)
     lab = rgb_to_lab(samples.rgb)
     hole = _holes(lab, samples, background, source)
+    if guessed:
+        _check_board_like(samples, hole, source)
     cells = np.flatnonzero(~hole)
     colours = _find_colours(lab[cells], source)
     palette = _board_palette(samples.rgb[cells], colours)
@@ -395,7 +451,7 @@ def level_from_image(img: Image.Image, geometry: str = "triangle", rows: int | N
     return Screenshot(level, report)
 
 
-def read_screenshot(path: str | Path, geometry: str = "triangle", rows: int | None = None,
+def read_screenshot(path: str | Path, geometry: str | None = None, rows: int | None = None,
                     cols: int | None = None, *, box: Box | None = None, name: str | None = None) -> Screenshot:
     """Import a level from a screenshot file (PNG, JPEG, ...); the level is named after the file."""
     p = Path(path)

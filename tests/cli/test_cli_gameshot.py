@@ -3,6 +3,9 @@ overlay, an unreadable par, a wrong overlay name."""
 
 from __future__ import annotations
 
+import shutil
+
+import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
@@ -55,3 +58,30 @@ def test_cli_overlay_must_be_png(tmp_path):
                                    str(tmp_path / "check.jpg")])
     assert res.exit_code == 2 and "*.png" in res.stderr and "Traceback" not in res.output
     assert not (tmp_path / "x.json").exists()
+
+
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+
+
+@needs_tesseract
+def test_every_level_command_takes_a_screenshot_and_keeps_its_par(tmp_path):
+    """solve, show, info, convert, hint, count and validate read a game screenshot as they read a .json,
+    with the par read from its footer."""
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    shot = tmp_path / "shot.jpg"
+    game_shot(level, game_palette(level, 0), par=level.par, jpeg=90).save(shot)
+    runner = CliRunner()
+    for args in (["solve"], ["show"], ["info"], ["hint"], ["count"]):
+        res = runner.invoke(app, [*args, str(shot)])
+        assert res.exit_code == 0, (args, res.output)
+        assert "unknown file type" not in res.output
+    assert f"par       {level.par}" in runner.invoke(app, ["info", str(shot)]).output
+    res = runner.invoke(app, ["convert", str(shot), "-o", str(tmp_path / "level.json")])
+    assert res.exit_code == 0, res.output
+    got = load_level(tmp_path / "level.json")
+    assert got.labels == level.labels and got.par == level.par
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    shot.rename(folder / "shot.jpg")
+    res = runner.invoke(app, ["validate", str(folder)])
+    assert res.exit_code == 0 and "correct" in res.output and "no par" not in res.output, res.output

@@ -79,6 +79,8 @@ def game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> S
                           "be placed", source=source)
     palette = tuple((k, hex_colour(v)) for k, v in zip(keys, swatch_rgb, strict=True))
     level = Level.from_rows(["".join(row) for row in grid], "triangle", name=name, palette=dict(palette))
+    if par is not None:  # the moves left shown, kept wherever the level goes
+        level = level.with_par(par)
     counts = tuple((k, sum(row.count(k) for row in grid)) for k in keys)
     notes = list(reading.notes)
     unused = [k for k, n in counts if n == 0]
