@@ -10,9 +10,21 @@ _LINEAR = np.arange(256) / 255.0
 _LINEAR = np.where(_LINEAR <= 0.04045, _LINEAR / 12.92, ((_LINEAR + 0.055) / 1.055) ** 2.4).astype(np.float32)
 
 
+CHUNK_ROWS = 256  # a picture is converted this many rows at a time (bounded temporary memory)
+
+
 def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     """sRGB (0..255, last axis RGB) to CIE Lab (D65). Whole pictures (uint8) go through a lookup table in
-    single precision, which is plenty for colour differences of a unit or more."""
+    single precision, which is plenty for colour differences of a unit or more, a band of rows at a time."""
+    if isinstance(rgb, np.ndarray) and rgb.dtype == np.uint8 and rgb.ndim == 3 and len(rgb) > CHUNK_ROWS:
+        out = np.empty(rgb.shape, dtype=np.float32)
+        for y in range(0, len(rgb), CHUNK_ROWS):
+            out[y:y + CHUNK_ROWS] = _to_lab(rgb[y:y + CHUNK_ROWS])
+        return out
+    return _to_lab(rgb)
+
+
+def _to_lab(rgb: np.ndarray) -> np.ndarray:
     if isinstance(rgb, np.ndarray) and rgb.dtype == np.uint8:
         c = _LINEAR[rgb]
     else:

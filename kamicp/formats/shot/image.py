@@ -21,7 +21,7 @@ from kamicp.formats.common import read_bytes
 # would exhaust memory. Pillow refuses (DecompressionBombError) above it; kamicp turns that into a
 # FormatError.
 MAX_PIXELS = 40_000_000
-WORK_SIDE = 2800  # a picture is read at most this many pixels on its long side (a tall phone's screen)
+WORK_SIDE = 2000  # a picture is read at most this many pixels on its long side (plenty for 29 x 10 cells)
 
 
 def _rgb(img: Image.Image) -> Image.Image:
