@@ -13,7 +13,7 @@ from kamicp import load_level
 from kamicp.errors import FormatError
 from kamicp.formats.screenshot import level_from_image
 from kamicp.level import Level
-from tests.helpers import LEVELS
+from tests.helpers import GAMES, LEVELS
 from tests.helpers.shots import SIZES, framed, game_palette, game_shot, with_holes
 
 
@@ -108,3 +108,12 @@ def test_a_dark_band_without_swatches_is_refused_with_a_reason():
     ImageDraw.Draw(img).rectangle((300, 1210, 749, 1333), fill=(34, 25, 13))  # the swatches painted over
     with pytest.raises(FormatError, match="a Kami 2 footer"):
         level_from_image(img)
+
+
+def test_a_story_puz_and_its_game_style_screenshot_give_the_same_board_cell_for_cell():
+    """The .puz reader lays a story level out as the game shows it, so the file and a screenshot of it
+    agree on every cell (same labels, same colours once the keys are named by swatch order)."""
+    level = load_level(GAMES / "tri-24b4c-s104.puz")
+    assert level.shape == (29, 10)
+    palette = game_palette(level, 1)
+    assert_read_back(level, palette, game_shot(level, palette, seed=5, **SIZES["665x1182-jpeg"]))
