@@ -12,8 +12,11 @@ least ~13 ΔE from every swatch. So:
    cells by several ΔE).
 2. Grain ratio: each cell's grain over the typical grain of cells that are clearly their colour.
 3. Hole: pale (L* over PASTEL_L, as the background is), and smooth (ratio under SMOOTH) and away from
-   its colour (over HOLE_APART ΔE), or so smooth that no paper can be that (ratio under VERY_SMOOTH, a
-   pale colour equal to the background). Dark colours show less grain in L*, but are never background. Where
+   its colour (over HOLE_APART ΔE), or far from every colour (OFF_EVERY, further than any cell strays)
+   with less grain than paper, or so smooth that no paper can be that (ratio under VERY_SMOOTH, a pale
+   colour equal to the background). Then a pale cell off its colour whose sample matches the background
+   seen in its nearest holes is one too, whatever grain a JPEG block gave it. Dark colours show less
+   grain in L*, but are never background. Where
    the picture shows no grain at all (blurred), holes are told by colour alone (over HOLE_FAR) with a
    warning.
 Cells near a threshold, or nearly as close to a second colour, are reported as uncertain.
@@ -30,7 +33,10 @@ from kamicp.formats.shot.layout import COLS, ROWS, GameLayout
 
 SMOOTH, VERY_SMOOTH = 0.4, 0.3  # grain ratios (cell / typical cell): background ~0.22 (<= 0.33), cells >= ~0.45
 PASTEL_L = 60.0  # the background is pale (L* 70-97 measured): nothing darker is a hole
-HOLE_APART = 8.0  # a smooth sample this far (ΔE) from its colour is background
+HOLE_APART = 12.0  # a smooth sample this far (ΔE) from its colour is background (measured: >= 12.9)
+OFF_EVERY, PAPER = 22.0, 1.0  # a sample this far from every colour, with less grain than typical paper, too
+NEIGHBOURS = 3  # the background at a cell: the median of this many nearest sure holes ...
+BACKGROUND_NEAR = 6.0  # ... and a pale sample off its colour this close (ΔE) to it is a hole
 HOLE_FAR = 20.0  # without visible grain: a sample this far (hue distance) from every colour is background
 CLEAR = 8.0  # a cell this close (hue distance) to its swatch is clearly that colour
 MIN_GRAIN = 0.25  # typical cells with less grain than this (L* units): grain is not visible at all
@@ -113,6 +119,26 @@ def _nearest(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return order[:, 0], d[rows, order[:, 0]], second
 
 
+def _holes(samples: CellSamples, ratio: np.ndarray, apart: np.ndarray) -> np.ndarray:
+    """Which cells show the background: pale, and smooth and off their colour, or far off every colour
+    and smoother than paper, or too smooth for paper at all; then any pale cell off its colour that
+    matches the background seen in the nearest such holes (the gradient is smooth), whatever its grain
+    (a JPEG block or a resampled copy can add texture to the background)."""
+    pale = samples.lab[:, 0] > PASTEL_L
+    hole = pale & (((ratio < SMOOTH) & (apart > HOLE_APART)) | ((apart > OFF_EVERY) & (ratio < PAPER))
+                   | (ratio < VERY_SMOOTH))
+    sure = np.flatnonzero(hole)
+    if len(sure) < NEIGHBOURS:
+        return hole
+    xy = np.array([(x, y) for x, y, _ in samples.points])
+    for n in np.flatnonzero(pale & ~hole & (apart > HOLE_APART)):
+        near = sure[np.argsort(np.hypot(*(xy[sure] - xy[n]).T))[:NEIGHBOURS]]
+        background = np.median(samples.lab[near], axis=0)
+        if delta_e(samples.lab[n], background) < min(BACKGROUND_NEAR, 0.5 * apart[n]):
+            hole[n] = True
+    return hole
+
+
 def read_cells(samples: CellSamples, swatches: np.ndarray) -> CellReading:
     """Each cell's colour (index into `swatches`, Lab) or hole; see the module doc."""
     lab = samples.lab
@@ -142,9 +168,11 @@ def read_cells(samples: CellSamples, swatches: np.ndarray) -> CellReading:
             doubt[n] = "hole or colour?"
     else:
         ratio = samples.grain / typical
-        hole = (((ratio < SMOOTH) & (apart > HOLE_APART)) | (ratio < VERY_SMOOTH)) & (lab[:, 0] > PASTEL_L)
-        for n in np.flatnonzero((np.abs(ratio - SMOOTH) < 0.1) & (apart > HOLE_APART)):
+        hole = _holes(samples, ratio, apart)
+        for n in np.flatnonzero(~hole & (np.abs(ratio - SMOOTH) < 0.1) & (apart > HOLE_APART)):
             doubt[n] = "hole or colour?"
+    for n in np.flatnonzero(~hole & (apart > OFF_EVERY)):
+        doubt[n] = doubt[n] or "matches no colour well (covered, or not the board?)"
     for n in np.flatnonzero(~hole & (dist > AMBIGUITY * second)):
         doubt[n] = doubt[n] or "between two colours"
     return CellReading(colour, hole, doubt, apart, notes)
