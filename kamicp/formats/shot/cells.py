@@ -121,9 +121,10 @@ def _nearest(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 def _holes(samples: CellSamples, ratio: np.ndarray, apart: np.ndarray) -> np.ndarray:
     """Which cells show the background: pale, and smooth and off their colour, or far off every colour
-    and smoother than paper, or too smooth for paper at all; then any pale cell off its colour that
-    matches the background seen in the nearest such holes (the gradient is smooth), whatever its grain
-    (a JPEG block or a resampled copy can add texture to the background)."""
+    and smoother than paper, or too smooth for paper at all; then any pale cell off its colour (by
+    HOLE_APART, or by less with less grain than paper) that matches the background seen in the nearest
+    such holes (the gradient is smooth) twice as closely (a JPEG block or a resampled copy can add
+    texture to the background)."""
     pale = samples.lab[:, 0] > PASTEL_L
     hole = pale & (((ratio < SMOOTH) & (apart > HOLE_APART)) | ((apart > OFF_EVERY) & (ratio < PAPER))
                    | (ratio < VERY_SMOOTH))
@@ -131,7 +132,8 @@ def _holes(samples: CellSamples, ratio: np.ndarray, apart: np.ndarray) -> np.nda
     if len(sure) < NEIGHBOURS:
         return hole
     xy = np.array([(x, y) for x, y, _ in samples.points])
-    for n in np.flatnonzero(pale & ~hole & (apart > HOLE_APART)):
+    off = (apart > HOLE_APART) | ((apart > BACKGROUND_NEAR) & (ratio < PAPER))  # grain decides when near
+    for n in np.flatnonzero(pale & ~hole & off):
         near = sure[np.argsort(np.hypot(*(xy[sure] - xy[n]).T))[:NEIGHBOURS]]
         background = np.median(samples.lab[near], axis=0)
         if delta_e(samples.lab[n], background) < min(BACKGROUND_NEAR, 0.5 * apart[n]):

@@ -18,6 +18,7 @@ from kamicp.level import HOLE, Level
 
 KEYS = string.ascii_uppercase
 MAX_HOLE_SHARE = 0.97  # a board that is all holes but a few cells is not a board read right
+MAX_UNMATCHED = 0.1  # nor one where more than this share of the cells match no swatch
 
 
 def _swatch_colours(arr: np.ndarray, lab: np.ndarray,
@@ -77,6 +78,10 @@ def game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> S
     if reading.hole.mean() > MAX_HOLE_SHARE:
         raise FormatError("a Kami 2 footer, but almost every cell shows the background: the board could not "
                           "be placed", source=source)
+    unmatched = sum(d.startswith("matches no colour") for d in reading.doubt)
+    if unmatched > MAX_UNMATCHED * len(reading.doubt):
+        raise FormatError(f"a Kami 2 footer, but {unmatched} cells match none of its swatches: the board could "
+                          "not be placed with confidence", source=source)
     palette = tuple((k, hex_colour(v)) for k, v in zip(keys, swatch_rgb, strict=True))
     level = Level.from_rows(["".join(row) for row in grid], "triangle", name=name, palette=dict(palette))
     if par is not None:  # the moves left shown, kept wherever the level goes
