@@ -13,9 +13,10 @@ It reproduces the layout and the looks measured on real screenshots (the facts, 
   bulb; its right 0.6 w the level's n swatches, equal widths, in the game's order; the selected one
   (any, not only the first) has a dog-ear at its top right, 0.047 w x 0.044 w, tan below the fold and
   light grey above;
-- cells: a per-triangle shade (lightness off the colour's median by about 3.4 ΔE, now and then a fold
-  much further), each colour's cells a little off its swatch, and paper grain; holes show a smooth
-  pastel gradient with about a fifth of the cells' grain;
+- cells: a per-triangle shade (off the colour's median by a median 2.6 ΔE, 90th percentile about 7, now
+  and then a fold further), each colour's cells a few ΔE off its swatch, and paper grain with some
+  spatial extent; holes show a smooth pastel gradient with about a quarter of the cells' grain (one
+  pastel corner is closer to the pale swatches than the real game's, a harder case);
 - phones: status bar and background bands (Android), a home-indicator band (iPhone X), downscaling
   (a 1242 x 2208 shot exported at 665 x 1182) and JPEG.
 """
@@ -37,7 +38,8 @@ DOG_EAR = ((205, 162, 123), (225, 222, 215))  # below the fold, above it
 CORNERS = ((250, 248, 240), (206, 236, 222), (246, 212, 222), (222, 214, 244))  # cream, mint, pink, lilac
 IPHONE_FOOTER = 0.1655  # footer height / width on iPhones
 ROW28_BELOW_FOOTER = 0.026
-CELL_GRAIN = 4.0  # RGB noise on cells (standard deviation); the background gets a fifth of it
+CELL_GRAIN = 4.0  # RGB noise on cells (standard deviation) ...
+BACKGROUND_GRAIN = 0.25  # ... this share of it on the background (measured: its grain is ~0.22 x the cells')
 
 
 def rgb(hexcode: str) -> np.ndarray:
@@ -82,11 +84,12 @@ def cell_polygon(origin: tuple[float, float], colw: float, pitch: float, r: int,
     return [(x * k, y * k) for x, y in pts]
 
 
-def _shade(rng: np.random.Generator) -> float:
-    """A triangle's shade factor: mostly a few ΔE off, now and then a fold much further."""
+def _shade(rng: np.random.Generator) -> np.ndarray:
+    """A triangle's shade, per RGB channel: mostly a few ΔE off its colour (median about 3.4), now and
+    then a fold much further (up to about 15)."""
     if rng.random() < 0.04:
-        return float(rng.choice([0.88, 1.1]))
-    return float(np.clip(1 + rng.normal(0, 0.03), 0.9, 1.08))
+        return np.full(3, float(rng.choice([0.82, 1.16])))
+    return np.clip(1 + rng.normal(0, 0.08) + rng.normal(0, 0.005, 3), 0.84, 1.14)
 
 
 def draw_board(level: Level, geometry, palette: dict[str, str], size: tuple[int, int], cut: tuple[int, int],
@@ -99,12 +102,13 @@ def draw_board(level: Level, geometry, palette: dict[str, str], size: tuple[int,
     big = pastel(2 * w, 2 * h)
     mask = Image.new("L", big.size, 0)
     d, dm = ImageDraw.Draw(big), ImageDraw.Draw(mask)
-    offsets = {k: 1 + rng.normal(0, 0.02) for k in palette}  # each colour's cells a little off its swatch
+    # each colour's cells a few ΔE off its swatch (mostly in lightness: pale colours keep their hue)
+    offsets = {k: 1 + rng.normal(0, 0.03) + rng.normal(0, 0.008, 3) for k in palette}
     for cell, (r, c) in enumerate(level.labels):
         key = level.colors[cell]
         base, shade = rgb(palette[key]) * offsets[key], _shade(rng)
         if (base * shade).max() > 240:  # a pale colour is shaded darker: paper is never blown out to white
-            shade = min(shade, 2 - shade)
+            shade = np.minimum(shade, 2 - shade)
         colour = tuple(int(v) for v in np.clip(base * shade, 0, 255))
         poly = cell_polygon(origin, colw, pitch, r, c, 2.0)
         d.polygon(poly, fill=colour)
@@ -115,9 +119,17 @@ def draw_board(level: Level, geometry, palette: dict[str, str], size: tuple[int,
     mask.paste(0, mask=outside)
     img = np.asarray(big.resize(size, Image.Resampling.BOX), dtype=np.float32)
     alpha = np.asarray(mask.resize(size, Image.Resampling.BOX), dtype=np.float32)[..., None] / 255
-    grain = (CELL_GRAIN * rng.standard_normal((h, w, 1), dtype=np.float32)
-             + 1.5 * rng.standard_normal((h, w, 3), dtype=np.float32))
-    return Image.fromarray(np.clip(img + grain * (0.2 + 0.8 * alpha), 0, 255).astype(np.uint8))
+    grain = paper_grain(rng, w, h) * (BACKGROUND_GRAIN + (1 - BACKGROUND_GRAIN) * alpha)
+    return Image.fromarray(np.clip(img + grain, 0, 255).astype(np.uint8))
+
+
+def paper_grain(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Paper texture: noise with some spatial extent (so it survives a downscaled copy, as the game's
+    does), mostly in lightness."""
+    coarse = rng.standard_normal((max(1, h // 2), max(1, w // 2)), dtype=np.float32)
+    coarse = np.asarray(Image.fromarray(coarse, mode="F").resize((w, h), Image.Resampling.BILINEAR))
+    return (CELL_GRAIN * (1.4 * coarse + 0.6 * rng.standard_normal((h, w), dtype=np.float32)))[..., None] \
+        + 1.0 * rng.standard_normal((h, w, 3), dtype=np.float32)
 
 
 def _icons(d: ImageDraw.ImageDraw, w: int, f0: int, f1: int, par: int) -> None:

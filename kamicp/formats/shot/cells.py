@@ -7,9 +7,9 @@ moves a cell several ΔE lighter or darker, JPEG cells reach 8-15 ΔE from their
 background behind holes is a smooth pastel gradient, its grain about a fifth of the cells', and at
 least ~13 ΔE from every swatch. So:
 
-1. Colour: the nearest swatch by hue distance (lightness weighted 1/3, as a fold shades without changing
-   the hue), then once more against each colour's own cells' median (a swatch can differ from its
-   cells by several ΔE).
+1. Colour: the nearest swatch by shade distance (how far the sample is from the nearest lighter or
+   darker shade of the swatch, as a fold shades without changing the hue; colour.shade_distance), then
+   once more against each colour's own cells' median (a swatch can differ from its cells by several ΔE).
 2. Grain ratio: each cell's grain over the typical grain of cells that are clearly their colour.
 3. Hole: pale (L* over PASTEL_L, as the background is), and smooth (ratio under SMOOTH) and away from
    its colour (over HOLE_APART ΔE), or far from every colour (OFF_EVERY, further than any cell strays)
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kamicp.formats.shot.colour import delta_e, hue_distance
+from kamicp.formats.shot.colour import delta_e, shade_distance
 from kamicp.formats.shot.layout import COLS, ROWS, GameLayout
 
 SMOOTH, VERY_SMOOTH = 0.4, 0.3  # grain ratios (cell / typical cell): background ~0.22 (<= 0.33), cells >= ~0.45
@@ -37,8 +37,8 @@ HOLE_APART = 12.0  # a smooth sample this far (ΔE) from its colour is backgroun
 OFF_EVERY, PAPER = 22.0, 1.0  # a sample this far from every colour, with less grain than typical paper, too
 NEIGHBOURS = 3  # the background at a cell: the median of this many nearest sure holes ...
 BACKGROUND_NEAR = 6.0  # ... and a pale sample off its colour this close (ΔE) to it is a hole
-HOLE_FAR = 20.0  # without visible grain: a sample this far (hue distance) from every colour is background
-CLEAR = 8.0  # a cell this close (hue distance) to its swatch is clearly that colour
+HOLE_FAR = 20.0  # without visible grain: a sample this far (shade distance) from every colour is background
+CLEAR = 8.0  # a cell this close (shade distance) to its swatch is clearly that colour
 MIN_GRAIN = 0.25  # typical cells with less grain than this (L* units): grain is not visible at all
 AMBIGUITY = 0.6  # uncertain when the distance to its colour > AMBIGUITY x the distance to the next
 
@@ -111,8 +111,8 @@ def sample_cells(lab: np.ndarray, layout: GameLayout) -> CellSamples:
 
 
 def _nearest(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per sample: the nearest centre by hue distance, that distance and the second nearest."""
-    d = hue_distance(lab[:, None, :], centres[None, :, :])
+    """Per sample: the nearest centre by shade distance, that distance and the second nearest."""
+    d = shade_distance(lab[:, None, :], centres[None, :, :])
     order = np.argsort(d, axis=1)
     rows = np.arange(len(lab))
     second = d[rows, order[:, 1]] if centres.shape[0] > 1 else np.full(len(lab), np.inf)
@@ -151,8 +151,8 @@ def read_cells(samples: CellSamples, swatches: np.ndarray) -> CellReading:
         own = clear & (colour == k)
         if own.sum() >= 3:
             centres[k] = np.median(lab[own], axis=0)
-    d_sw = hue_distance(lab[:, None, :], swatches[None, :, :])
-    d_own = hue_distance(lab[:, None, :], centres[None, :, :])
+    d_sw = shade_distance(lab[:, None, :], swatches[None, :, :])
+    d_own = shade_distance(lab[:, None, :], centres[None, :, :])
     both = np.minimum(d_sw, d_own)
     order = np.argsort(both, axis=1)
     rows = np.arange(len(lab))

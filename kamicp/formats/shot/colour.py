@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-LIGHTNESS_WEIGHT = 1 / 3  # in hue_distance: a fold's shade changes lightness by several units, not hue
+SHADE_RANGE = (0.8, 1.25)  # shade_distance allows a colour this much darker or lighter (see there)
 
 _LINEAR = np.arange(256) / 255.0
 _LINEAR = np.where(_LINEAR <= 0.04045, _LINEAR / 12.92, ((_LINEAR + 0.055) / 1.055) ** 2.4).astype(np.float32)
@@ -47,11 +47,15 @@ def delta_e(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(((np.asarray(a) - np.asarray(b)) ** 2).sum(axis=-1))
 
 
-def hue_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """CIE76 with lightness down-weighted: how far a sample is from a colour once shading is allowed for
-    (a fold shades a triangle lighter or darker, hardly changing its hue)."""
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    return np.sqrt((LIGHTNESS_WEIGHT * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+def shade_distance(a: np.ndarray, b: np.ndarray, shade: tuple[float, float] = SHADE_RANGE) -> np.ndarray:
+    """How far colour `a` is from the nearest shade of colour `b` (ΔE). Shading multiplies the light (XYZ)
+    by a factor k, which multiplies (L* + 16, a*, b*) by m = k^(1/3) (above the darkest tones): so the
+    sample is compared with m x `b` for the best m in `shade`, about 0.75-1.35 x in sRGB, as a fold's
+    shade goes, but not as far as another colour of the same hue twice as dark."""
+    va = np.asarray(a, dtype=float) + np.array([16.0, 0.0, 0.0])
+    vb = np.asarray(b, dtype=float) + np.array([16.0, 0.0, 0.0])
+    m = np.clip((va * vb).sum(axis=-1) / np.maximum((vb * vb).sum(axis=-1), 1e-9), *shade)
+    return np.sqrt(((va - m[..., None] * vb) ** 2).sum(axis=-1))
 
 
 def hex_colour(rgb: np.ndarray) -> str:
