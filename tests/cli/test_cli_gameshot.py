@@ -85,3 +85,17 @@ def test_every_level_command_takes_a_screenshot_and_keeps_its_par(tmp_path):
     shot.rename(folder / "shot.jpg")
     res = runner.invoke(app, ["validate", str(folder)])
     assert res.exit_code == 0 and "correct" in res.output and "no par" not in res.output, res.output
+
+
+@needs_tesseract
+def test_an_uploaded_screenshot_keeps_its_par():
+    """The play page opens an uploaded game screenshot with the par its footer shows (not "PAR -")."""
+    import io
+
+    from kamicp.formats.upload import load_upload
+
+    level = load_level(LEVELS / "tri-20b4c-s103.json")
+    buf = io.BytesIO()
+    game_shot(level, game_palette(level, 1), par=level.par).save(buf, "PNG")
+    got = load_upload("shot.png", buf.getvalue())
+    assert got.par == level.par and got.labels == level.labels and got.name == "shot"
