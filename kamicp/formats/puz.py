@@ -189,7 +189,7 @@ def _lattice_grid(tiles: str, width: int, low_x: int, source: str) -> tuple[list
             min_r -= 1
         rows_n = max(p[0] for p in raw) - min_r + 1
         cols_n = max(p[1] for p in raw) - min_c + 1
-    # the shear turns a long thin board into a large square one: check its area before building it
+    # many short rows become a wide staircase (each column one step lower): check its area before building it
     check_cells(rows_n * cols_n, source=source, where="fields 'W' and 'L'",
                 what=f"cells ({rows_n} rows x {cols_n} columns on the triangle lattice)")
     grid = [[HOLE] * cols_n for _ in range(rows_n)]

@@ -196,10 +196,11 @@ def test_cell_limit_in_every_reader(tmp_path):
 
 
 def test_the_puz_shear_bomb_is_refused_before_the_grid_is_built(tmp_path):
-    # 4 KB: one row of 50000 squares; the shear would make it a 50001 x 50001 lattice (2.5 G cells)
-    path = write(tmp_path / "bomb.puz", puz(W="50000", L="100000", tiles="1X99" * 1010 + "1" * 10, solution=""))
+    # 4 KB: 50000 rows of one square; laid out as the game does (rows are columns, each one step lower
+    # than the last) they span a 50001 x 50000 lattice (2.5 G cells)
+    path = write(tmp_path / "bomb.puz", puz(W="1", L="100000", tiles="1X99" * 1010 + "1" * 10, solution=""))
     start = time.monotonic()
-    assert_one_line_error(run("info", path), 2, "50001 rows x 50001 columns", "over the limit")
+    assert_one_line_error(run("info", path), 2, "50001 rows x 50000 columns", "over the limit")
     assert time.monotonic() - start < 20
 
 
