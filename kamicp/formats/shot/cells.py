@@ -73,7 +73,7 @@ def cell_polygon(layout: GameLayout, r: int, c: int) -> list[tuple[float, float]
     return [(right, mid - pitch), (left, mid), (right, mid + pitch)]
 
 
-def sample_point(layout: GameLayout, r: int, c: int, height: int) -> tuple[float, float, float]:
+def sample_point(layout: GameLayout, r: int, c: int) -> tuple[float, float, float]:
     """(x, y, half side of the square patch) inside triangle (r, c): its incentre, or where half of it is
     cut (row 0 by the picture's top or a status bar, row 28 by the footer) the incentre of the visible
     half."""
@@ -97,7 +97,7 @@ def sample_cells(lab: np.ndarray, layout: GameLayout) -> CellSamples:
     labels, points, colours, grains = [], [], [], []
     for r in range(ROWS):
         for c in range(COLS):
-            x, y, half = sample_point(layout, r, c, h)
+            x, y, half = sample_point(layout, r, c)
             k = max(1, int(half))
             ix, iy = int(x), int(y)
             ys, xs = slice(max(0, iy - k), iy + k + 1), slice(max(0, ix - k), ix + k + 1)
