@@ -117,3 +117,22 @@ def test_a_story_puz_and_its_game_style_screenshot_give_the_same_board_cell_for_
     assert level.shape == (29, 10)
     palette = game_palette(level, 1)
     assert_read_back(level, palette, game_shot(level, palette, seed=5, **SIZES["665x1182-jpeg"]))
+
+
+def test_a_tall_screenshot_is_read_reduced_and_reported_in_its_own_pixels(tmp_path):
+    """A 1440 x 3200 screenshot is read at a bounded size; the board, cells and report (box, cell
+    outlines for the overlay) come back in the picture's own pixels."""
+    from kamicp.formats.screenshot import read_screenshot
+
+    level = with_holes(load_level(LEVELS / "tri-28b4c-s105.json"), 4)
+    palette = game_palette(level, 2)
+    path = tmp_path / "tall.png"
+    game_shot(level, palette, size=(1440, 3200), status_bar=100, below=30, footer=0.3).save(path)
+    shot = read_screenshot(path)
+    assert shot.report.image_size == (1440, 3200)
+    left, top, right, bottom = shot.report.box
+    assert left == 0 and right == 1440 and 300 < top < bottom < 3200 - 0.3 * 1440
+    assert max(x for m in shot.report.cells for x, _ in m.polygon) == pytest.approx(1440, abs=2)
+    rename = {key: "ABCDEFGHIJ"[n] for n, key in enumerate(palette)}
+    assert shot.level.labels == level.labels
+    assert [rename[k] for k in level.colors] == list(shot.level.colors)
