@@ -16,9 +16,8 @@ least ~13 ΔE from every swatch. So:
    with less grain than paper, or so smooth that no paper can be that (ratio under VERY_SMOOTH, a pale
    colour equal to the background). Then a pale cell off its colour whose sample matches the background
    seen in its nearest holes is one too, whatever grain a JPEG block gave it. Dark colours show less
-   grain in L*, but are never background. Where
-   the picture shows no grain at all (blurred), holes are told by colour alone (over HOLE_FAR) with a
-   warning.
+   grain in L*, but are never background. Where the picture shows no grain at all (blurred), holes
+   are told by colour alone (over HOLE_FAR) with a warning.
 Cells near a threshold, or nearly as close to a second colour, are reported as uncertain.
 """
 

@@ -2,8 +2,8 @@
 
 The number sits in the second icon cell, between the dividers at 0.1 and 0.2 of the width. Its light
 ink (L* over INK_L) is cut out between the dividers (so the divider lines never count as a stroke),
-cropped, scaled to a fixed height, and read by the `tesseract` program (Debian's tesseract-ocr; an
-optional extra: without it the par is "not known") at a few scales, thin and thickened, stacked as the
+cropped, and read by the `tesseract` program (Debian's tesseract-ocr; an optional extra: without it the
+par is "not known") scaled to several heights, the larger ones with thickened strokes, stacked as the
 lines of one picture (one run). A reading counts only when it fits the ink's shapes: as many digits as
 the ink has separate marks, each "1" a narrow mark and every other digit a wide one. The number is kept
 only when it is clear: at least MIN_AGREE fitting readings say it confidently (MIN_CONFIDENCE) and no
@@ -24,7 +24,7 @@ SPAN = (0.1, 0.2)  # the number's icon cell, between two dividers (of the width)
 INK_L = 60.0  # the number is light on the dark bar
 MIN_CONFIDENCE = 70.0  # Tesseract's word confidence (0-100) to accept a reading
 NARROW = 0.5  # a "1" is narrower than this x its height (the game's 0.24), other digits wider (0.64)
-OCR_HEIGHTS = (20, 24, 28, 32, 40, 36, 44, 52)  # the digits are read scaled to each of these heights
+OCR_HEIGHTS = (20, 24, 28, 32, 36, 40, 44, 52)  # the digits are read scaled to each of these heights
 THICKENED = (36, 44, 52)  # (pixels), at these with the strokes thickened (the small ones would close up);
 MIN_AGREE = 4  # kept when this many readings are clear and agree ...
 DISSENT_CONFIDENCE = 50.0  # ... and no reading this confident says otherwise
