@@ -53,7 +53,7 @@ def pastel(w: int, h: int) -> Image.Image:
     return corners.resize((w, h), Image.Resampling.BILINEAR)
 
 
-def layout(w: int, h: int, top: int, bottom: int, footer: float = IPHONE_FOOTER,
+def layout(w: int, h: int, top: int, bottom: int, footer: float = IPHONE_FOOTER, row28: float = ROW28_BELOW_FOOTER,
            ) -> tuple[tuple[float, float], float, float, tuple[int, int]]:
     """Row 0's centre (x of the lattice's left edge, y), column width, pitch, and the footer's rows."""
     f1 = h - bottom
@@ -61,7 +61,7 @@ def layout(w: int, h: int, top: int, bottom: int, footer: float = IPHONE_FOOTER,
     colw = w / 10
     pitch = colw / math.sqrt(3)
     f0 = f1 - fh
-    row0 = f0 + ROW28_BELOW_FOOTER * pitch - 28 * pitch
+    row0 = f0 + row28 * pitch - 28 * pitch
     if row0 < top - pitch:  # a tablet: the board fits the height between the top and the footer
         fh = round(0.093 * (h - top - bottom))
         f0 = f1 - fh
@@ -190,14 +190,15 @@ def draw_bars(img: Image.Image, top: int, bottom: int, footer_bottom: int) -> No
 def game_shot(level: Level, palette: dict[str, str], *, size: tuple[int, int] = (750, 1334), par: int = 5,
               status_bar: int = 0, home_band: int = 0, below: int = 0, footer: float = IPHONE_FOOTER,
               selected: int = 0, out_size: tuple[int, int] | None = None, jpeg: int | None = None,
-              seed: int = 0) -> Image.Image:
+              seed: int = 0, row28: float = ROW28_BELOW_FOOTER) -> Image.Image:
     """The level as a game-style screenshot. `palette` maps the level's keys to '#rrggbb' in the game's
     swatch order; holes show the background. `status_bar` rows on top (black), `home_band` rows of a
     home indicator at the bottom or `below` rows of background under the footer (Android), the footer
-    `footer` x the width high, swatch `selected` with the dog-ear."""
+    `footer` x the width high, swatch `selected` with the dog-ear, row 28's centre line `row28` pitches
+    below the footer's top (the game's is ROW28_BELOW_FOOTER)."""
     rng = np.random.default_rng(seed)
     w, h = size
-    origin, colw, pitch, rows = layout(w, h, status_bar, home_band + below, footer)
+    origin, colw, pitch, rows = layout(w, h, status_bar, home_band + below, footer, row28)
     img = draw_board(level, (origin, colw, pitch), palette, (w, h),
                      (max(status_bar, math.ceil(origin[1])), rows[0]), rng)
     draw_footer(img, rows, list(palette.values()), par, selected, rng)

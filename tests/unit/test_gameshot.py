@@ -136,3 +136,17 @@ def test_a_tall_screenshot_is_read_reduced_and_reported_in_its_own_pixels(tmp_pa
     rename = {key: "ABCDEFGHIJ"[n] for n, key in enumerate(palette)}
     assert shot.level.labels == level.labels
     assert [rename[k] for k in level.colors] == list(shot.level.colors)
+
+
+@pytest.mark.parametrize(("slip", "readable"), [(0.3, True), (0.5, False), (0.75, False)])
+def test_a_board_off_the_measured_anchor_is_read_or_refused_never_misread(slip, readable):
+    """Rows drawn `slip` pitches lower than the game's layout puts them: a small slip still samples every
+    triangle inside, a large one puts samples across edges and the picture is refused with the reason."""
+    level = with_holes(load_level(LEVELS / "tri-32b5c-s106.json"), 2)
+    palette = game_palette(level, 1)
+    img = game_shot(level, palette, row28=0.026 + slip, **SIZES["750x1334"])
+    if readable:
+        assert_read_back(level, palette, img)
+    else:
+        with pytest.raises(FormatError, match="triangles could not be placed"):
+            level_from_image(img)

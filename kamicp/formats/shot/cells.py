@@ -39,6 +39,7 @@ BACKGROUND_NEAR = 6.0  # ... and a pale sample off its colour this close (ΔE) t
 HOLE_FAR = 20.0  # without visible grain: a sample this far (shade distance) from every colour is background
 CLEAR = 8.0  # a cell this close (shade distance) to its swatch is clearly that colour
 MIN_GRAIN = 0.25  # typical cells with less grain than this (L* units): grain is not visible at all
+MIXED_DELTA_E, MIXED_PIXELS = 15.0, 0.1  # a patch with more than this share of pixels this far is mixed
 AMBIGUITY = 0.6  # uncertain when the distance to its colour > AMBIGUITY x the distance to the next
 
 
@@ -107,6 +108,21 @@ def sample_cells(lab: np.ndarray, layout: GameLayout) -> CellSamples:
             colours.append(np.median(patch, axis=0) if patch.size else np.full(3, np.nan))
             grains.append(float(np.median(inner)) if inner.size else 0.0)
     return CellSamples(labels, points, np.array(colours), np.array(grains))
+
+
+def mixed_share(lab: np.ndarray, layout: GameLayout) -> float:
+    """The share of cells whose sample patch is not one colour (over MIXED_PIXELS of its pixels more than
+    MIXED_DELTA_E from the patch's median): near 0 when the lattice sits on the triangles, as every
+    patch lies well inside its cell; it grows as the lattice slips off them."""
+    mixed = 0
+    for r in range(ROWS):
+        for c in range(COLS):
+            x, y, half = sample_point(layout, r, c)
+            k, ix, iy = max(1, int(half)), int(x), int(y)
+            patch = lab[max(0, iy - k):iy + k + 1, max(0, ix - k):ix + k + 1].reshape(-1, 3)
+            if patch.size:
+                mixed += float(np.mean(delta_e(patch, np.median(patch, axis=0)) > MIXED_DELTA_E)) > MIXED_PIXELS
+    return mixed / (ROWS * COLS)
 
 
 def _nearest(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -10,7 +10,7 @@ from PIL import Image
 
 from kamicp.errors import FormatError
 from kamicp.formats.shot import layout as game_layout
-from kamicp.formats.shot.cells import CellReading, CellSamples, cell_polygon, read_cells, sample_cells
+from kamicp.formats.shot.cells import CellReading, CellSamples, cell_polygon, mixed_share, read_cells, sample_cells
 from kamicp.formats.shot.colour import hex_colour, rgb_to_lab
 from kamicp.formats.shot.moves import read_moves
 from kamicp.formats.shot.report import Box, CellMark, ImportReport, Screenshot, UncertainCell
@@ -19,6 +19,7 @@ from kamicp.level import HOLE, Level
 KEYS = string.ascii_uppercase
 MAX_HOLE_SHARE = 0.97  # a board that is all holes but a few cells is not a board read right
 MAX_UNMATCHED = 0.1  # nor one where more than this share of the cells match no swatch
+MAX_MIXED = 0.1  # nor one where more than this share of the samples straddle a triangle's edge
 
 
 def _swatch_colours(arr: np.ndarray, lab: np.ndarray,
@@ -69,6 +70,10 @@ def game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> S
         raise FormatError(e.message, source=source) from None
     if layout is None:
         return None
+    mixed = mixed_share(lab, layout)  # the lattice off the triangles (another layout): refused, not misread
+    if mixed > MAX_MIXED:
+        raise FormatError(f"a Kami 2 footer, but the triangles could not be placed: {mixed:.0%} of the cells' "
+                          "samples straddle an edge (not the game's board layout)", source=source)
     par, par_note = read_moves(lab, layout)
     swatch_rgb, centres = _swatch_colours(arr, lab, layout)
     samples = sample_cells(lab, layout)

@@ -25,7 +25,8 @@ How it is found:
 3. Board: the lattice from the width and the footer's top, as above.
 
 No footer: None (not a game screenshot). A footer whose swatches or board cannot be placed with
-confidence: a FormatError saying what did not fit, never a board read wrong.
+confidence: a FormatError saying what did not fit, never a board read wrong (game.py also refuses a
+lattice whose samples straddle triangle edges, or whose cells match no swatch).
 """
 
 from __future__ import annotations
