@@ -58,7 +58,7 @@ def make_files(d: Path) -> dict[str, Path]:
         "width.xml": TINY_XML.format(w=HUGE),
         "deep.json": "[" * 100_000 + "]" * 100_000,
         "markup.json": json.dumps({"name": "[/x] \x1b[31mred\x1b[0m", "geometry": "square", "rows": ["AB"]}),
-        "bomb.puz": "01|Default|0|0|50000|100000|" + "1X99" * 1010 + "1" * 10 + "|3||0|",  # one 50000-square row
+        "bomb.puz": "01|Default|0|0|1|100000|" + "1X99" * 1010 + "1" * 10 + "|3||0|",  # 50000 one-square rows
         "b120.json": json.dumps({"geometry": "square", "rows": ["AB" * 60, "BA" * 60] * 60}),
     }
     paths = {}

@@ -23,8 +23,9 @@ def import_cmd(
                                               help="Screenshot of a board (PNG, JPEG, ...).")],
     output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT.json", show_default=False,
                                          help="Where to write the kamicp JSON level.")],
-    geometry: Annotated[Geometry, typer.Option("--geometry", help="triangle (Kami 2) or square (Kami 1).")
-                        ] = Geometry.triangle,
+    geometry: Annotated[Geometry | None, typer.Option("--geometry", help="triangle (Kami 2) or square (Kami 1); "
+                                                      "default: a game screenshot's, else the board's shape.")
+                        ] = None,
     rows: Annotated[int | None, typer.Option("--rows", min=1, help="Rows (default: 29 triangles, 10 squares).")
                     ] = None,
     cols: Annotated[int | None, typer.Option("--cols", min=1, help="Columns (default: 10 triangles, 16 squares).")
@@ -57,7 +58,7 @@ def _check_output_names(output: Path, overlay: Path | None) -> None:
         raise fail(f"{overlay}: the overlay is a PNG picture: name it *.png")
 
 
-def _import_screenshot(shot_path: Path, output: Path, geometry: Geometry, rows: int | None, cols: int | None,
+def _import_screenshot(shot_path: Path, output: Path, geometry: Geometry | None, rows: int | None, cols: int | None,
                        box: str | None, overlay: Path | None, par: int | None, force: bool) -> Screenshot:
     """Read the screenshot and write the level (with --par, else the par seen in the picture, if any)
     and the overlay. Pillow is imported here, so that only this command needs it."""
@@ -68,7 +69,8 @@ def _import_screenshot(shot_path: Path, output: Path, geometry: Geometry, rows: 
         raise fail("screenshot import needs Pillow (pip install pillow)") from None
     with bad_input():
         check_writable([p for p in (output, overlay) if p is not None], force=force)
-        shot = read_screenshot(shot_path, geometry.value, rows, cols, box=parse_box(box) if box else None)
+        shot = read_screenshot(shot_path, geometry.value if geometry else None, rows, cols,
+                               box=parse_box(box) if box else None)
         rep = shot.report
         level = shot.level
         if par is not None or rep.par is not None:

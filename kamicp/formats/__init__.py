@@ -1,6 +1,7 @@
 """Level readers and writers: the only place kamicp touches level files.
 
-`load_level` picks the reader by `fmt` or by the file's extension.
+`load_level` picks the reader by `fmt` or by the file's extension; a picture (.png, .jpg, ...) is read
+as a screenshot, so every level command takes one.
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ def register(fmt: str, reader: Reader, *extensions: str) -> None:
 
 register("puz", read_puz, ".puz")  # Kami 2 game asset (triangles)
 register("xml", read_xml, ".xml")  # Kami 1 PuzzleData (squares)
+
+
+def read_image(path: Path, geometry: str | None) -> Level:
+    """A screenshot as a level (a Kami 2 game screenshot, or a board on a margin), with the par its
+    footer shows when that was read clearly. numpy and Pillow are imported only for a picture."""
+    from kamicp.formats.screenshot import read_screenshot
+
+    return read_screenshot(path, geometry).level
+
+
+register("image", read_image, ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")  # screenshots
 
 
 def detect_format(path: Path) -> str:

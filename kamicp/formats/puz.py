@@ -4,18 +4,21 @@
 01|<palette name>|<lowX>|<lowY>|<W>|<L>|<tiles, run-length encoded>|<par>||0|<solution>
 ```
 
-The file stores the board in a sheared layout: rows of `W` squares, each square split into triangle
-side 0 and side 1, with tile index t = r * 2W + 2c + s. We place tile (r, c, s) on kamicp's triangle
-lattice at
+The file stores the board as rows of `W` squares, each square split into triangle side 0 and side 1,
+tile index t = r * 2W + 2c + s. The game shows it turned: the file's rows are the screen's columns,
+right to left, and each row's tiles run up the screen (measured against the game's screenshots). Tile
+k = 2c + s of row r is placed on kamicp's triangle lattice at
 
-    R = r - c,   C = -(r + c + s)      (then shifted so the smallest row and column are 0)
+    column C = 9 - r,   row R = 20 - 2 lowX - (k + r)
 
-Side 0 lands on right-pointing cells (R + C even) and side 1 on left-pointing ones. The three puz
-adjacencies become the three lattice adjacencies, one for one:
-(r,c,0)-(r,c,1) is the vertical side (R, C)-(R, C-1); (r,c,1)-(r,c+1,0) is (R, C)-(R-1, C) and
-(r,c,1)-(r+1,c,0) is (R, C)-(R+1, C). The map is invertible (c = r - R, s = (R + C') mod 2 with
-C' = -C), so no other cells touch. A full game board becomes the upright 29 x 10 layout the game shows.
-If the shift would flip which cells point right, one empty row is added on top instead.
+Side 1 lands on right-pointing cells (R + C even) and side 0 on left-pointing ones. The three puz
+adjacencies become lattice adjacencies, one for one: (r,c,0)-(r,c,1) and (r,c,1)-(r,c+1,0) are
+neighbours up and down one column ((R, C)-(R-1, C)), and (r,c,1)-(r+1,c,0) is the vertical side
+(R, C)-(R, C-1). The map is invertible, so no other cells touch, and the region graph (so every optimum)
+does not depend on where the board is drawn. A story level (10 rows of tiles) fills the game's screen:
+the 29 x 10 board the game shows, cell for cell, so taps and pictures match the screenshot. Any other
+board is shifted so its smallest row and column are 0 (one empty row is added on top if the shift
+would flip which cells point right).
 """
 
 from __future__ import annotations
@@ -94,9 +97,12 @@ def tile_position(t: int, width: int) -> tuple[int, int, int]:
     return r, c, s
 
 
-def lattice_position(r: int, c: int, s: int) -> tuple[int, int]:
-    """Where tile (r, c, s) sits on the triangle lattice, before the shift (see the module docstring)."""
-    return r - c, -(r + c + s)
+SCREEN = (29, 10)  # the game's board: rows, columns
+
+
+def lattice_position(r: int, c: int, s: int, low_x: int = 0) -> tuple[int, int]:
+    """Where tile (r, c, s) sits on the game's screen (see the module docstring): (row, column)."""
+    return 20 - 2 * low_x - (2 * c + s + r), SCREEN[1] - 1 - r
 
 
 def parse_solution(text: str, source: str) -> list[tuple[int, int]]:
@@ -142,10 +148,11 @@ def _split_fields(text: str, source: str) -> dict[str, str]:
     return fields
 
 
-def _read_tiles(fields: dict[str, str], source: str) -> tuple[str, int]:
-    """The decoded tiles and the row width W. The sizes are checked (against the cell limit too) before
-    the run-length expansion, which is itself bounded by L, so a small file cannot ask for a huge board."""
-    _int(fields["lowX"], source, "lowX", minimum=None, maximum=None)
+def _read_tiles(fields: dict[str, str], source: str) -> tuple[str, int, int]:
+    """The decoded tiles, the row width W and lowX. The sizes are checked (against the cell limit too)
+    before the run-length expansion, which is itself bounded by L, so a small file cannot ask for a huge
+    board."""
+    low_x = _int(fields["lowX"], source, "lowX", minimum=-MAX_MOVES, maximum=MAX_MOVES)
     _int(fields["lowY"], source, "lowY", minimum=None, maximum=None)
     width = _int(fields["W"], source, "W", minimum=1, maximum=limits().max_cells)
     length = _int(fields["L"], source, "L", minimum=1, maximum=None)
@@ -157,25 +164,32 @@ def _read_tiles(fields: dict[str, str], source: str) -> tuple[str, int]:
     if len(tiles) != length:
         raise FormatError(f"decodes to {len(tiles)} tiles, but field 'L' says {length}", source=source,
                           where="field 'tiles'")
-    return tiles, width
+    return tiles, width, low_x
 
 
-def _lattice_grid(tiles: str, width: int, source: str) -> tuple[list[str], dict[int, tuple[int, int]]]:
-    """The board's rows on the triangle lattice (holes where tiles are 0) and each tile's cell label,
-    placed by the shear of the module docstring and shifted so the smallest row and column are 0."""
+def _lattice_grid(tiles: str, width: int, low_x: int, source: str) -> tuple[list[str], dict[int, tuple[int, int]]]:
+    """The board's rows on the triangle lattice (holes where tiles are 0) and each tile's cell label:
+    on the game's 29 x 10 screen for a story level, else shifted so the smallest row and column are 0
+    (see the module docstring)."""
     raw: dict[tuple[int, int], int] = {}  # lattice position -> tile index
     for t, ch in enumerate(tiles):
         if ch != "0":
-            raw[lattice_position(*tile_position(t, width))] = t
+            raw[lattice_position(*tile_position(t, width), low_x)] = t
     if not raw:
         raise FormatError("every tile is 0: the board has no triangles", source=source, where="field 'tiles'")
-    min_r = min(p[0] for p in raw)
-    min_c = min(p[1] for p in raw)
-    if (min_r + min_c) % 2:  # a shift by an odd amount would flip the triangles: pad one row on top
-        min_r -= 1
-    rows_n = max(p[0] for p in raw) - min_r + 1
-    cols_n = max(p[1] for p in raw) - min_c + 1
-    # the shear turns a long thin board into a large square one: check its area before building it
+    story = len(tiles) // (2 * width) == SCREEN[1] and all(
+        0 <= r < SCREEN[0] and 0 <= c < SCREEN[1] for r, c in raw)
+    if story:
+        min_r = min_c = 0
+        rows_n, cols_n = SCREEN
+    else:
+        min_r = min(p[0] for p in raw)
+        min_c = min(p[1] for p in raw)
+        if (min_r + min_c) % 2:  # a shift by an odd amount would flip the triangles: pad one row on top
+            min_r -= 1
+        rows_n = max(p[0] for p in raw) - min_r + 1
+        cols_n = max(p[1] for p in raw) - min_c + 1
+    # many short rows become a wide staircase (each column one step lower): check its area before building it
     check_cells(rows_n * cols_n, source=source, where="fields 'W' and 'L'",
                 what=f"cells ({rows_n} rows x {cols_n} columns on the triangle lattice)")
     grid = [[HOLE] * cols_n for _ in range(rows_n)]
@@ -208,9 +222,9 @@ def _official_moves(solution: str, level: Level, tile_label: dict[int, tuple[int
 def level_from_puz(text: str, source: str, name: str = "") -> Level:
     """Build a triangle level (with par and official solution) from the text of a `.puz` file."""
     fields = _split_fields(text, source)
-    tiles, width = _read_tiles(fields, source)
+    tiles, width, low_x = _read_tiles(fields, source)
     par = _int(fields["par"], source, "par")
-    rows, tile_label = _lattice_grid(tiles, width, source)
+    rows, tile_label = _lattice_grid(tiles, width, low_x, source)
     keys = tuple(sorted(set(tiles) - {"0"}))
     level = Level.from_rows(rows, "triangle", name=name, par=par, palette=default_palette(keys))
     official = _official_moves(fields["solution"], level, tile_label, len(tiles), width, source)

@@ -37,7 +37,7 @@ def _read(path: Path, fmt: str | None, geometry: str | None) -> Loaded:
         if fmt is None and path.suffix.lower() in SCREENSHOT_SUFFIXES:
             from kamicp.formats.screenshot import read_screenshot  # numpy and PIL: only for a picture
 
-            level = read_screenshot(path, geometry or "triangle").level
+            level = read_screenshot(path, geometry).level  # no geometry: the game's, or the board's shape
         else:
             # in a mixed pack, --geometry is for the text grids (game files know their geometry)
             text = (fmt or detect_format(path)) == "text"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PIL import Image
 from typer.testing import CliRunner
 
 from kamicp import load_level
@@ -12,6 +13,7 @@ from tests.helpers.pictures import assert_same_region_graph, degrade, huge_png, 
 runner = CliRunner()
 
 TRI = LEVELS / "tri-40b5c-s108.json"
+SQU = LEVELS / "squ-32b5c-s304.json"
 
 
 def run(*args):
@@ -44,3 +46,20 @@ def test_cli_import_bad_input(tmp_path):
     res = run("import", bomb, "-o", tmp_path / "x.json")
     assert res.exit_code == 2 and "too large" in res.stderr and "Traceback" not in res.output
     assert not (tmp_path / "x.json").exists()
+
+
+def test_cli_import_without_geometry_reads_a_square_render_as_squares(tmp_path):
+    """A Kami 1 board rendered by kamicp, imported with no --geometry: the board's shape says squares;
+    a picture that is no board is refused with the reason, exit 2."""
+    level = load_level(SQU)
+    shot = tmp_path / "square.png"
+    degrade(render(level), seed=3).save(shot)
+    out = tmp_path / "level.json"
+    res = run("import", shot, "-o", out)
+    assert res.exit_code == 0, res.output
+    assert "square, 10 x 16" in res.output
+    assert_same_region_graph(level, load_level(out))
+    blank = tmp_path / "blank.png"
+    Image.new("RGB", (300, 200), (250, 250, 250)).save(blank)
+    res = run("import", blank, "-o", tmp_path / "x.json")
+    assert res.exit_code == 2 and "no board found" in res.stderr and res.stderr.count("\n") == 1

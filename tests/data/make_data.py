@@ -70,17 +70,19 @@ def prove(level: Level) -> tuple[int, list[Move], str]:
     return len(second.moves), list(second.moves), "cpsat+search"
 
 
-# --- the Kami 2 .puz writer (formats: t = r * 2W + 2c + s; lattice R = r - c, C = -(r + c + s)) ---------
+# --- the Kami 2 .puz writer (formats: tile k = 2c + s of row r is on the game's screen at column
+# C = 9 - r, row R = 20 - 2 lowX - (k + r); kamicp/formats/puz.py) ----------------------------------
 
-SHIFT_C = 38  # even, and large enough that every tile of a 29 x 10 board gets r, c >= 0
+LOW_X = -9  # every tile of a 29 x 10 board gets k = 38 - R - r >= 1, so rows of 2W = 40 tiles hold it
+WIDTH = 20
 
 
 def tile_of(label: tuple[int, int]) -> tuple[int, int, int]:
-    """The puz (r, c, s) whose lattice position, shifted back by (0, -SHIFT_C), is `label`."""
+    """The puz (r, c, s) shown at cell `label` (R, C) of the game's 29 x 10 screen."""
     big_r, big_c = label
-    s = (SHIFT_C - big_c - big_r) % 2
-    total = SHIFT_C - big_c - s  # r + c
-    return (total + big_r) // 2, (total - big_r) // 2, s
+    r = 9 - big_c
+    k = 20 - 2 * LOW_X - big_r - r
+    return r, k // 2, k % 2
 
 
 def rle(tiles: str) -> str:
@@ -98,14 +100,13 @@ def rle(tiles: str) -> str:
 def puz_text(level: Level, moves: list[Move]) -> str:
     number = {k: str(n) for n, k in enumerate(level.color_keys, start=1)}
     places = {cell: tile_of(lab) for cell, lab in enumerate(level.labels)}
-    width = max(c for _, c, _ in places.values()) + 1
-    rows = max(r for r, _, _ in places.values()) + 1
+    width, rows = WIDTH, 10
     tiles = ["0"] * (2 * width * rows)
     index = {cell: r * 2 * width + 2 * c + s for cell, (r, c, s) in places.items()}
     for cell, t in index.items():
         tiles[t] = number[level.colors[cell]]
     solution = "".join(f"{index[m.cell]}{chr(ord('A') + int(number[m.color]))}" for m in moves)
-    return f"01|Default|0|0|{width}|{len(tiles)}|{rle(''.join(tiles))}|{len(moves)}||0|{solution}"
+    return f"01|Default|{LOW_X}|-5|{width}|{len(tiles)}|{rle(''.join(tiles))}|{len(moves)}||0|{solution}"
 
 
 def xml_text(level: Level, moves: list[Move]) -> str:

@@ -1,12 +1,24 @@
 """A synthetic screenshot in the style of the Kami 2 game, drawn from a level (never a real screenshot).
 
-The layout follows the game's (README, "Screenshot import"): the board is 10 columns of triangles across
-the whole width, 29 rows with the top and bottom rows cut in half (row pitch = board height / 28), a dark
-footer below it (about 9.3 % of the height of board + footer) with a back arrow, the move count, a
-restart icon, a hint bulb, and the level's colour swatches in the right 60 %, the first one selected
-(a folded corner). Holes show a smooth pastel gradient; cells have paper grain and a shade per triangle.
-Options add a status bar and a home-indicator band (1125 x 2436), a tablet's aspect (the board then
-fits the height, with background on both sides), downscaling and JPEG.
+It reproduces the layout and the looks measured on real screenshots (the facts, not their pixels):
+
+- the board: 10 columns of equilateral triangles across the whole width, row pitch = column / sqrt 3,
+  row 28's centre line 0.026 pitch below the footer's top, so row 0 is cut in half by the picture's top
+  (or by a status bar's band); on a tablet, where that would not fit, the board fits the height,
+  centred with background on both sides;
+- the footer: a very dark brown bar, RGB about (34, 25, 13), with grain, 0.1655 x the width high on an
+  iPhone (0.335 on the measured Android phone); its left 0.4 w holds four icon cells split by thin light
+  divider lines at 0.0992, 0.2 and 0.2992 w: a back arrow, the moves-left number (centred at 0.15 w,
+  digits 0.0386 w high, in Pillow's bundled font: never glyphs cut from the game), restart and a hint
+  bulb; its right 0.6 w the level's n swatches, equal widths, in the game's order; the selected one
+  (any, not only the first) has a dog-ear at its top right, 0.047 w x 0.044 w, tan below the fold and
+  light grey above;
+- cells: a per-triangle shade (off the colour's median by a median 2.6 ΔE, 90th percentile about 7, now
+  and then a fold further), each colour's cells a few ΔE off its swatch, and paper grain with some
+  spatial extent; holes show a smooth pastel gradient with about a quarter of the cells' grain (one
+  pastel corner is closer to the pale swatches than the real game's, a harder case);
+- phones: status bar and background bands (Android), a home-indicator band (iPhone X), downscaling
+  (a 1242 x 2208 shot exported at 665 x 1182) and JPEG.
 """
 
 from __future__ import annotations
@@ -19,10 +31,15 @@ from PIL import Image, ImageDraw, ImageFont
 
 from kamicp.level import HOLE, Level
 
-FOOTER_RGB = (38, 38, 40)
-CORNERS = ((250, 250, 247), (214, 240, 228), (246, 218, 226), (226, 218, 244))  # white, mint, pink, lilac
-FOOTER_PER_BOARD = 0.093 / 0.907  # footer height / board height
-BOARD_ASPECT = 10 * math.sqrt(3) / 28  # board width / height: 10 columns, 28 row pitches, equilateral
+BAR_RGB = (34, 25, 13)
+DIVIDER_RGB = (222, 219, 214)
+ICON_RGB = (236, 234, 230)
+DOG_EAR = ((205, 162, 123), (225, 222, 215))  # below the fold, above it
+CORNERS = ((250, 248, 240), (206, 236, 222), (246, 212, 222), (222, 214, 244))  # cream, mint, pink, lilac
+IPHONE_FOOTER = 0.1655  # footer height / width on iPhones
+ROW28_BELOW_FOOTER = 0.026
+CELL_GRAIN = 4.0  # RGB noise on cells (standard deviation) ...
+BACKGROUND_GRAIN = 0.25  # ... this share of it on the background (measured: its grain is ~0.22 x the cells')
 
 
 def rgb(hexcode: str) -> np.ndarray:
@@ -36,23 +53,29 @@ def pastel(w: int, h: int) -> Image.Image:
     return corners.resize((w, h), Image.Resampling.BILINEAR)
 
 
-def layout(w: int, h: int, top: int, bottom: int) -> tuple[tuple[float, float, float, float], tuple[int, int]]:
-    """The board box (left, top, right, bottom) and the footer's rows (top, bottom)."""
-    avail = h - top - bottom
-    bh = w / BOARD_ASPECT
-    if bh * (1 + FOOTER_PER_BOARD) > avail:  # a tablet: the board fits the height
-        bh = avail / (1 + FOOTER_PER_BOARD)
-    bw = bh * BOARD_ASPECT
-    fh = round(bh * FOOTER_PER_BOARD)
+def layout(w: int, h: int, top: int, bottom: int, footer: float = IPHONE_FOOTER, row28: float = ROW28_BELOW_FOOTER,
+           ) -> tuple[tuple[float, float], float, float, tuple[int, int]]:
+    """Row 0's centre (x of the lattice's left edge, y), column width, pitch, and the footer's rows."""
     f1 = h - bottom
+    fh = round(footer * w)
+    colw = w / 10
+    pitch = colw / math.sqrt(3)
     f0 = f1 - fh
-    return ((w - bw) / 2, f0 - bh, (w + bw) / 2, float(f0)), (f0, f1)
+    row0 = f0 + row28 * pitch - 28 * pitch
+    if row0 < top - pitch:  # a tablet: the board fits the height between the top and the footer
+        fh = round(0.093 * (h - top - bottom))
+        f0 = f1 - fh
+        pitch = (f0 - top) / (28 - ROW28_BELOW_FOOTER - 0.1)
+        colw = pitch * math.sqrt(3)
+        row0 = top - 0.1 * pitch
+        return ((w - 10 * colw) / 2, row0), colw, pitch, (f0, f1)
+    return (0.0, row0), colw, pitch, (f0, f1)
 
 
-def cell_polygon(box: tuple[float, float, float, float], r: int, c: int, k: float = 1.0) -> list[tuple[float, float]]:
+def cell_polygon(origin: tuple[float, float], colw: float, pitch: float, r: int, c: int,
+                 k: float = 1.0) -> list[tuple[float, float]]:
     """Triangle (r, c) of the game layout (row r centred on the line r * pitch), scaled by k."""
-    x0, y0, x1, y1 = box
-    colw, pitch = (x1 - x0) / 10, (y1 - y0) / 28
+    x0, y0 = origin
     left, right, mid = x0 + c * colw, x0 + (c + 1) * colw, y0 + r * pitch
     if (r + c) % 2 == 0:  # points right
         pts = [(left, mid - pitch), (right, mid), (left, mid + pitch)]
@@ -61,82 +84,125 @@ def cell_polygon(box: tuple[float, float, float, float], r: int, c: int, k: floa
     return [(x * k, y * k) for x, y in pts]
 
 
-def draw_board(level: Level, box, palette: dict[str, str], size: tuple[int, int],
+def _shade(rng: np.random.Generator) -> np.ndarray:
+    """A triangle's shade, per RGB channel: mostly a few ΔE off its colour (median about 3.4), now and
+    then a fold much further (up to about 15)."""
+    if rng.random() < 0.04:
+        return np.full(3, float(rng.choice([0.82, 1.16])))
+    return np.clip(1 + rng.normal(0, 0.08) + rng.normal(0, 0.005, 3), 0.84, 1.14)
+
+
+def draw_board(level: Level, geometry, palette: dict[str, str], size: tuple[int, int], cut: tuple[int, int],
                rng: np.random.Generator) -> Image.Image:
-    """The background with the cells painted on (2x supersampled, so edges are anti-aliased), a shade
-    per triangle, and paper grain on the cells only."""
+    """The background with the cells painted on (2x supersampled, so edges are anti-aliased), a shade per
+    triangle and paper grain on the cells (a fifth of it on the background). The board is cut at `cut`
+    (its visible rows: the picture's top or a status band, and the footer)."""
+    origin, colw, pitch = geometry
     w, h = size
     big = pastel(2 * w, 2 * h)
     mask = Image.new("L", big.size, 0)
     d, dm = ImageDraw.Draw(big), ImageDraw.Draw(mask)
+    # each colour's cells a few ΔE off its swatch (mostly in lightness: pale colours keep their hue)
+    offsets = {k: 1 + rng.normal(0, 0.03) + rng.normal(0, 0.008, 3) for k in palette}
     for cell, (r, c) in enumerate(level.labels):
-        shade = rng.uniform(0.93, 1.05)
-        colour = tuple(int(v) for v in np.clip(rgb(palette[level.colors[cell]]) * shade, 0, 255))
-        poly = cell_polygon(box, r, c, 2.0)
+        key = level.colors[cell]
+        base, shade = rgb(palette[key]) * offsets[key], _shade(rng)
+        if (base * shade).max() > 240:  # a pale colour is shaded darker: paper is never blown out to white
+            shade = np.minimum(shade, 2 - shade)
+        colour = tuple(int(v) for v in np.clip(base * shade, 0, 255))
+        poly = cell_polygon(origin, colw, pitch, r, c, 2.0)
         d.polygon(poly, fill=colour)
         dm.polygon(poly, fill=255)
-    # the screen's edge and the footer cut the top and bottom rows in half
     outside = Image.new("L", big.size, 255)
-    ImageDraw.Draw(outside).rectangle((0, round(2 * box[1]), 2 * w, round(2 * box[3]) - 1), fill=0)
+    ImageDraw.Draw(outside).rectangle((0, 2 * cut[0], 2 * w, 2 * cut[1] - 1), fill=0)
     big.paste(pastel(2 * w, 2 * h), mask=outside)
     mask.paste(0, mask=outside)
     img = np.asarray(big.resize(size, Image.Resampling.BOX), dtype=np.float32)
     alpha = np.asarray(mask.resize(size, Image.Resampling.BOX), dtype=np.float32)[..., None] / 255
-    grain = 5.0 * rng.standard_normal((h, w, 1), dtype=np.float32) + 2.0 * rng.standard_normal((h, w, 3),
-                                                                                               dtype=np.float32)
-    return Image.fromarray(np.clip(img + grain * alpha, 0, 255).astype(np.uint8))
+    grain = paper_grain(rng, w, h) * (BACKGROUND_GRAIN + (1 - BACKGROUND_GRAIN) * alpha)
+    return Image.fromarray(np.clip(img + grain, 0, 255).astype(np.uint8))
 
 
-def draw_footer(img: Image.Image, rows: tuple[int, int], palette: list[str], par: int) -> None:
+def paper_grain(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Paper texture: noise with some spatial extent (so it survives a downscaled copy, as the game's
+    does), mostly in lightness."""
+    coarse = rng.standard_normal((max(1, h // 2), max(1, w // 2)), dtype=np.float32)
+    coarse = np.asarray(Image.fromarray(coarse, mode="F").resize((w, h), Image.Resampling.BILINEAR))
+    return (CELL_GRAIN * (1.4 * coarse + 0.6 * rng.standard_normal((h, w), dtype=np.float32)))[..., None] \
+        + 1.0 * rng.standard_normal((h, w, 3), dtype=np.float32)
+
+
+def _icons(d: ImageDraw.ImageDraw, w: int, f0: int, f1: int, par: int) -> None:
+    """Back arrow, the moves-left number, restart and hint bulb, and the dividers between them."""
+    cy, s, line = (f0 + f1) / 2, 0.032 * w, max(2, round(0.008 * w))
+    for x in (0.0992, 0.2, 0.2992):
+        d.rectangle((round(x * w) - 1, f0, round(x * w) if w < 1000 else round(x * w) + 1, f1 - 1),
+                    fill=DIVIDER_RGB)
+    ax = 0.015 * w
+    d.polygon([(ax, cy), (ax + s, cy - s), (ax + s, cy - s / 2.5), (0.078 * w, cy - s / 2.5),
+               (0.078 * w, cy + s / 2.5), (ax + s, cy + s / 2.5), (ax + s, cy + s)], fill=ICON_RGB)
+    digits = 0.0386 * w  # the digits' height
+    font = ImageFont.load_default(round(digits / 0.72))
+    d.text((0.15 * w, cy), str(par), fill=ICON_RGB, font=font, anchor="mm")
+    x, rad = 0.2535 * w, 0.03 * w
+    d.arc((x - rad, cy - rad, x + rad, cy + rad), 60, 330, fill=ICON_RGB, width=line)
+    d.polygon([(x + rad * 0.2, cy - rad * 1.35), (x + rad * 0.95, cy - rad * 0.75), (x + rad * 0.2, cy - rad * 0.3)],
+              fill=ICON_RGB)
+    x = 0.35 * w
+    d.ellipse((x - 0.024 * w, cy - 0.04 * w, x + 0.024 * w, cy + 0.005 * w), fill=ICON_RGB)
+    d.rectangle((x - 0.01 * w, cy, x + 0.01 * w, cy + 0.025 * w), fill=ICON_RGB)
+
+
+def draw_footer(img: Image.Image, rows: tuple[int, int], palette: list[str], par: int, selected: int,
+                rng: np.random.Generator) -> None:
     w = img.width
     f0, f1 = rows
-    fh = f1 - f0
     d = ImageDraw.Draw(img)
-    d.rectangle((0, f0, w, f1 - 1), fill=FOOTER_RGB)
-    white, line = (235, 235, 235), max(2, fh // 20)
-    cy = f0 + fh / 2
-    # back arrow, the move count, restart and hint icons in the left 40 %
-    d.line([(0.075 * w, cy - fh * 0.15), (0.045 * w, cy), (0.075 * w, cy + fh * 0.15)], fill=white, width=line)
-    font = ImageFont.load_default(round(fh * 0.42))
-    d.text((0.14 * w, cy), str(par), fill=white, font=font, anchor="mm")
-    rad = fh * 0.16
-    d.arc((0.24 * w - rad, cy - rad, 0.24 * w + rad, cy + rad), 40, 330, fill=white, width=line)
-    d.ellipse((0.33 * w - rad * 0.8, cy - rad, 0.33 * w + rad * 0.8, cy + rad * 0.6), outline=white, width=line)
-    # the swatches: equal widths over the right 60 %, the first one selected (a folded corner)
-    x = 0.4 * w
-    sw = 0.6 * w / len(palette)
+    d.rectangle((0, f0, w, f1 - 1), fill=BAR_RGB)
+    _icons(d, w, f0, f1, par)
+    x, sw = 0.4 * w, 0.6 * w / len(palette)
     for k, hexcode in enumerate(palette):
         d.rectangle((round(x + k * sw), f0, round(x + (k + 1) * sw) - 1, f1 - 1), fill=hexcode)
-    fold = fh * 0.22
-    right = round(x + sw) - 1
-    d.polygon([(right - fold, f0), (right, f0), (right, f0 + fold)], fill=(250, 250, 250))
+    right, ew, eh = round(x + (selected + 1) * sw) - 1, 0.047 * w, 0.044 * w
+    d.polygon([(right - ew, f0), (right, f0 + eh), (right - ew, f0 + eh)], fill=DOG_EAR[0])
+    d.polygon([(right - ew, f0), (right, f0), (right, f0 + eh)], fill=DOG_EAR[1])
+    arr = np.asarray(img, dtype=np.float32).copy()  # the bar and swatches have grain too
+    arr[f0:f1] += 2.0 * rng.standard_normal((f1 - f0, w, 1), dtype=np.float32)
+    img.paste(Image.fromarray(np.clip(arr[f0:f1], 0, 255).astype(np.uint8)), (0, f0))
 
 
-def draw_bars(img: Image.Image, top: int, bottom: int) -> None:
-    """A status bar (time, battery) over the top band and a home-indicator band at the bottom."""
+def draw_bars(img: Image.Image, top: int, bottom: int, footer_bottom: int) -> None:
+    """A black status bar (time, battery) over the top band; below the footer either a home-indicator
+    band (`bottom` rows, black with a light pill) or nothing."""
     d = ImageDraw.Draw(img)
     w, h = img.size
     if top:
-        d.text((0.08 * w, top / 2), "9:41", fill=(20, 20, 20), font=ImageFont.load_default(round(top * 0.4)),
+        d.rectangle((0, 0, w, top - 1), fill=(0, 0, 0))
+        d.text((0.08 * w, top / 2), "9:41", fill=(240, 240, 240), font=ImageFont.load_default(round(top * 0.4)),
                anchor="lm")
-        d.rectangle((0.86 * w, top * 0.38, 0.93 * w, top * 0.62), outline=(20, 20, 20), width=2)
-    if bottom:
-        d.rectangle((0, h - bottom, w, h), fill=(0, 0, 0))
+        d.rectangle((0.86 * w, top * 0.38, 0.93 * w, top * 0.62), outline=(240, 240, 240), width=2)
+    if bottom and footer_bottom < h:
+        d.rectangle((0, footer_bottom, w, h), fill=(0, 0, 0))
         d.rounded_rectangle((0.33 * w, h - bottom * 0.45, 0.67 * w, h - bottom * 0.3), radius=bottom * 0.1,
                             fill=(240, 240, 240))
 
 
 def game_shot(level: Level, palette: dict[str, str], *, size: tuple[int, int] = (750, 1334), par: int = 5,
-              status_bar: int = 0, home_band: int = 0, out_size: tuple[int, int] | None = None,
-              jpeg: int | None = None, seed: int = 0) -> Image.Image:
+              status_bar: int = 0, home_band: int = 0, below: int = 0, footer: float = IPHONE_FOOTER,
+              selected: int = 0, out_size: tuple[int, int] | None = None, jpeg: int | None = None,
+              seed: int = 0, row28: float = ROW28_BELOW_FOOTER) -> Image.Image:
     """The level as a game-style screenshot. `palette` maps the level's keys to '#rrggbb' in the game's
-    swatch order; holes show the background."""
+    swatch order; holes show the background. `status_bar` rows on top (black), `home_band` rows of a
+    home indicator at the bottom or `below` rows of background under the footer (Android), the footer
+    `footer` x the width high, swatch `selected` with the dog-ear, row 28's centre line `row28` pitches
+    below the footer's top (the game's is ROW28_BELOW_FOOTER)."""
     rng = np.random.default_rng(seed)
     w, h = size
-    box, footer = layout(w, h, status_bar, home_band)
-    img = draw_board(level, box, palette, (w, h), rng)
-    draw_footer(img, footer, list(palette.values()), par)
-    draw_bars(img, status_bar, home_band)
+    origin, colw, pitch, rows = layout(w, h, status_bar, home_band + below, footer, row28)
+    img = draw_board(level, (origin, colw, pitch), palette, (w, h),
+                     (max(status_bar, math.ceil(origin[1])), rows[0]), rng)
+    draw_footer(img, rows, list(palette.values()), par, selected, rng)
+    draw_bars(img, status_bar, home_band, rows[1])
     if out_size:
         img = img.resize(out_size, Image.Resampling.LANCZOS)
     if jpeg:
@@ -156,17 +222,22 @@ def framed(img: Image.Image, margins: tuple[tuple[int, tuple[int, int, int]], ..
     return img
 
 
-# game-like palettes, each with a pale colour that the pastel background can be taken for
+# game-like palettes, each with a pale colour the pastel background can be taken for and a dark one
+# only a few ΔE from the footer's bar
 PALETTES = [
-    ["#f2e8d5", "#1f3a5f", "#d9534f", "#5cb85c", "#f0ad4e"],
-    ["#e8e4f0", "#2d6a4f", "#e76f51", "#264653", "#e9c46a"],
-    ["#fdf0d5", "#c1121f", "#003049", "#669bbc", "#780000"],
+    ["#f2e8d5", "#1f3a5f", "#d9534f", "#5cb85c", "#2e2218"],
+    ["#e8e4f0", "#2d6a4f", "#e76f51", "#3a2418", "#e9c46a"],
+    ["#fdf0d5", "#c1121f", "#2c2010", "#669bbc", "#780000"],
 ]
-SIZES = {  # name: game_shot keyword arguments
+SIZES = {  # name: game_shot keyword arguments (the phones measured on real screenshots, and others)
     "750x1334": {"size": (750, 1334)},
     "665x1182-jpeg": {"size": (1242, 2208), "out_size": (665, 1182), "jpeg": 80},
-    "1125x2436-bars": {"size": (1125, 2436), "status_bar": 132, "home_band": 102},
-    "tablet-1536x2048": {"size": (1536, 2048), "jpeg": 90},
+    "1125x2436-bars": {"size": (1125, 2436), "status_bar": 132, "home_band": 102, "selected": 2},
+    "tablet-1536x2048": {"size": (1536, 2048), "jpeg": 90, "selected": 1},
+    "640x1136": {"size": (640, 1136), "jpeg": 92},
+    "1242x2208": {"size": (1242, 2208), "selected": 3},
+    "android-1080x2280": {"size": (1080, 2280), "status_bar": 117, "below": 21, "footer": 0.335, "jpeg": 90},
+    "android-720x1600": {"size": (720, 1600), "status_bar": 60, "below": 16, "footer": 0.3, "selected": 1},
 }
 
 

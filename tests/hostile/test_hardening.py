@@ -27,7 +27,7 @@ from kamicp.formats.common import parse_int, read_bytes
 from kamicp.limits import MAX_DIGITS, Limits
 from kamicp.render.png import fit_scale
 from kamicp.render.safe import printable
-from tests.helpers import PUZZLES
+from tests.helpers import LEVELS, PUZZLES
 from tests.helpers.gamefiles import puz
 
 runner = CliRunner()
@@ -196,10 +196,11 @@ def test_cell_limit_in_every_reader(tmp_path):
 
 
 def test_the_puz_shear_bomb_is_refused_before_the_grid_is_built(tmp_path):
-    # 4 KB: one row of 50000 squares; the shear would make it a 50001 x 50001 lattice (2.5 G cells)
-    path = write(tmp_path / "bomb.puz", puz(W="50000", L="100000", tiles="1X99" * 1010 + "1" * 10, solution=""))
+    # 4 KB: 50000 rows of one square; laid out as the game does (rows are columns, each one step lower
+    # than the last) they span a 50001 x 50000 lattice (2.5 G cells)
+    path = write(tmp_path / "bomb.puz", puz(W="1", L="100000", tiles="1X99" * 1010 + "1" * 10, solution=""))
     start = time.monotonic()
-    assert_one_line_error(run("info", path), 2, "50001 rows x 50001 columns", "over the limit")
+    assert_one_line_error(run("info", path), 2, "50001 rows x 50000 columns", "over the limit")
     assert time.monotonic() - start < 20
 
 
@@ -398,3 +399,26 @@ def test_the_installed_script_gives_the_same_one_line_errors(tmp_path):
                           env={k: v for k, v in os.environ.items() if k != "KAMICP_DEBUG"})
     assert proc.returncode == EXIT_INTERNAL, proc.stderr
     assert proc.stderr.strip().count("\n") == 0 and "ZeroDivisionError" in proc.stderr
+
+
+def test_a_huge_screenshot_is_read_reduced_in_bounded_memory(tmp_path):
+    """A 6300 x 6300 PNG (just under the pixel limit) is decoded once and read at a bounded size: the
+    import's peak memory stays far below what the full-size colour arrays took (2.8 GB)."""
+    from tests.helpers.pictures import render
+
+    board = render(load_level(LEVELS / "squ-32b5c-s304.json"))
+    big = Image.new("RGB", (6300, 6300), (245, 245, 240))
+    height = round(6000 * board.height / board.width)
+    big.paste(board.resize((6000, height), Image.Resampling.NEAREST), (150, (6300 - height) // 2))
+    path = tmp_path / "huge.png"
+    big.save(path, compress_level=1)
+    del big
+    code = ("import resource, sys\nfrom kamicp.cli import app\n"
+            f"sys.argv = ['kamicp', 'import', {str(path)!r}, '-o', {str(tmp_path / 'out.json')!r}]\n"
+            "try:\n    app()\nfinally:\n"
+            "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "square, 10 x 16" in proc.stdout
+    peak_mb = int(proc.stderr.strip().splitlines()[-1]) / 1024
+    assert peak_mb < 700, f"peak {peak_mb:.0f} MB"

@@ -122,11 +122,12 @@ def test_puz_embedding_keeps_exactly_the_puz_adjacency(width, rows, data):
     tile_of = {c: t for t, c in cell_of.items()}
     ours = {frozenset((tile_of[i], tile_of[j])) for i, j in level.edges}
     assert ours == _puz_adjacency(tiles, width)
-    # Drawn properly: side 0 points right, side 1 left; the layout is trimmed to at most one spare row.
+    # Drawn as the game does: side 1 points right, side 0 left; the layout is trimmed to at most one
+    # spare row (fewer than 10 rows of tiles: not a story level, which fills the game's 29 x 10 screen).
     tri = lattice("triangle")
     for t in real:
         r, c = level.labels[cell_of[t]]
-        assert tri.points_right(r, c) == (t % 2 == 0)
+        assert tri.points_right(r, c) == (t % 2 == 1)
     rows_used = {lab[0] for lab in level.labels}
     assert min(rows_used) <= 1 and min(lab[1] for lab in level.labels) == 0
 
@@ -312,3 +313,20 @@ def test_summary_of_a_plain_level():
     level = Level.from_rows(["AAB", "BBB"], "square", par=1)
     s = summarize(level)
     assert (s.cells, s.regions, s.colors, s.par, s.medals, s.official) == (6, 2, ("A", "B"), 1, (), None)
+
+
+def test_a_story_puz_fills_the_game_screen_rows_as_columns_right_to_left():
+    """10 rows of 2W = 40 tiles (a story file): file row r is screen column 9 - r and its tile k is
+    screen row 20 - 2 lowX - (k + r), running upwards; side 1 points right."""
+    low_x, width = -9, 20
+    tiles = ["0"] * (2 * width * 10)
+    for r in range(10):
+        for k in range(2 * width):
+            if 0 <= 38 - k - r <= 28:
+                tiles[r * 2 * width + k] = "2" if r == 0 else "1"
+    tiles[3 * 2 * width + 38 - 5 - 3] = "3"  # screen (5, 6)
+    level = level_from_puz(f"01|Default|{low_x}|-5|{width}|{len(tiles)}|{''.join(tiles)}|1||0|", "story.puz")
+    assert level.shape == (29, 10) and level.size == 290
+    colour = dict(zip(level.labels, level.colors, strict=True))
+    assert {colour[(row, 9)] for row in range(29)} == {"2"}
+    assert colour[(5, 6)] == "3" and sum(c == "3" for c in level.colors) == 1

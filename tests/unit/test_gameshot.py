@@ -4,13 +4,16 @@ nested frames."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from PIL import Image
 
 from kamicp import load_level
+from kamicp.errors import FormatError
 from kamicp.formats.screenshot import level_from_image
 from kamicp.level import Level
-from tests.helpers import LEVELS
+from tests.helpers import GAMES, LEVELS
 from tests.helpers.shots import SIZES, framed, game_palette, game_shot, with_holes
 
 
@@ -32,10 +35,14 @@ def assert_read_back(level: Level, palette: dict[str, str], img: Image.Image) ->
 
 
 CASES = [("tri-20b4c-s103", 0), ("tri-32b5c-s106", 1), ("tri-28b4c-s105", 2), ("tri-18b4c-s113", 3)]
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 
 
-@pytest.mark.parametrize(("name", "seed", "size"), [(*case, size) for case, size in zip(CASES, SIZES, strict=True)])
-def test_game_screenshot_reads_back_cells_holes_and_palette(name, seed, size):
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_phone_size_reads_back_cells_holes_and_palette(size):
+    """Each phone and tablet layout (status bars, home band, Android's tall footer, a selected swatch
+    other than the first, JPEG, downscaling) gives back the exact board and palette."""
+    name, seed = CASES[list(SIZES).index(size) % len(CASES)]
     level = with_holes(load_level(LEVELS / f"{name}.json"), seed)
     palette = game_palette(level, seed)
     assert_read_back(level, palette, game_shot(level, palette, seed=seed, **SIZES[size]))
@@ -64,9 +71,82 @@ def test_without_holes_every_cell_is_read():
     assert_read_back(level, palette, game_shot(level, palette, **SIZES["665x1182-jpeg"]))
 
 
+@needs_tesseract
 @pytest.mark.parametrize(("par", "size"), [(3, "665x1182-jpeg"), (9, "750x1334"), (18, "665x1182-jpeg"),
-                                           (12, "750x1334")])
+                                           (12, "android-1080x2280"), (1, "640x1136"), (24, "1125x2436-bars")])
 def test_par_is_read_from_the_footer(par, size):
     level = load_level(LEVELS / "tri-8b3c-s100.json")
     report = level_from_image(game_shot(level, game_palette(level, 0), par=par, **SIZES[size])).report
-    assert report.par == par and "matched" in report.par_note
+    assert report.par == par and "Tesseract" in report.par_note
+
+
+def test_without_tesseract_the_par_is_declined(monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    shot = level_from_image(game_shot(level, game_palette(level, 0), par=4))
+    assert shot.report.par is None and "tesseract-ocr is not installed" in shot.report.par_note
+    assert shot.level.labels == level.labels
+
+
+@needs_tesseract
+def test_a_smudged_number_is_not_guessed():
+    from PIL import ImageDraw
+
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    img = game_shot(level, game_palette(level, 0), par=7)
+    ImageDraw.Draw(img).ellipse((98, 1250, 128, 1290), fill=(235, 235, 235))  # a blot, not a digit
+    report = level_from_image(img).report
+    assert report.par is None and report.par_note
+
+
+def test_a_dark_band_without_swatches_is_refused_with_a_reason():
+    """The footer's structure (dark band, icon dividers) without telling swatches: refused, not guessed."""
+    from PIL import ImageDraw
+
+    level = load_level(LEVELS / "tri-8b3c-s100.json")
+    img = game_shot(level, game_palette(level, 0))
+    ImageDraw.Draw(img).rectangle((300, 1210, 749, 1333), fill=(34, 25, 13))  # the swatches painted over
+    with pytest.raises(FormatError, match="a Kami 2 footer"):
+        level_from_image(img)
+
+
+def test_a_story_puz_and_its_game_style_screenshot_give_the_same_board_cell_for_cell():
+    """The .puz reader lays a story level out as the game shows it, so the file and a screenshot of it
+    agree on every cell (same labels, same colours once the keys are named by swatch order)."""
+    level = load_level(GAMES / "tri-24b4c-s104.puz")
+    assert level.shape == (29, 10)
+    palette = game_palette(level, 1)
+    assert_read_back(level, palette, game_shot(level, palette, seed=5, **SIZES["665x1182-jpeg"]))
+
+
+def test_a_tall_screenshot_is_read_reduced_and_reported_in_its_own_pixels(tmp_path):
+    """A 1440 x 3200 screenshot is read at a bounded size; the board, cells and report (box, cell
+    outlines for the overlay) come back in the picture's own pixels."""
+    from kamicp.formats.screenshot import read_screenshot
+
+    level = with_holes(load_level(LEVELS / "tri-28b4c-s105.json"), 4)
+    palette = game_palette(level, 2)
+    path = tmp_path / "tall.png"
+    game_shot(level, palette, size=(1440, 3200), status_bar=100, below=30, footer=0.3).save(path)
+    shot = read_screenshot(path)
+    assert shot.report.image_size == (1440, 3200)
+    left, top, right, bottom = shot.report.box
+    assert left == 0 and right == 1440 and 300 < top < bottom < 3200 - 0.3 * 1440
+    assert max(x for m in shot.report.cells for x, _ in m.polygon) == pytest.approx(1440, abs=2)
+    rename = {key: "ABCDEFGHIJ"[n] for n, key in enumerate(palette)}
+    assert shot.level.labels == level.labels
+    assert [rename[k] for k in level.colors] == list(shot.level.colors)
+
+
+@pytest.mark.parametrize(("slip", "readable"), [(0.3, True), (0.5, False), (0.75, False)])
+def test_a_board_off_the_measured_anchor_is_read_or_refused_never_misread(slip, readable):
+    """Rows drawn `slip` pitches lower than the game's layout puts them: a small slip still samples every
+    triangle inside, a large one puts samples across edges and the picture is refused with the reason."""
+    level = with_holes(load_level(LEVELS / "tri-32b5c-s106.json"), 2)
+    palette = game_palette(level, 1)
+    img = game_shot(level, palette, row28=0.026 + slip, **SIZES["750x1334"])
+    if readable:
+        assert_read_back(level, palette, img)
+    else:
+        with pytest.raises(FormatError, match="triangles could not be placed"):
+            level_from_image(img)

@@ -123,3 +123,27 @@ def test_render_inside_two_nested_frames(path):
         img = frame
     shot = level_from_image(img, level.geometry)
     assert_same_region_graph(level, shot.level)
+
+
+@pytest.mark.parametrize("path", [TRI, SQU], ids=["triangle", "square"])
+def test_without_geometry_the_board_shape_says_which_grid(path):
+    """A Kami 1 (square) render imported without a geometry is read as squares, a triangle board as
+    triangles: the box inside the margins has the shape of one grid only."""
+    level = load_level(path)
+    shot = level_from_image(degrade(render(level), seed=2))
+    assert shot.report.geometry == level.geometry and shot.report.shape == level.shape
+    assert_same_region_graph(level, shot.level)
+
+
+def test_a_picture_that_is_not_a_board_is_refused_with_a_reason():
+    from PIL import ImageDraw
+
+    img = Image.new("RGB", (800, 600), "white")  # a graph drawing: nodes and edges on white
+    draw = ImageDraw.Draw(img)
+    nodes = [(100 + 97 * (k % 7), 90 + 140 * (k // 7) + 23 * (k % 3)) for k in range(21)]
+    for a, b in zip(nodes, nodes[3:], strict=False):
+        draw.line([a, b], fill=(70, 70, 70), width=2)
+    for k, (x, y) in enumerate(nodes):
+        draw.ellipse((x - 14, y - 14, x + 14, y + 14), fill=("#d9534f", "#5cb85c", "#1f3a5f")[k % 3])
+    with pytest.raises(FormatError, match="no board found: neither a game screenshot"):
+        level_from_image(img)
