@@ -30,6 +30,7 @@ from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, c
 from kamicp.errors import FormatError, Interrupted, SolverError
 from kamicp.horizons import Prepared, prepare, signal_of
 from kamicp.level import Level, Move
+from kamicp.limits import time_budget
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status, move_dict, to_moves
 from kamicp.packs.rows import level_hash
 from kamicp.packs.store import Store
@@ -250,7 +251,7 @@ class DistributedRun:
         self.level, self.client, self.depth, self.engine, self.seed = level, client, depth, engine, seed
         self.max_steps, self.store = max_steps, store
         self.start = time.monotonic()
-        self.time_limit = time_limit
+        self.time_limit = time_limit = time_budget(time_limit)
         self.deadline = None if time_limit is None else self.start + time_limit
         self.progress = progress or (lambda _h, _d, _t: None)
         self.hash = level_hash(level.with_par(None))

@@ -18,6 +18,7 @@ from kamicp.errors import UsageError
 from kamicp.katamino.board import Grid, Perm, canonical, check_solution, grid_of, impossibility, orbit, symmetries
 from kamicp.katamino.dlx import AlgorithmX, SearchTimeout
 from kamicp.katamino.puzzle import Placement, Puzzle
+from kamicp.limits import time_budget
 
 ENGINES = ("cpsat", "dlx")
 
@@ -69,8 +70,7 @@ def _restricted(puzzle: Puzzle, group: tuple[Perm, ...]) -> tuple[Placement, ...
 
 class _Clock:
     def __init__(self, time_limit: float | None) -> None:
-        if time_limit is not None and time_limit <= 0:
-            raise UsageError(f"time limit must be positive, got {time_limit}")
+        time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
         self.start = time.monotonic()
         self.deadline = None if time_limit is None else self.start + time_limit
 

@@ -11,11 +11,13 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from kamicp.errors import KamiError, UsageError
 from kamicp.floodit.validate import parse_pivot
 from kamicp.formats import detect_format, load_level
+from kamicp.limits import time_budget
 from kamicp.packs import worker
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, level_hash
@@ -98,6 +100,7 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
         raise UsageError(f"unknown rules {settings.rules!r} (expected free or pivot)")
     if settings.pivot is not None and settings.rules != "pivot":
         raise UsageError("--pivot needs --rules pivot")
+    settings = replace(settings, time_limit=time_budget(settings.time_limit))  # inf: none; huge: clamped
     jobs = default_jobs(settings.engine) if jobs is None else jobs
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, got {jobs}")
