@@ -73,4 +73,4 @@ def time_budget(seconds: float | None) -> float | None:
         return None
     if not seconds > 0:  # (NaN too)
         raise UsageError(f"time-limit must be positive, got {seconds!r}")
-    return min(float(seconds), MAX_SECONDS)
+    return seconds if seconds <= MAX_SECONDS else MAX_SECONDS
