@@ -58,6 +58,15 @@ class CubeSource(StrEnum):
     HIGHER = "higher"  # refuted in this run at a higher horizon
 
 
+class CubesInterrupted(Interrupted):
+    """A distributed proof interrupted (SIGINT, SIGTERM): what was proven (`result`), and how many cube
+    answers this run saved to the store (`saved`; None without a store), which a rerun skips."""
+
+    def __init__(self, result: object, signal: int, saved: int | None) -> None:
+        super().__init__(result, signal)
+        self.saved = saved
+
+
 @dataclass(frozen=True)
 class CubeTask:
     """One cube's question, sent to a worker: can the child (the level's cells coloured `colors`) be solved
@@ -202,12 +211,13 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
 
 # --- the run, on the parent -----------------------------------------------------------------------
 @contextmanager
-def dask_client(address: str, workers: int) -> Iterator[Any]:
-    """A Dask client of the scheduler at `address`, or of a LocalCluster of `workers` one-thread worker
-    processes for 'local'; closed (and the LocalCluster shut down) on the way out."""
+def dask_client(address: str, workers: int, timeout: float | None = None) -> Iterator[Any]:
+    """A Dask client of the scheduler at `address` (which must answer within `timeout` seconds, at most
+    the connect timeout), or of a LocalCluster of `workers` one-thread worker processes for 'local'; closed
+    (and the LocalCluster shut down) on the way out."""
     from kamicp.packs.dask_runner import connect
 
-    client, cluster = connect(address, workers)
+    client, cluster = connect(address, workers, timeout)
     try:
         yield client
     finally:
@@ -261,6 +271,7 @@ class DistributedRun:
         self.shared: Any = None  # the level, sent to every worker once
         self.prepare_seconds = 0.0
         self.run_id = uuid.uuid4().hex[:12]  # task keys unique to this run (a client may hold an earlier run's)
+        self.saved = 0  # cube answers this run committed to the store
 
     def run(self) -> DistributedResult:
         try:
@@ -277,7 +288,8 @@ class DistributedRun:
         except KeyboardInterrupt as exc:
             self._cancel()
             partial = self._partial()
-            raise Interrupted(None if partial is None else partial.result, signal_of(exc)) from None
+            raise CubesInterrupted(None if partial is None else partial.result, signal_of(exc),
+                                   None if self.store is None else self.saved) from None
         except BaseException:
             self._cancel()
             raise
@@ -450,9 +462,10 @@ class DistributedRun:
         if self.store is None:
             return
         for depth, after in {(a.key.count("/") + 1, a.after) for a in answers}:
-            self.store.put_cubes(self.hash, cube_settings(depth, after), [
-                (a.key, a.horizon, str(a.outcome), a.to_dict()) for a in answers
-                if a.outcome != CubeOutcome.UNKNOWN and (a.key.count("/") + 1, a.after) == (depth, after)])
+            rows = [(a.key, a.horizon, str(a.outcome), a.to_dict()) for a in answers
+                    if a.outcome != CubeOutcome.UNKNOWN and (a.key.count("/") + 1, a.after) == (depth, after)]
+            self.store.put_cubes(self.hash, cube_settings(depth, after), rows)
+            self.saved += len(rows)
 
     def _stored_solution(self) -> None:
         """A solution a stored solved cube gave in an earlier run, when shorter (replayed before use)."""

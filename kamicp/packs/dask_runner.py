@@ -11,10 +11,12 @@ import logging
 from collections.abc import Callable
 
 from kamicp.errors import UsageError
+from kamicp.extras import require
+from kamicp.formats.common import cut
 from kamicp.packs import worker
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row
 
-CONNECT_TIMEOUT = "20s"
+CONNECT_TIMEOUT = 10.0  # seconds for a scheduler to answer (at most: the time limit's rest when shorter)
 LOCAL_DASHBOARD = "127.0.0.1:0"  # the local cluster's HTTP server (dashboard): a free port, this machine only
 
 
@@ -25,14 +27,27 @@ def dashboard_link(client) -> str | None:
     return client.dashboard_link if find_spec("bokeh") is not None else None
 
 
-def connect(address: str, jobs: int):
+def check_address(address: str) -> None:
+    """'local', tcp://HOST:PORT or HOST:PORT; another scheme is a UsageError (one line) before any work."""
+    scheme, sep, rest = address.partition("://")
+    if address == "local" or (sep and scheme == "tcp" and rest) or (not sep and ":" in address):
+        return
+    if sep and scheme in ("tls", "wss", "ws", "ucx", "inproc"):
+        raise UsageError(f"--dask {cut(address, 80)}: kamicp connects to a scheduler over tcp:// only (a "
+                         f"{scheme}:// scheduler needs security or transport settings kamicp does not take); "
+                         "give tcp://HOST:PORT, or 'local'")
+    raise UsageError(f"--dask {cut(address, 80)}: not a scheduler address (tcp://HOST:PORT, HOST:PORT or 'local')")
+
+
+def connect(address: str, jobs: int, timeout: float | None = None):
     """A client of the scheduler at `address`, or of a LocalCluster of `jobs` one-thread workers started here
-    for 'local' (returned too, for the caller to close)."""
-    try:
-        import dask
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise UsageError("--dask needs Dask distributed: pip install 'kamicp[dask]'") from None
+    for 'local' (returned too, for the caller to close). A remote scheduler must answer within
+    CONNECT_TIMEOUT, or `timeout` seconds when shorter (the time limit's rest)."""
+    check_address(address)
+    require("dask", "--dask")
+    import dask
+    from distributed import Client, LocalCluster
+
     if address == "local":
         with dask.config.set({"distributed.worker.daemon": False}):
             # its own logs are noise here (e.g. a heartbeat lost while closing); task failures come as rows.
@@ -41,15 +56,52 @@ def connect(address: str, jobs: int):
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                    dashboard_address=LOCAL_DASHBOARD, silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
+    seconds = CONNECT_TIMEOUT if timeout is None else max(min(CONNECT_TIMEOUT, timeout), 0.5)
+    _probe(address, seconds)
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT), None
+        return Client(address, timeout=f"{seconds}s"), None
     except (OSError, TimeoutError, ValueError) as e:
-        raise UsageError(f"--dask {address}: cannot reach the scheduler ({e})") from None
+        raise UsageError(f"--dask {cut(address, 80)}: cannot reach the scheduler ({e})") from None
+
+
+def _probe(address: str, seconds: float) -> None:
+    """Ask the address who it is, within `seconds`: a Dask scheduler answers; anything else (a port that
+    accepts and says nothing, a dashboard's HTTP port, a worker) is a UsageError, in bounded time
+    (distributed's Client waits without end for a listener that never answers)."""
+    import asyncio
+    import socket
+
+    from distributed.comm import connect as comm_connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    async def identity() -> object:
+        comm = await asyncio.wait_for(comm_connect(address, timeout=seconds), seconds)
+        try:
+            await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), seconds)
+            return await asyncio.wait_for(comm.read(), seconds)
+        finally:
+            comm.abort()
+
+    where = f"--dask {cut(address, 80)}"
+    try:
+        host, port = parse_host_port(parse_address(address)[1])
+        with socket.create_connection((host, port), timeout=seconds):  # a refused port at once (Dask retries)
+            pass
+        reply = asyncio.run(identity())
+    except TimeoutError:
+        raise UsageError(f"{where}: no Dask scheduler answered within {seconds:g} s (is it a scheduler's "
+                         "port? the dashboard's is not)") from None
+    except (OSError, ValueError, TypeError, OverflowError) as e:  # refused, unreachable, closed by HTTP ...
+        raise UsageError(f"{where}: cannot reach the scheduler ({cut(str(e) or type(e).__name__, 200)})") from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        what = reply.get("type") if isinstance(reply, dict) else type(reply).__name__
+        raise UsageError(f"{where}: not a Dask scheduler (it answered as {cut(str(what), 40)})")
 
 
 def run_dask(todo: list[tuple[int, Loaded, str]], settings: PackSettings, address: str, jobs: int,
              record: Callable[[int, Row, bool], None]) -> None:
     """Send every level to the cluster and record each row as it completes."""
+    require("dask", "--dask")
     from distributed import as_completed
 
     client, cluster = connect(address, jobs)

@@ -15,10 +15,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from kamicp.errors import KamiError, Terminated, UsageError
+from kamicp.extras import require
 from kamicp.floodit.validate import parse_pivot
 from kamicp.formats import detect_format, load_level
 from kamicp.limits import time_budget
 from kamicp.packs import worker
+from kamicp.packs.dask_runner import check_address
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, level_hash
 from kamicp.packs.store import Store
@@ -106,6 +108,9 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
         raise UsageError(f"unknown rules {settings.rules!r} (expected free or pivot)")
     if settings.pivot is not None and settings.rules != "pivot":
         raise UsageError("--pivot needs --rules pivot")
+    if dask is not None:  # before any work
+        check_address(dask)
+        require("dask", "--dask")
     settings = replace(settings, time_limit=time_budget(settings.time_limit))  # inf: none; huge: clamped
     jobs = default_jobs(settings.engine) if jobs is None else jobs
     if jobs < 1:
