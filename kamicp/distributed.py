@@ -11,6 +11,7 @@ arrives, so a rerun skips the cubes already refuted. The optional extra `kamicp[
 
 from __future__ import annotations
 
+import contextlib
 import json
 import resource
 import time
@@ -44,6 +45,7 @@ from kamicp.solver import solve, solve_after
 CUBE_OPTIONS = SolveOptions(upper=UpperOptions(beam=False, rollout=False))
 CubeProgress = Callable[[int, int, int], None]  # (horizon, cubes answered, cubes in the horizon)
 WINDOW = 256  # cube tasks in flight at most (at least 8 per worker thread)
+RETRIES = 3  # a cube whose task is lost with a worker is sent again this many times
 
 
 class CubeOutcome(StrEnum):
@@ -215,15 +217,16 @@ def dask_client(address: str, workers: int, timeout: float | None = None) -> Ite
     """A Dask client of the scheduler at `address` (which must answer within `timeout` seconds, at most
     the connect timeout), or of a LocalCluster of `workers` one-thread worker processes for 'local'; closed
     (and the LocalCluster shut down) on the way out."""
-    from kamicp.packs.dask_runner import connect
+    from kamicp.packs.dask_runner import connect, quiet_logs
 
-    client, cluster = connect(address, workers, timeout)
-    try:
-        yield client
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    with quiet_logs():
+        client, cluster = connect(address, workers, timeout)
+        try:
+            yield client
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 def cube_settings(depth: int, after: bool = False) -> str:
@@ -272,6 +275,7 @@ class DistributedRun:
         self.prepare_seconds = 0.0
         self.run_id = uuid.uuid4().hex[:12]  # task keys unique to this run (a client may hold an earlier run's)
         self.saved = 0  # cube answers this run committed to the store
+        self.cube_of: dict[str, tuple[Cube, int, int]] = {}  # a task's key -> its cube, attempt and horizon
 
     def run(self) -> DistributedResult:
         try:
@@ -296,7 +300,8 @@ class DistributedRun:
 
     def _cancel(self) -> None:
         if self.futures:
-            self.client.cancel(self.futures)
+            with contextlib.suppress(Exception):  # (a lost scheduler cannot be asked)
+                self.client.cancel(self.futures)
             self.futures = []
 
     def _partial(self) -> DistributedResult | None:
@@ -354,13 +359,29 @@ class DistributedRun:
                                          outcome))
         return outcome
 
-    def _submit(self, top: int, cubes: list[Cube]) -> list[Any]:
+    def _submit(self, top: int, cubes: list[Cube], attempt: int = 0) -> list[Any]:
+        again = f"-again{attempt}" if attempt else ""
         with warnings.catch_warnings():  # many small tasks are what a cube split is: no advice needed
             warnings.filterwarnings("ignore", message="Sending large graph")
             futures = self.client.map(run_cube, [self.shared] * len(cubes), [self._task(top, c) for c in cubes],
-                                      pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in cubes])
+                                      pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}{again}"
+                                                       for c in cubes])
         self.futures.extend(futures)
+        for fut, cube in zip(futures, cubes, strict=True):
+            self.cube_of[fut.key] = (cube, attempt, top)
         return futures
+
+    def _retry(self, fut: Any) -> Any:
+        """A cube whose task was lost with a worker (its data gone: the level sent to the workers, or the task
+        itself), sent again; the level is sent again first if the cluster lost it. After RETRIES a
+        SolverError."""
+        cube, attempt, top = self.cube_of[fut.key]
+        if attempt >= RETRIES:
+            raise SolverError(f"the Dask task of cube {cube.key} was lost {attempt + 1} times (workers killed?)")
+        if self.shared.status != "finished":
+            [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
+        [again] = self._submit(top, [cube], attempt + 1)
+        return again
 
     def _gather(self, top: int, todo: list[Cube], answers: list[CubeAnswer], by_key: dict[str, Cube],
                 total: int) -> Outcome:
@@ -378,8 +399,11 @@ class DistributedRun:
         try:
             for batch in done.batches():
                 for fut in batch:
-                    in_flight -= 1
                     answer = self._answer_of(fut)
+                    if answer is None:  # lost with a worker: sent again, still in flight
+                        done.add(self._retry(fut))
+                        continue
+                    in_flight -= 1
                     answers.append(answer)
                     self._record(answer)
                     if answer.outcome == CubeOutcome.SOLVED:
@@ -451,10 +475,20 @@ class DistributedRun:
         return CubeTask(cube.key, top, cell_colors(self.prepared.regions, cube), top - cube.depth, deadline,
                         self.engine, self.seed, cube.prior)
 
-    def _answer_of(self, fut: Any) -> CubeAnswer:
+    def _answer_of(self, fut: Any) -> CubeAnswer | None:
+        """The cube's answer; None when its task was lost with a worker (to be sent again). A lost scheduler
+        is a ClusterLost; a task that failed (or killed workers again and again) a SolverError."""
+        from concurrent.futures import CancelledError
+
+        from kamicp.packs.dask_runner import lost_scheduler, scheduler_lost
+
         try:
             return fut.result()
-        except Exception as e:  # a lost worker or a failed task: no answer, so no proof
+        except Exception as e:  # no answer, so no proof
+            if scheduler_lost(self.client, e):
+                raise lost_scheduler(str(self.client.scheduler.address)) from None
+            if isinstance(e, CancelledError):
+                return None
             raise SolverError(f"the Dask task of cube {fut.key} failed: {type(e).__name__}: {e}") from None
 
     def _record(self, *answers: CubeAnswer) -> None:

@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import MAX_WORKERS, err, out
+from kamicp.cli.common import EXIT_UNKNOWN, MAX_WORKERS, err, fail, out
 from kamicp.config import SolveOptions
 from kamicp.cubes import check_depth
 from kamicp.distributed import (
@@ -26,7 +26,7 @@ from kamicp.distributed import (
     dask_client,
     solve_distributed,
 )
-from kamicp.errors import UsageError
+from kamicp.errors import ClusterLost, UsageError
 from kamicp.extras import require
 from kamicp.level import Level
 from kamicp.limits import time_budget
@@ -125,6 +125,10 @@ def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None
         try:
             return _on_cluster(level, settings, store, left, max_steps=max_steps, engine=engine, seed=seed,
                                progress=progress, options=options)
+        except ClusterLost as e:
+            kept = f"; the cube answers proven so far are in {printable(settings.store)}: the same command " \
+                "resumes from them" if settings.store else ""
+            raise fail(f"{e}{kept}", EXIT_UNKNOWN) from None
         except CubesInterrupted as e:
             where = f"saved to {printable(settings.store)}: the same command resumes from them" if e.saved is not None \
                 else "not saved (no --store): give --store FILE so that a rerun resumes"

@@ -41,7 +41,7 @@ from kamicp.cli.common import (
     out,
 )
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
-from kamicp.errors import Terminated
+from kamicp.errors import ClusterLost, Terminated
 from kamicp.packs import (
     LEVEL_SUFFIXES,
     Outcome,
@@ -240,6 +240,8 @@ def _validate(paths: list[str], settings: PackSettings, store: Store | None, sto
             raise _stopped(done, len(items), store_path, "interrupted", code, as_json) from None
         except StoreWriteError as e:
             raise _stopped(done, len(items), store_path, str(e), EXIT_BAD_INPUT, as_json) from None
+        except ClusterLost as e:
+            raise _stopped(done, len(items), store_path, str(e), EXIT_UNKNOWN, as_json) from None
     _print_rows(rows, as_json=as_json, skipped=len(skipped))
     return rows
 

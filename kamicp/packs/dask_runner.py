@@ -7,16 +7,19 @@ for `local`, and with DASK_DISTRIBUTED__WORKER__DAEMON=False when starting `dask
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from kamicp.errors import UsageError
+from kamicp.errors import ClusterLost, UsageError
 from kamicp.extras import require
 from kamicp.formats.common import cut
 from kamicp.packs import worker
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row
 
-CONNECT_TIMEOUT = 10.0  # seconds for a scheduler to answer (at most: the time limit's rest when shorter)
+CONNECT_TIMEOUT = 5.0  # seconds for a scheduler to answer (at most: the time limit's rest when shorter)
 LOCAL_DASHBOARD = "127.0.0.1:0"  # the local cluster's HTTP server (dashboard): a free port, this machine only
 
 
@@ -25,6 +28,33 @@ def dashboard_link(client) -> str | None:
     from importlib.util import find_spec
 
     return client.dashboard_link if find_spec("bokeh") is not None else None
+
+
+@contextmanager
+def quiet_logs() -> Iterator[None]:
+    """Dask's own log lines off while kamicp uses a cluster: a lost scheduler or worker is reported by kamicp
+    as one line (distributed's client would log tracebacks while it tries to reconnect)."""
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado")]
+    loggers = [logging.getLogger(name) for name in {"distributed", "tornado", *names}]
+    levels = [log.level for log in loggers]
+    for log in loggers:
+        log.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for log, level in zip(loggers, levels, strict=True):
+            log.setLevel(level)
+
+
+def scheduler_lost(client: Any, error: BaseException) -> bool:
+    """Did `error` (a future's) come from losing the scheduler rather than from the task or one worker?"""
+    lost = getattr(error, "reason", "") == "scheduler-connection-lost"
+    closed = isinstance(error, OSError)  # (distributed's CommClosedError: the connection reset)
+    return lost or closed or client.status not in ("running", "newly-created")
+
+
+def lost_scheduler(address: str) -> ClusterLost:
+    return ClusterLost(f"the Dask scheduler at {cut(address, 80)} went away (killed, or the network to it lost)")
 
 
 def check_address(address: str) -> None:
@@ -102,9 +132,21 @@ def run_dask(todo: list[tuple[int, Loaded, str]], settings: PackSettings, addres
              record: Callable[[int, Row, bool], None]) -> None:
     """Send every level to the cluster and record each row as it completes."""
     require("dask", "--dask")
+
+    with quiet_logs():
+        client, cluster = connect(address, jobs)
+        try:
+            _gather(client, todo, settings, address, record)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _gather(client: Any, todo: list[tuple[int, Loaded, str]], settings: PackSettings, address: str,
+            record: Callable[[int, Row, bool], None]) -> None:
     from distributed import as_completed
 
-    client, cluster = connect(address, jobs)
     futures = {}
     try:
         for i, item, key in todo:
@@ -115,12 +157,11 @@ def run_dask(todo: list[tuple[int, Loaded, str]], settings: PackSettings, addres
             try:
                 row = fut.result()
             except Exception as e:  # noqa: BLE001 - a lost worker or task is that level's row
+                if scheduler_lost(client, e):
+                    raise lost_scheduler(address) from None
                 row = error_row(item, key, Verdict.error, f"the Dask task failed: {e!r}", settings)
             record(i, row, False)
     except BaseException:
-        client.cancel(list(futures))
+        with contextlib.suppress(Exception):  # (a lost scheduler cannot be asked to cancel)
+            client.cancel(list(futures))
         raise
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
