@@ -63,16 +63,27 @@ class PackSettings:
 PERFORMANCE = ("time_limit", "engine", "workers", "seed")
 
 
+def _settings(key: str) -> dict | None:
+    try:
+        data = json.loads(key)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def question(settings: str) -> str:
     """The question a settings key (`PackSettings.key()`) asks, without what only changes how fast it is
     answered: two runs with the same question have the same proofs."""
-    try:
-        data = json.loads(settings)
-    except ValueError:
-        return settings
-    if not isinstance(data, dict):
+    data = _settings(settings)
+    if data is None:
         return settings
     return json.dumps({k: v for k, v in data.items() if k not in PERFORMANCE}, sort_keys=True)
+
+
+def game(settings: str) -> str:
+    """The game a settings key plays: 'free' (Kami), or Flood-It's rules with the pivot as given."""
+    data = _settings(settings)
+    return settings if data is None else json.dumps([data.get("rules", "free"), data.get("pivot")])
 
 
 @dataclass(frozen=True)

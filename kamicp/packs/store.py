@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kamicp.errors import FormatError
-from kamicp.packs.rows import Row, Verdict, question
+from kamicp.packs.rows import Row, Verdict, game, question
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rows (
@@ -210,12 +210,13 @@ class Store:
         return proofs[0] if proofs else same[0] if same else None
 
     def rows(self) -> list[Row]:
-        """One row per file, in the order they were answered: its strongest answer (a proof beats an
-        unknown), the newest among equals, for the file's latest content; a file whose latest run failed
-        (bad input, a crash) shows that failure. Each row keeps the settings that produced it."""
-        by_path: dict[str, list[Row]] = {}
+        """One row per file (and game: Kami, or Flood-It with its pivot), in the order they were answered: its
+        strongest answer (a proof beats an unknown), the newest among equals, for the file's latest content;
+        a file whose latest run failed (bad input, a crash) shows that failure. Each row keeps the settings
+        that produced it."""
+        by_path: dict[tuple[str, str], list[Row]] = {}
         for row in self._decoded(self._read("SELECT data FROM rows ORDER BY answered_at, rowid")):
-            by_path.setdefault(row.path, []).append(row)
+            by_path.setdefault((row.path, game(row.settings)), []).append(row)
         chosen = []
         for runs in by_path.values():
             newest = runs[-1]
