@@ -236,7 +236,7 @@ def test_cli_dask_local_starts_no_cluster_for_a_level_the_single_machine_proves(
     assert "no cubes needed: proven on this machine" in " ".join(text.split())
 
 
-@pytest.mark.parametrize("limit", [5.0, 8.0])
+@pytest.mark.parametrize("limit", [5.0, pytest.param(8.0, marks=pytest.mark.slow)])
 def test_cli_dask_local_time_limit_counts_the_cluster(limit: float) -> None:
     """--time-limit holds for the whole run: the single-machine race, the LocalCluster's start and stop."""
     start = time.monotonic()

@@ -195,6 +195,7 @@ def _kamicp(*args: object) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.slow
 def test_a_killed_scheduler_is_one_line_and_the_store_keeps_the_cubes(tmp_path):
     store = tmp_path / "p.db"
     with scheduler_and_workers() as (address, scheduler):

@@ -28,7 +28,7 @@ CASES = [
     pytest.param(["prove", RACED, "--under", "9"], "inf", "proven: no solution with fewer than 9 moves", marks=SLOW),
     pytest.param(["show", RACED, "--solution"], "1e300", "optimal: 9 moves", marks=SLOW),
     (["validate", RACED, "--par", "9"], "1e7", "correct"),
-    (["validate", RACED, "--par", "9"], "inf", "correct"),
+    pytest.param(["validate", RACED, "--par", "9"], "inf", "correct", marks=SLOW),
     (["count", RACED_SMALL], "inf", "solutions 36"),  # (its solve is the same as solve's; the count's own timer)
     pytest.param(["count", RACED_SMALL], "3e6", "solutions 36", marks=SLOW),
 ]
