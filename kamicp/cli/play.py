@@ -26,6 +26,7 @@ from kamicp.cli.common import (
     out,
     spinner,
 )
+from kamicp.extras import missing_extra
 from kamicp.hint import Hint, HintStatus, hint, parse_moves
 from kamicp.level import Level
 from kamicp.render.terminal import swatch
@@ -92,7 +93,7 @@ def play_cmd(
     try:
         from kamicp.play.server import bind, create_app, serve
     except ImportError:
-        raise fail("play needs the optional extra: pip install 'kamicp[play]'") from None
+        raise fail(str(missing_extra("play", "play"))) from None
     with bad_input():
         sock = bind(port)
 

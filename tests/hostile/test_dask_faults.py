@@ -244,3 +244,12 @@ def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_p
                      f"{easy} of {easy + 1} levels done; the answers are in {store}: the same command with "
                      "--resume continues"], err
     assert "Traceback" not in err and "tri-dawn" in out and "zz-hard" not in out
+
+
+def test_every_optional_extra_says_how_to_install_it(monkeypatch):
+    """The same message for `play` (its extra is 'play'), for a package and for a checkout."""
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.delitem(sys.modules, "kamicp.play.server", raising=False)
+    res = runner.invoke(app, ["play", str(DAWN)])
+    one_line(res, 2, "play needs the optional extra 'play'")
+    assert "pip install 'kamicp[play]'" in res.stderr and "pip install -e '.[play]'" in res.stderr
