@@ -1,7 +1,8 @@
 """Dask under faults, with real clusters: a port that accepts connections but is not a scheduler (a silent
-listener, the dashboard's HTTP port), addresses of transports kamicp does not speak, the dask extra not
-installed, a worker killed mid-proof (its cubes are sent again and the proof completes), the scheduler
-killed mid-run (one line, exit 3, the store keeps what was proven), and more workers asked than levels."""
+listener, the dashboard's HTTP port), addresses of transports kamicp does not speak, a worker killed
+mid-proof (its cubes are sent again and the proof completes), the scheduler killed mid-run (one line,
+exit 3, the store keeps what was proven), and more workers asked than levels. (A missing dask extra:
+test_optional_extras.py.)"""
 
 from __future__ import annotations
 
@@ -91,14 +92,6 @@ def test_other_transports_are_one_line(scheme):
     for command in (["validate", DAWN], ["solve", DAWN]):
         one_line(runner.invoke(app, [*map(str, command), "--dask", f"{scheme}://127.0.0.1:8786"]), 2,
                  "kamicp connects to a scheduler over tcp://")
-
-
-@pytest.mark.parametrize("command", [["validate", DAWN], ["solve", SLOW_LEVEL]], ids=["validate", "solve"])
-def test_without_the_dask_extra_the_message_says_how_to_install_it(monkeypatch, command):
-    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed: importing it fails
-    res = runner.invoke(app, [*map(str, command), "--dask", "local"])
-    one_line(res, 2, "--dask needs the optional extra 'dask'")
-    assert "pip install 'kamicp[dask]'" in res.stderr and "pip install -e '.[dask]'" in res.stderr
 
 
 def test_no_more_local_workers_than_levels(monkeypatch, tmp_path):
@@ -245,11 +238,3 @@ def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_p
                      "--resume continues"], err
     assert "Traceback" not in err and "tri-dawn" in out and "zz-hard" not in out
 
-
-def test_every_optional_extra_says_how_to_install_it(monkeypatch):
-    """The same message for `play` (its extra is 'play'), for a package and for a checkout."""
-    monkeypatch.setitem(sys.modules, "starlette", None)
-    monkeypatch.delitem(sys.modules, "kamicp.play.server", raising=False)
-    res = runner.invoke(app, ["play", str(DAWN)])
-    one_line(res, 2, "play needs the optional extra 'play'")
-    assert "pip install 'kamicp[play]'" in res.stderr and "pip install -e '.[play]'" in res.stderr
