@@ -151,10 +151,12 @@ def test_a_full_disk_mid_run_stops_cleanly_with_the_table_of_what_was_done(tmp_p
     assert len(error) == 1 and "cannot write the store" in error[0] and "--resume" in error[0], res.stderr
     done = int(error[0].split(": ")[-2].split(" of ")[0].rsplit(" ", 1)[-1])
     total = len(list(pack.glob("*.json")))
-    assert 0 < done < total
-    assert res.stdout.count("correct") == done  # the table of the levels done
+    assert 0 < done < total, res.stderr
+    assert res.stdout.count("correct") == done, res.stdout  # the table of the levels done
     assert not list(tmp_path.glob("*-journal"))
     report = run("report", store, "--json")
-    assert report.exit_code == 0 and report.stdout.count('"verdict": "correct"') == done
-    again = run("validate", pack, "--store", store, "--resume", "--engine", "search")  # room again: it goes on
-    assert again.exit_code == 0 and f"({done} answered before, from the store)" in " ".join(again.stdout.split())
+    assert report.exit_code == 0 and report.stdout.count('"verdict": "correct"') == done, report.output
+    # room again: the same command with --resume goes on
+    again = runner.invoke(app, ["validate", str(pack), "--store", str(store), "--resume", "--engine", "search"])
+    assert again.exit_code == 0, again.output
+    assert f"({done} answered before, from the store)" in " ".join(again.stdout.split()), again.output
