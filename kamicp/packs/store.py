@@ -69,7 +69,9 @@ class Store:
         self.db: sqlite3.Connection | None = None
         fresh = self._check_file(create)
         try:
-            if create:
+            if create or self._hot_journal():
+                # (a journal left by a write that failed half-way, e.g. on a full disk: SQLite rolls it back
+                # when it opens the store for writing, and cannot read the store read-only before that)
                 self.db = sqlite3.connect(self.path, timeout=30)
             else:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
@@ -84,6 +86,10 @@ class Store:
         except BaseException:
             self.close()
             raise
+
+    def _hot_journal(self) -> bool:
+        journal = self.path.with_name(self.path.name + "-journal")
+        return journal.is_file() and journal.stat().st_size > 0
 
     def _check_file(self, create: bool) -> bool:
         """Is the file new or empty (a fresh store)? A FormatError (one line) for anything but a regular

@@ -153,10 +153,26 @@ def test_a_full_disk_mid_run_stops_cleanly_with_the_table_of_what_was_done(tmp_p
     total = len(list(pack.glob("*.json")))
     assert 0 < done < total, res.stderr
     assert res.stdout.count("correct") == done, res.stdout  # the table of the levels done
-    assert not list(tmp_path.glob("*-journal"))
-    report = run("report", store, "--json")
+    report = run("report", store, "--json")  # (rolls back a journal the failed write may have left)
     assert report.exit_code == 0 and report.stdout.count('"verdict": "correct"') == done, report.output
+    assert not list(tmp_path.glob("*-journal"))
     # room again: the same command with --resume goes on
     again = runner.invoke(app, ["validate", str(pack), "--store", str(store), "--resume", "--engine", "search"])
     assert again.exit_code == 0, again.output
     assert f"({done} answered before, from the store)" in " ".join(again.stdout.split()), again.output
+
+
+def test_report_recovers_a_store_whose_writer_died_mid_write(tmp_path):
+    """A writer killed (or stopped by a full disk) inside a transaction leaves a hot journal; `report`
+    rolls it back as any SQLite writer would (read-only, SQLite cannot), and shows the committed rows."""
+    store = tmp_path / "s.sqlite"
+    assert run("validate", DAWN, "--store", store).exit_code == 0
+    die_mid_write = ("import os, sqlite3, sys\n"
+                     "db = sqlite3.connect(sys.argv[1]); db.execute('PRAGMA cache_size=1'); db.execute('BEGIN')\n"
+                     "for i in range(3000): db.execute('INSERT INTO meta VALUES (?, ?)', (f'k{i}', 'x' * 500))\n"
+                     "os._exit(0)\n")
+    subprocess.run([sys.executable, "-c", die_mid_write, str(store)], check=True)
+    assert (tmp_path / "s.sqlite-journal").stat().st_size > 0  # (the interrupted transaction's)
+    res = run("report", store)
+    assert res.exit_code == 0 and "1 level: 1 par correct" in res.stdout, res.output
+    assert not (tmp_path / "s.sqlite-journal").exists()
