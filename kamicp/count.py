@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from kamicp.bounds import quotient_bound
 from kamicp.errors import Interrupted, SolverError, Terminated, UsageError
 from kamicp.level import Level, Move
+from kamicp.limits import time_budget
 from kamicp.regions import Quotient, Regions, quotient, recolor, regions_of
 from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
 
@@ -267,8 +268,7 @@ def count_optimal(level: Level, *, limit: int | None = None, time_limit: float |
     """The proven optimum of `level`, the number of optimal solutions and of their classes."""
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise UsageError(f"limit must be a positive integer, got {limit!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"time-limit must be positive, got {time_limit!r}")
+    time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
     start = time.monotonic()
     result = solve(level, time_limit=time_limit, engine=engine, workers=workers, progress=progress)
     left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.001)

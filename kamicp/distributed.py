@@ -11,6 +11,7 @@ arrives, so a rerun skips the cubes already refuted. The optional extra `kamicp[
 
 from __future__ import annotations
 
+import contextlib
 import json
 import resource
 import time
@@ -30,6 +31,7 @@ from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, c
 from kamicp.errors import FormatError, Interrupted, SolverError
 from kamicp.horizons import Prepared, prepare, signal_of
 from kamicp.level import Level, Move
+from kamicp.limits import time_budget
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status, move_dict, to_moves
 from kamicp.packs.rows import level_hash
 from kamicp.packs.store import Store
@@ -43,6 +45,7 @@ from kamicp.solver import solve, solve_after
 CUBE_OPTIONS = SolveOptions(upper=UpperOptions(beam=False, rollout=False))
 CubeProgress = Callable[[int, int, int], None]  # (horizon, cubes answered, cubes in the horizon)
 WINDOW = 256  # cube tasks in flight at most (at least 8 per worker thread)
+RETRIES = 3  # a cube whose task is lost with a worker is sent again this many times
 
 
 class CubeOutcome(StrEnum):
@@ -55,6 +58,15 @@ class CubeSource(StrEnum):
     TASK = "task"  # answered by a Dask task in this run
     STORE = "store"  # refuted in an earlier run (the store), at this horizon or a higher one
     HIGHER = "higher"  # refuted in this run at a higher horizon
+
+
+class CubesInterrupted(Interrupted):
+    """A distributed proof interrupted (SIGINT, SIGTERM): what was proven (`result`), and how many cube
+    answers this run saved to the store (`saved`; None without a store), which a rerun skips."""
+
+    def __init__(self, result: object, signal: int, saved: int | None) -> None:
+        super().__init__(result, signal)
+        self.saved = saved
 
 
 @dataclass(frozen=True)
@@ -201,18 +213,20 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
 
 # --- the run, on the parent -----------------------------------------------------------------------
 @contextmanager
-def dask_client(address: str, workers: int) -> Iterator[Any]:
-    """A Dask client of the scheduler at `address`, or of a LocalCluster of `workers` one-thread worker
-    processes for 'local'; closed (and the LocalCluster shut down) on the way out."""
-    from kamicp.packs.dask_runner import connect
+def dask_client(address: str, workers: int, timeout: float | None = None) -> Iterator[Any]:
+    """A Dask client of the scheduler at `address` (which must answer within `timeout` seconds, at most
+    the connect timeout), or of a LocalCluster of `workers` one-thread worker processes for 'local'; closed
+    (and the LocalCluster shut down) on the way out."""
+    from kamicp.packs.dask_runner import connect, quiet_logs
 
-    client, cluster = connect(address, workers)
-    try:
-        yield client
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    with quiet_logs():
+        client, cluster = connect(address, workers, timeout)
+        try:
+            yield client
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 def cube_settings(depth: int, after: bool = False) -> str:
@@ -250,7 +264,7 @@ class DistributedRun:
         self.level, self.client, self.depth, self.engine, self.seed = level, client, depth, engine, seed
         self.max_steps, self.store = max_steps, store
         self.start = time.monotonic()
-        self.time_limit = time_limit
+        self.time_limit = time_limit = time_budget(time_limit)
         self.deadline = None if time_limit is None else self.start + time_limit
         self.progress = progress or (lambda _h, _d, _t: None)
         self.hash = level_hash(level.with_par(None))
@@ -260,6 +274,8 @@ class DistributedRun:
         self.shared: Any = None  # the level, sent to every worker once
         self.prepare_seconds = 0.0
         self.run_id = uuid.uuid4().hex[:12]  # task keys unique to this run (a client may hold an earlier run's)
+        self.saved = 0  # cube answers this run committed to the store
+        self.cube_of: dict[str, tuple[Cube, int, int]] = {}  # a task's key -> its cube, attempt and horizon
 
     def run(self) -> DistributedResult:
         try:
@@ -276,14 +292,16 @@ class DistributedRun:
         except KeyboardInterrupt as exc:
             self._cancel()
             partial = self._partial()
-            raise Interrupted(None if partial is None else partial.result, signal_of(exc)) from None
+            raise CubesInterrupted(None if partial is None else partial.result, signal_of(exc),
+                                   None if self.store is None else self.saved) from None
         except BaseException:
             self._cancel()
             raise
 
     def _cancel(self) -> None:
         if self.futures:
-            self.client.cancel(self.futures)
+            with contextlib.suppress(Exception):  # (a lost scheduler cannot be asked)
+                self.client.cancel(self.futures)
             self.futures = []
 
     def _partial(self) -> DistributedResult | None:
@@ -341,13 +359,29 @@ class DistributedRun:
                                          outcome))
         return outcome
 
-    def _submit(self, top: int, cubes: list[Cube]) -> list[Any]:
+    def _submit(self, top: int, cubes: list[Cube], attempt: int = 0) -> list[Any]:
+        again = f"-again{attempt}" if attempt else ""
         with warnings.catch_warnings():  # many small tasks are what a cube split is: no advice needed
             warnings.filterwarnings("ignore", message="Sending large graph")
             futures = self.client.map(run_cube, [self.shared] * len(cubes), [self._task(top, c) for c in cubes],
-                                      pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}" for c in cubes])
+                                      pure=False, key=[f"kamicp-cube-{self.run_id}-{top}-{c.key}{again}"
+                                                       for c in cubes])
         self.futures.extend(futures)
+        for fut, cube in zip(futures, cubes, strict=True):
+            self.cube_of[fut.key] = (cube, attempt, top)
         return futures
+
+    def _retry(self, fut: Any) -> Any:
+        """A cube whose task was lost with a worker (its data gone: the level sent to the workers, or the task
+        itself), sent again; the level is sent again first if the cluster lost it. After RETRIES a
+        SolverError."""
+        cube, attempt, top = self.cube_of[fut.key]
+        if attempt >= RETRIES:
+            raise SolverError(f"the Dask task of cube {cube.key} was lost {attempt + 1} times (workers killed?)")
+        if self.shared.status != "finished":
+            [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
+        [again] = self._submit(top, [cube], attempt + 1)
+        return again
 
     def _gather(self, top: int, todo: list[Cube], answers: list[CubeAnswer], by_key: dict[str, Cube],
                 total: int) -> Outcome:
@@ -365,8 +399,11 @@ class DistributedRun:
         try:
             for batch in done.batches():
                 for fut in batch:
-                    in_flight -= 1
                     answer = self._answer_of(fut)
+                    if answer is None:  # lost with a worker: sent again, still in flight
+                        done.add(self._retry(fut))
+                        continue
+                    in_flight -= 1
                     answers.append(answer)
                     self._record(answer)
                     if answer.outcome == CubeOutcome.SOLVED:
@@ -438,10 +475,20 @@ class DistributedRun:
         return CubeTask(cube.key, top, cell_colors(self.prepared.regions, cube), top - cube.depth, deadline,
                         self.engine, self.seed, cube.prior)
 
-    def _answer_of(self, fut: Any) -> CubeAnswer:
+    def _answer_of(self, fut: Any) -> CubeAnswer | None:
+        """The cube's answer; None when its task was lost with a worker (to be sent again). A lost scheduler
+        is a ClusterLost; a task that failed (or killed workers again and again) a SolverError."""
+        from concurrent.futures import CancelledError
+
+        from kamicp.packs.dask_runner import lost_scheduler, scheduler_lost
+
         try:
             return fut.result()
-        except Exception as e:  # a lost worker or a failed task: no answer, so no proof
+        except Exception as e:  # no answer, so no proof
+            if scheduler_lost(self.client, e):
+                raise lost_scheduler(str(self.client.scheduler.address)) from None
+            if isinstance(e, CancelledError):
+                return None
             raise SolverError(f"the Dask task of cube {fut.key} failed: {type(e).__name__}: {e}") from None
 
     def _record(self, *answers: CubeAnswer) -> None:
@@ -449,9 +496,10 @@ class DistributedRun:
         if self.store is None:
             return
         for depth, after in {(a.key.count("/") + 1, a.after) for a in answers}:
-            self.store.put_cubes(self.hash, cube_settings(depth, after), [
-                (a.key, a.horizon, str(a.outcome), a.to_dict()) for a in answers
-                if a.outcome != CubeOutcome.UNKNOWN and (a.key.count("/") + 1, a.after) == (depth, after)])
+            rows = [(a.key, a.horizon, str(a.outcome), a.to_dict()) for a in answers
+                    if a.outcome != CubeOutcome.UNKNOWN and (a.key.count("/") + 1, a.after) == (depth, after)]
+            self.store.put_cubes(self.hash, cube_settings(depth, after), rows)
+            self.saved += len(rows)
 
     def _stored_solution(self) -> None:
         """A solution a stored solved cube gave in an earlier run, when shorter (replayed before use)."""

@@ -48,6 +48,11 @@ class WorkerError(SolverError):
     """A worker process of the `auto` race failed (an exception, or it died); the message says which and why."""
 
 
+class ClusterLost(KamiError):
+    """The Dask scheduler went away during a run (killed, or the network to it lost): no answer from it;
+    what was stored stays."""
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread by the CLI's handler (SIGINT raises KeyboardInterrupt)."""
 

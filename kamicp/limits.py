@@ -59,3 +59,18 @@ class Limits:
 
 def limits() -> Limits:
     return Limits.current()
+
+
+# A time limit longer than this is clamped to it: about 11.6 days, within every timer kamicp hands a limit to
+# (poll() and select() take at most 2**31 - 1 ms, about 24.8 days; CP-SAT a double).
+MAX_SECONDS = 1_000_000.0
+
+
+def time_budget(seconds: float | None) -> float | None:
+    """A time limit as the solvers take it: None (no limit) for None and infinity, a limit too long for a
+    timer clamped to MAX_SECONDS; zero, a negative number or NaN is a UsageError."""
+    if seconds is None or seconds == float("inf"):
+        return None
+    if not seconds > 0:  # (NaN too)
+        raise UsageError(f"time-limit must be positive, got {seconds!r}")
+    return seconds if seconds <= MAX_SECONDS else MAX_SECONDS

@@ -15,6 +15,7 @@ from kamicp.coordination import stop_everything
 from kamicp.errors import UsageError
 from kamicp.horizons import Progress, run_horizons
 from kamicp.level import Level
+from kamicp.limits import time_budget
 from kamicp.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
 from kamicp.portfolio import solve_auto
 from kamicp.prior import After
@@ -33,8 +34,6 @@ def _check_params(max_steps: int | None, time_limit: float | None, workers: int 
                   seed: int) -> None:
     if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 0):
         raise UsageError(f"max-steps must be a non-negative integer, got {max_steps!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"time-limit must be positive, got {time_limit!r}")
     if workers is not None and workers < 1:
         raise UsageError(f"workers must be at least 1, got {workers!r}")
     if engine not in ENGINES:
@@ -73,6 +72,7 @@ def solve_after(level: Level, after: After, *, options: SolveOptions | None = No
 def _solve(level: Level, *, max_steps: int | None = None, time_limit: float | None = None,
            workers: int | None = None, engine: str = "cpsat", seed: int = 0,
            options: SolveOptions | ModelOptions | None = None, progress: Progress | None = None) -> Result:
+    time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
     _check_params(max_steps, time_limit, workers, engine, seed)
     if engine == EngineName.AUTO:
         return solve_auto(level, max_steps=max_steps, time_limit=time_limit, workers=workers, seed=seed,

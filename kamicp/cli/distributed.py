@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated
 
@@ -14,15 +15,26 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import MAX_WORKERS, err, out
+from kamicp.cli.common import EXIT_UNKNOWN, MAX_WORKERS, err, fail, out
 from kamicp.config import SolveOptions
 from kamicp.cubes import check_depth
-from kamicp.distributed import CubeProgress, DistributedResult, HorizonCubes, dask_client, solve_distributed
-from kamicp.errors import UsageError
+from kamicp.distributed import (
+    CubeProgress,
+    CubesInterrupted,
+    DistributedResult,
+    HorizonCubes,
+    dask_client,
+    solve_distributed,
+)
+from kamicp.errors import ClusterLost, UsageError
+from kamicp.extras import require
 from kamicp.level import Level
-from kamicp.packs.dask_runner import dashboard_link
+from kamicp.limits import time_budget
+from kamicp.outcome import EngineName, Status
+from kamicp.packs.dask_runner import check_address, dashboard_link
 from kamicp.packs.store import Store
 from kamicp.render.safe import printable
+from kamicp.solver import solve
 
 DaskOpt = Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Split the proof into cubes "
                                              "solved on a Dask cluster: tcp://HOST:PORT, or 'local' (a LocalCluster "
@@ -66,6 +78,8 @@ def dask_settings(address: str | None, workers: int | None, depth: int | None, s
         raise UsageError("--dask-workers is for --dask local (a remote cluster has its own workers)")
     depth = 1 if depth is None else depth
     check_depth(depth)
+    check_address(address)
+    require("dask", "--dask")
     return DaskSettings(address, 2 if workers is None else workers, depth, store)
 
 
@@ -85,15 +99,54 @@ def _bar(enabled: bool) -> Iterator[CubeProgress | None]:
         yield update
 
 
+LOCAL_FIRST = 2.0  # seconds of the single-machine race before a LocalCluster is started
+STOP_RESERVE = 1.5  # seconds of the time limit kept for closing the client and stopping a LocalCluster
+
+
 def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None, time_limit: float | None,
                   engine: str, seed: int, progress: bool, options: SolveOptions | None = None) -> DistributedResult:
-    """Connect (or start a LocalCluster), open the store, run the distributed proof, close everything."""
+    """Open the store, then (for 'local') try the single-machine race for LOCAL_FIRST seconds: most levels
+    are proven before a cluster could start. Otherwise connect (or start the LocalCluster), run the
+    distributed proof and close everything, all within `time_limit` (the cluster's start and stop count)."""
+    start = time.monotonic()
+    limit = time_budget(time_limit)
+
+    def left() -> float | None:
+        return None if limit is None else limit - (time.monotonic() - start)
+
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
-    with store_cm() as store, dask_client(settings.address, settings.workers) as client, _bar(progress) as bar:
+    with store_cm() as store:
+        if settings.address == "local":
+            first = LOCAL_FIRST if limit is None else min(LOCAL_FIRST, limit)
+            quick = solve(level, max_steps=max_steps, time_limit=first, engine=engine, seed=seed, options=options)
+            rest = left()  # (a cluster started with less time left than the race had would only cost it)
+            if quick.status != Status.UNKNOWN or (rest is not None and rest <= STOP_RESERVE + first):
+                return DistributedResult(replace(quick, seconds=time.monotonic() - start), (), 0)
+        try:
+            return _on_cluster(level, settings, store, left, max_steps=max_steps, engine=engine, seed=seed,
+                               progress=progress, options=options)
+        except ClusterLost as e:
+            kept = f"; the cube answers proven so far are in {printable(settings.store)}: the same command " \
+                "resumes from them" if settings.store else ""
+            raise fail(f"{e}{kept}", EXIT_UNKNOWN) from None
+        except CubesInterrupted as e:
+            where = f"saved to {printable(settings.store)}: the same command resumes from them" if e.saved is not None \
+                else "not saved (no --store): give --store FILE so that a rerun resumes"
+            err.print(f"{e.saved or 0} cube answers {where}", markup=False, soft_wrap=True)
+            raise
+
+
+def _on_cluster(level: Level, settings: DaskSettings, store: Store | None, left: Callable[[], float | None], *,
+                max_steps: int | None, engine: str, seed: int, progress: bool, options: SolveOptions | None
+                ) -> DistributedResult:
+    rest = left()
+    with dask_client(settings.address, settings.workers, rest) as client, _bar(progress) as bar:
         link = dashboard_link(client)
         if bar is not None and link is not None:
             err.print(f"Dask dashboard: {link}", markup=False, highlight=False)
-        return solve_distributed(level, client, depth=settings.depth, engine=engine, time_limit=time_limit,
+        rest = left()
+        budget = None if rest is None else max(rest - STOP_RESERVE, 0.001)
+        return solve_distributed(level, client, depth=settings.depth, engine=engine, time_limit=budget,
                                  max_steps=max_steps, seed=seed, store=store, progress=bar, options=options)
 
 
@@ -119,7 +172,14 @@ def print_cubes(level: Level, result: DistributedResult, *, verbose: bool) -> No
     """The cube summary after the proof: per horizon, how its cubes were answered; the slowest cubes; the
     cubes per worker; with `verbose`, every cube."""
     if not result.horizons:
-        out.print("no cubes needed: the lower bound meets the best solution found")
+        if result.result.engine == EngineName.CUBES:
+            out.print("no cubes needed: the lower bound meets the best solution found")
+        elif result.result.status == Status.UNKNOWN:
+            out.print(f"no cubes run: after {result.result.seconds:.2f} s of the single-machine race, too little "
+                      "of the time limit was left to start a LocalCluster")
+        else:
+            out.print(f"no cubes needed: proven on this machine in {result.result.seconds:.2f} s, before a "
+                      "LocalCluster was started")
         return
     summary = Table(title=f"cubes on {result.workers} Dask workers", title_justify="left", show_edge=False)
     for name, right in (("moves", True), ("depth", True), ("cubes", True), ("answers", False), ("horizon", False)):

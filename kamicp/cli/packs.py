@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.common import (
     EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     EXIT_UNKNOWN,
+    MAX_WORKERS,
     Engine,
     EngineOpt,
     FormatOpt,
@@ -30,7 +41,9 @@ from kamicp.cli.common import (
     out,
 )
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
+from kamicp.errors import ClusterLost, Terminated
 from kamicp.packs import (
+    LEVEL_SUFFIXES,
     Outcome,
     PackSettings,
     Row,
@@ -45,8 +58,9 @@ from kamicp.packs import (
     to_json,
     to_markdown,
 )
-from kamicp.packs.report import bounds_text, optimum_text, proof_text, rules_text
+from kamicp.packs.report import bounds_text, optimum_text, proof_text, rules_text, settings_text
 from kamicp.packs.runner import default_jobs
+from kamicp.packs.store import StoreWriteError
 
 VERDICT_TEXT = {
     Verdict.correct: "correct (achievable, minimal)",
@@ -60,13 +74,16 @@ EXIT_FOR = {Outcome.correct: EXIT_OK, Outcome.wrong: EXIT_NEGATIVE, Outcome.unkn
             Outcome.bad_input: EXIT_BAD_INPUT}
 
 
-def pack_table(rows: list[Row]) -> Table:
+def pack_table(rows: list[Row], *, settings: bool = False) -> Table:
     """The pack's table. Its rules column is there when a row is not under the Kami rules ('free'), so an
-    all-Kami table keeps its width on an 80-column terminal (Markdown and CSV always have the column)."""
+    all-Kami table keeps its width on an 80-column terminal (Markdown and CSV always have the column);
+    `settings` adds the settings that produced each row (report: its rows may come from several runs)."""
     rules = [rules_text(r) for r in rows]
-    columns = ["level", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof"]
+    columns = ["level", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof", "settings"]
     if set(rules) <= {"free"}:
         columns.remove("rules")
+    if not settings:
+        columns.remove("settings")
     table = Table(show_edge=False)
     for col in columns:
         table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left",
@@ -76,16 +93,34 @@ def pack_table(rows: list[Row]) -> Table:
         verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
         cells = {"level": Text(r.level), "par": "" if r.par is None else str(r.par), "rules": Text(rule),
                  "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": Text(verdict, style=style),
-                 "seconds": f"{r.seconds:.2f}", "proof": proof_text(r)}
+                 "seconds": f"{r.seconds:.2f}", "proof": proof_text(r), "settings": settings_text(r)}
         table.add_row(*(cells[c] for c in columns))
     return table
+
+
+class EtaColumn(ProgressColumn):
+    """The time left, counting down between levels: the time per level run so far (wall time at the last
+    one done, over the levels run; those from the store take none) times the levels to run, less the time
+    spent since; '-:--:--' before the first level and once the estimate has run out (rich's own column
+    keeps its last estimate, e.g. 0:00:01 for as long as the last level runs)."""
+
+    def render(self, task: Task) -> Text:
+        done_at, worked = task.fields.get("done_at"), task.fields.get("worked", 0)
+        if task.finished or not worked or done_at is None or task.total is None:
+            return Text("-:--:--" if not task.finished else "0:00:00", style="progress.remaining")
+        left = done_at / worked * (worked + task.total - task.completed) - (task.elapsed or 0.0)
+        if left <= 0:
+            return Text("-:--:--", style="progress.remaining")
+        minutes, seconds = divmod(int(left) + 1, 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"{hours:d}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
 
 @contextmanager
 def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], None]]:
     """A progress bar on stderr (levels done / total, proven, wrong par, unknown, ETA); off a terminal,
     a plain line per level (`plain`), or nothing."""
-    counts = {"done": 0, "proven": 0, "wrong": 0, "unknown": 0}
+    counts = {"done": 0, "proven": 0, "wrong": 0, "unknown": 0, "worked": 0}
 
     def count(row: Row) -> None:
         counts["done"] += 1
@@ -107,14 +142,19 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),
                TextColumn("[green]{task.fields[proven]} proven[/] [red]{task.fields[wrong]} wrong par[/] "
                           "[yellow]{task.fields[unknown]} unknown[/]"), TimeElapsedColumn(), TextColumn("ETA"),
-               TimeRemainingColumn())
+               EtaColumn())
     with Progress(*columns, console=err, transient=True) as bar:
-        task = bar.add_task("pack", total=total, proven=0, wrong=0, unknown=0)
+        task = bar.add_task("pack", total=total, proven=0, wrong=0, unknown=0, done_at=None, worked=0)
 
         def advance(row: Row, skipped: bool) -> None:
             count(row)
+            timing = {}
+            if not skipped:
+                counts["worked"] += 1
+                elapsed = next(t.elapsed for t in bar.tasks if t.id == task)
+                timing = {"worked": counts["worked"], "done_at": elapsed}
             bar.update(task, completed=counts["done"], proven=counts["proven"], wrong=counts["wrong"],
-                       unknown=counts["unknown"])
+                       unknown=counts["unknown"], **timing)
         yield advance
 
 
@@ -135,10 +175,12 @@ def validate_cmd(
     par: Annotated[int | None, typer.Option("--par", min=0, help="Par to check (default: each file's).")] = None,
     slack: Annotated[int, typer.Option("--slack", min=0, help="Search up to par + K moves to say how far off.")] = 2,
     time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.001, help="Seconds per level.")] = None,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="CP-SAT threads per level.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS,
+                                         help="CP-SAT threads per level.")] = 1,
     engine: EngineOpt = Engine.auto,
     seed: Seed = 0,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Levels at a time (default: the cores, "
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, max=MAX_WORKERS,
+                                             help="Levels at a time (default: the cores, "
                                              "halved for --engine auto, which races 2 processes per level).",
                                              show_default=False)] = None,
     dask: Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Run on a Dask cluster: the "
@@ -146,7 +188,7 @@ def validate_cmd(
     store_path: Annotated[Path | None, typer.Option("--store", metavar="FILE", help="Keep every answer in this "
                                                     "SQLite file as it comes.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip levels the store already answered "
-                                         "(same content and settings).")] = False,
+                                         "(same content and settings; a proof under any time limit).")] = False,
     memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, help="Address-space cap of "
                                            "each level's process (0: none).")] = 2048,
     as_json: JsonOpt = False,
@@ -163,27 +205,58 @@ def validate_cmd(
                             seed=seed, memory_mb=memory_mb or None, rules=rules.value, pivot=pivot)
     if pivot is not None and rules != Rules.pivot:
         raise fail("--pivot needs --rules pivot")
-    store = _open_store(store_path, resume)
-    items = load_pack(discover(paths), fmt, geometry.value if geometry else None)
-    jobs = jobs or (2 if dask == "local" else default_jobs(engine.value))
-    skipped = []
+    store = _open_store(store_path, resume)  # checked before any work: one line, exit 2
     try:
-        with bad_input(), pack_progress(len(items), plain=len(items) > 1) as show:
-            def on_row(row: Row, was_skipped: bool) -> None:
-                skipped.extend([row] if was_skipped else [])
-                show(row, was_skipped)
-            rows = run_pack(items, settings, jobs=jobs, dask=dask, store=store, resume=resume, on_row=on_row)
-    except KeyboardInterrupt:
-        kept = f"; answers so far are in {store_path}" if store_path else ""
-        raise fail(f"interrupted{kept}", EXIT_UNKNOWN) from None
+        rows = _validate(paths, settings, store, store_path, resume=resume, jobs=jobs, dask=dask, fmt=fmt,
+                         geometry=geometry.value if geometry else None, as_json=as_json)
     finally:
         if store is not None:
             store.close()
-    _print_rows(rows, as_json=as_json, skipped=len(skipped))
     raise typer.Exit(EXIT_FOR[outcome(rows)])
 
 
-def _print_rows(rows: list[Row], *, as_json: bool, skipped: int) -> None:
+def _validate(paths: list[str], settings: PackSettings, store: Store | None, store_path: Path | None, *,
+              resume: bool, jobs: int | None, dask: str | None, fmt: str | None, geometry: str | None,
+              as_json: bool) -> list[Row]:
+    """Run the pack and print its table; stopped early (a signal, the store not written), print the table of
+    the levels done, say how to go on, and exit as documented (130 / 143, or 2)."""
+    with bad_input():
+        items = load_pack(discover(paths), fmt, geometry)
+    if not items:
+        raise fail(f"no levels in {', '.join(paths)} (level files end in {', '.join(LEVEL_SUFFIXES)})")
+    jobs = jobs or (2 if dask == "local" else default_jobs(settings.engine))
+    done: list[Row] = []
+    skipped: list[Row] = []
+    with bad_input():  # (outside: the handlers below come first)
+        try:
+            with pack_progress(len(items), plain=len(items) > 1) as show:
+                def on_row(row: Row, was_skipped: bool) -> None:
+                    done.append(row)
+                    skipped.extend([row] if was_skipped else [])
+                    show(row, was_skipped)
+                rows = run_pack(items, settings, jobs=jobs, dask=dask, store=store, resume=resume, on_row=on_row)
+        except KeyboardInterrupt as e:
+            code = EXIT_INTERRUPTED[signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT]
+            raise _stopped(done, len(items), store_path, "interrupted", code, as_json) from None
+        except StoreWriteError as e:
+            raise _stopped(done, len(items), store_path, str(e), EXIT_BAD_INPUT, as_json) from None
+        except ClusterLost as e:
+            raise _stopped(done, len(items), store_path, str(e), EXIT_UNKNOWN, as_json) from None
+    _print_rows(rows, as_json=as_json, skipped=len(skipped))
+    return rows
+
+
+def _stopped(done: list[Row], total: int, store_path: Path | None, why: str, code: int, as_json: bool
+             ) -> typer.Exit:
+    """The levels done before a run stopped, and one line: why, how many, and how to go on."""
+    if done:
+        _print_rows(done, as_json=as_json, skipped=0, summary=False)
+    how = (f"the answers are in {store_path}: the same command with --resume continues" if store_path
+           else "nothing was stored (no --store): give --store FILE to keep answers, --resume to continue")
+    return fail(f"{why}: {len(done)} of {total} levels done; {how}", code)
+
+
+def _print_rows(rows: list[Row], *, as_json: bool, skipped: int, summary: bool = True) -> None:
     for r in rows:
         if r.verdict == Verdict.bad_input:
             err.print(f"error: {r.error}", markup=False, soft_wrap=True)
@@ -193,7 +266,7 @@ def _print_rows(rows: list[Row], *, as_json: bool, skipped: int) -> None:
         out.print_json(to_json(rows))
     elif any(r.verdict != Verdict.bad_input for r in rows):
         out.print(pack_table(rows))
-        if len(rows) > 1:
+        if len(rows) > 1 and summary:
             out.print(f"[bold]{summarize(rows, skipped).line()}[/]")
 
 
@@ -217,6 +290,6 @@ def report_cmd(
     elif as_json:
         out.print_json(to_json(rows))
     else:
-        out.print(pack_table(rows))
+        out.print(pack_table(rows, settings=True))
         out.print(f"[bold]{summarize(rows).line()}[/]")
     raise typer.Exit(EXIT_FOR[outcome(rows)] if rows else EXIT_OK)

@@ -30,6 +30,7 @@ from kamicp.cli.common import (
     spinner,
 )
 from kamicp.errors import Terminated
+from kamicp.extras import missing_extra
 from kamicp.hint import Hint, HintStatus, hint, parse_moves
 from kamicp.level import Level
 from kamicp.render.terminal import swatch
@@ -108,8 +109,7 @@ def play_cmd(
         from kamicp.play.server import bundled_levels, create_app
         from kamicp.play.serving import bind, port_of, serve
     except ImportError:
-        raise fail("play needs the optional extra: pip install 'kamicp[play]' (in a checkout: "
-                   "pip install -e '.[play]')") from None
+        raise fail(str(missing_extra("play", "play"))) from None
     library = bundled_levels()
     if level_path is None:
         if not library:

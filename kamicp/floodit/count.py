@@ -9,11 +9,12 @@ import time
 from collections.abc import Callable
 
 from kamicp.count import CountResult
-from kamicp.errors import SolverError, UsageError
+from kamicp.errors import SolverError
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.solver import solve_pivot
 from kamicp.level import Label, Level, Move
+from kamicp.limits import time_budget
 from kamicp.solver import NO_SOLUTION, OPTIMAL
 
 KEEP = 3  # example plans kept
@@ -71,8 +72,7 @@ def count_pivot(level: Level, pivot: Label | None = None, *, time_limit: float |
                 engine: str = "auto", workers: int | None = None,
                 progress: Callable[[str], None] | None = None) -> CountResult:
     """The proven Flood-It optimum of `level` and the number of optimal solutions (= classes)."""
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"time-limit must be positive, got {time_limit!r}")
+    time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
     start = time.monotonic()
     result = solve_pivot(level, pivot, engine=engine, time_limit=time_limit, workers=workers, progress=progress)
     if result.status == NO_SOLUTION:  # islands the flood cannot reach differ in colour: none at all

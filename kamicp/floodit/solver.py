@@ -14,6 +14,7 @@ from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.search import PivotSearch
 from kamicp.level import Label, Level, Move
+from kamicp.limits import time_budget
 from kamicp.rules import verify
 from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
 
@@ -71,8 +72,7 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
         raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(PIVOT_ENGINES)})")
     if max_steps is not None and max_steps < 0:
         raise UsageError(f"max-steps must be a non-negative integer, got {max_steps!r}")
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"time-limit must be positive, got {time_limit!r}")
+    time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     game = pivot_game(level, pivot)

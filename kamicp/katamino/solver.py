@@ -23,6 +23,7 @@ from kamicp.katamino.bitboard import BitSearch, available
 from kamicp.katamino.board import Grid, Perm, canonical, check_solution, grid_of, impossibility, orbit, symmetries
 from kamicp.katamino.dlx import AlgorithmX, SearchTimeout
 from kamicp.katamino.puzzle import Placement, Puzzle
+from kamicp.limits import time_budget
 
 ENGINES = ("fast", "cpsat", "dlx")
 AUTO = "auto"  # the fast engine when the compiled core is built, else CP-SAT
@@ -95,8 +96,7 @@ def asymmetric_piece(puzzle: Puzzle) -> str | None:
 
 class _Clock:
     def __init__(self, time_limit: float | None) -> None:
-        if time_limit is not None and time_limit <= 0:
-            raise UsageError(f"time limit must be positive, got {time_limit}")
+        time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
         self.start = time.monotonic()
         self.deadline = None if time_limit is None else self.start + time_limit
 

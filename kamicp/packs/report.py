@@ -13,7 +13,7 @@ from enum import StrEnum
 from kamicp.formats.common import cut
 from kamicp.packs.rows import WRONG, Row, Verdict
 
-COLUMNS = ("level", "file", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof", "error")
+COLUMNS = ("level", "file", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof", "settings", "error")
 
 
 class Outcome(StrEnum):
@@ -104,6 +104,29 @@ def rules_text(row: Row) -> str:
     return f"pivot {cut(str(settings.get('pivot') or 'top-left'), 20)}"
 
 
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def settings_text(row: Row) -> str:
+    """The settings that produced a row, briefly: the engine and the time limit ('auto, 30 s', 'cpsat, no
+    limit'), then what differs from validate's defaults ('--par 5', 'slack 3', 'seed 7', '4 workers')."""
+    try:
+        data = json.loads(row.settings) if row.settings else {}
+    except ValueError:
+        return cut(row.settings, 40)
+    if not isinstance(data, dict):
+        return ""
+    limit = data.get("time_limit")
+    parts = [str(data.get("engine", "auto")), "no limit" if limit is None else f"{_number(limit)} s"]
+    if data.get("par") is not None:
+        parts.append(f"--par {data['par']}")
+    for key, default, label in (("slack", 2, "slack {}"), ("seed", 0, "seed {}"), ("workers", 1, "{} workers")):
+        if data.get(key, default) not in (default, None):
+            parts.append(label.format(data[key]))
+    return ", ".join(parts)
+
+
 def optimum_text(row: Row) -> str:
     if row.optimum is not None:
         return str(row.optimum)
@@ -122,7 +145,8 @@ def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
     """Each row as the report's text cells, by COLUMNS."""
     return [{"level": r.level, "file": r.path, "par": "" if r.par is None else str(r.par),
              "rules": rules_text(r), "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": str(r.verdict),
-             "seconds": f"{r.seconds:.2f}", "proof": proof_text(r), "error": r.error} for r in rows]
+             "seconds": f"{r.seconds:.2f}", "proof": proof_text(r), "settings": settings_text(r), "error": r.error}
+            for r in rows]
 
 
 def to_json(rows: Sequence[Row]) -> str:

@@ -27,6 +27,11 @@ class Verdict(StrEnum):
         """An answer for these settings (so --resume skips it); bad input and errors are tried again."""
         return self not in (Verdict.bad_input, Verdict.error)
 
+    @property
+    def proven(self) -> bool:
+        """A proof: the par is correct, beatable or unachievable whatever time, engine or seed gave it."""
+        return self in (Verdict.correct, Verdict.not_minimal, Verdict.unachievable)
+
 
 WRONG = (Verdict.not_minimal, Verdict.unachievable)
 
@@ -52,6 +57,33 @@ class PackSettings:
         if self.rules == "free":  # the key stores made before the rules setting existed
             del data["rules"], data["pivot"]
         return json.dumps(data, sort_keys=True)
+
+
+# Settings that change how fast an answer comes, never what a proof says (see `question`).
+PERFORMANCE = ("time_limit", "engine", "workers", "seed")
+
+
+def _settings(key: str) -> dict | None:
+    try:
+        data = json.loads(key)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def question(settings: str) -> str:
+    """The question a settings key (`PackSettings.key()`) asks, without what only changes how fast it is
+    answered: two runs with the same question have the same proofs."""
+    data = _settings(settings)
+    if data is None:
+        return settings
+    return json.dumps({k: v for k, v in data.items() if k not in PERFORMANCE}, sort_keys=True)
+
+
+def game(settings: str) -> str:
+    """The game a settings key plays: 'free' (Kami), or Flood-It's rules with the pivot as given."""
+    data = _settings(settings)
+    return settings if data is None else json.dumps([data.get("rules", "free"), data.get("pivot")])
 
 
 @dataclass(frozen=True)

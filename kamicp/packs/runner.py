@@ -11,12 +11,16 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
-from kamicp.errors import KamiError, UsageError
+from kamicp.errors import KamiError, Terminated, UsageError
+from kamicp.extras import require
 from kamicp.floodit.validate import parse_pivot
 from kamicp.formats import detect_format, load_level
+from kamicp.limits import time_budget
 from kamicp.packs import worker
+from kamicp.packs.dask_runner import check_address
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, level_hash
 from kamicp.packs.store import Store
@@ -71,9 +75,13 @@ def _precheck(item: Loaded, settings: PackSettings) -> Row | None:
 
 @contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops a run like Ctrl-C does (children ended, answers kept); main thread only."""
+    """SIGTERM stops a run like Ctrl-C does (children ended, answers kept), raised as `Terminated` (a
+    KeyboardInterrupt) so the caller can tell the two apart; main thread only."""
+    def terminated(_signum: int, _frame: object) -> None:
+        raise Terminated
+
     try:
-        old = signal.signal(signal.SIGTERM, signal.default_int_handler)
+        old = signal.signal(signal.SIGTERM, terminated)
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
@@ -89,8 +97,10 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
     """Validate every level; rows come back in the order of `items`.
 
     Each row is stored (and `on_row` called) as soon as it is known. With `resume`, a level the store
-    already answered with these settings (same content, any file) is not run again. On Ctrl-C or
-    SIGTERM every level's process is ended and KeyboardInterrupt propagates; stored rows stay.
+    already answered with these settings (same content, any file; a proof under any time limit, engine,
+    workers or seed: `Store.answered`) is not run again. On Ctrl-C or SIGTERM every level's process is
+    ended and KeyboardInterrupt (`Terminated` for SIGTERM) propagates; stored rows stay. A row the store
+    cannot take stops the run the same way, with a `StoreWriteError`.
     """
     if resume and store is None:
         raise UsageError("--resume needs --store")
@@ -98,6 +108,10 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
         raise UsageError(f"unknown rules {settings.rules!r} (expected free or pivot)")
     if settings.pivot is not None and settings.rules != "pivot":
         raise UsageError("--pivot needs --rules pivot")
+    if dask is not None:  # before any work
+        check_address(dask)
+        require("dask", "--dask")
+    settings = replace(settings, time_limit=time_budget(settings.time_limit))  # inf: none; huge: clamped
     jobs = default_jobs(settings.engine) if jobs is None else jobs
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, got {jobs}")
@@ -127,6 +141,9 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
             record(i, row, True)
         else:
             todo.append((i, item, key))
+    jobs = min(jobs, max(len(todo), 1))  # never more processes (or Dask workers) than levels to run
+    if not todo:
+        return [rows[i] for i in sorted(rows)]
     with _sigterm_as_interrupt():
         if dask is None:
             _run_local(todo, settings, jobs, record)

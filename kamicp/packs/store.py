@@ -11,11 +11,15 @@ name, which is what `--resume` skips.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from kamicp.errors import FormatError
-from kamicp.packs.rows import Row, Verdict
+from kamicp.packs.rows import Row, Verdict, game, question
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rows (
@@ -42,32 +46,94 @@ CREATE TABLE IF NOT EXISTS cubes (
 FORMAT = "kamicp-pack-store 1"
 
 
+COLUMNS = {"rows": ("level_hash", "settings", "path", "verdict", "data", "answered_at"),
+           "cubes": ("level_hash", "settings", "cube", "horizon", "outcome", "data", "answered_at"),
+           "meta": ("key", "value")}
+
+
+class StoreWriteError(FormatError):
+    """The store could not be written (a full disk, a read-only file or folder, an I/O error): what was
+    committed before stays."""
+
+
 class Store:
-    """Rows of pack runs in SQLite. Use as a context manager, or call `close()`."""
+    """Rows of pack runs in SQLite. Use as a context manager, or call `close()`.
+
+    Checked before any work: the file must be a regular file (not a folder, a FIFO or a device such as
+    /dev/full) or a new file in an existing folder, and either empty or a kamicp store with this schema.
+    With `create` (validate, solve --dask) it must also be writable: a write is tried at once. Without it
+    (report) the file is opened read-only, never created, converted or given a journal."""
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
-        if not create and not self.path.is_file():
-            raise FormatError("no such store file", source=str(self.path))
-        if not self.path.parent.is_dir():
-            raise FormatError("the store's folder does not exist", source=str(self.path))
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self.db: sqlite3.Connection | None = None
+        fresh = self._check_file(create)
         try:
-            self.db = sqlite3.connect(self.path, timeout=30)
+            if create or self._hot_journal():
+                # (a journal left by a write that failed half-way, e.g. on a full disk: SQLite rolls it back
+                # when it opens the store for writing, and cannot read the store read-only before that)
+                self.db = sqlite3.connect(self.path, timeout=30)
+            else:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self.db = sqlite3.connect(uri, uri=True, timeout=30)
             if not fresh:
                 self._check_format()  # never write into another file, nor another program's database
-            self.db.executescript(SCHEMA)
-            if fresh:
-                with self.db:
-                    self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
+            if create:
+                self._prepare()
         except sqlite3.DatabaseError as e:
-            self.db.close()
+            self.close()
             raise FormatError(f"not a kamicp results store ({e})", source=str(self.path)) from None
-        except FormatError:
-            self.db.close()
+        except BaseException:
+            self.close()
             raise
 
+    def _hot_journal(self) -> bool:
+        journal = self.path.with_name(self.path.name + "-journal")
+        return journal.is_file() and journal.stat().st_size > 0
+
+    def _check_file(self, create: bool) -> bool:
+        """Is the file new or empty (a fresh store)? A FormatError (one line) for anything but a regular
+        file, a missing one without `create`, and (with `create`) a folder or file that cannot be written."""
+        where = str(self.path)
+        try:
+            info = self.path.stat()
+        except FileNotFoundError:
+            info = None
+        except OSError as e:
+            raise FormatError(f"cannot open the store ({e.strerror or e})", source=where) from None
+        if info is None:
+            if not create:
+                raise FormatError("no such store file", source=where)
+            folder = self.path.parent
+            if not folder.is_dir():
+                raise FormatError("the store's folder does not exist", source=where)
+            if not os.access(folder, os.W_OK | os.X_OK):
+                raise StoreWriteError("cannot create the store: its folder is not writable", source=where)
+            return True
+        if stat.S_ISDIR(info.st_mode):
+            raise FormatError("is a folder, not a store file", source=where)
+        if not stat.S_ISREG(info.st_mode):
+            raise FormatError("not a regular file (a FIFO, a socket or a device): a store is an SQLite file",
+                              source=where)
+        if info.st_size == 0 and not create:
+            raise FormatError("not a kamicp results store (an empty file)", source=where)
+        if create and not os.access(self.path, os.W_OK):
+            raise StoreWriteError("the store is read-only", source=where)
+        return info.st_size == 0
+
+    def _prepare(self) -> None:
+        """The tables (when new), and a first write: a store that cannot be written fails here, before any
+        work, not after the first level."""
+        assert self.db is not None
+        try:
+            self.db.executescript(SCHEMA)
+            with self.db:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT,))
+        except sqlite3.OperationalError as e:
+            raise StoreWriteError(f"cannot write the store ({e})", source=str(self.path)) from None
+
     def _check_format(self) -> None:
+        assert self.db is not None
         try:
             found = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.OperationalError:
@@ -76,6 +142,11 @@ class Store:
             what = f"store format {found[0]!r}" if found else "no kamicp store format mark"
             raise FormatError(f"not a kamicp results store ({what}, expected {FORMAT!r}); give another "
                               "file name", source=str(self.path))
+        for table, expected in COLUMNS.items():
+            names = tuple(r[1] for r in self.db.execute(f"PRAGMA table_info({table})"))
+            if names and not set(expected) <= set(names):
+                raise FormatError(f"not a kamicp results store: its table {table!r} has the columns "
+                                  f"{', '.join(names)}, expected {', '.join(expected)}", source=str(self.path))
 
     def __enter__(self) -> Store:
         return self
@@ -84,51 +155,91 @@ class Store:
         self.close()
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """A transaction, committed at the end; a failed write (full disk, read-only, I/O) is a
+        StoreWriteError naming the store, and what was committed before stays."""
+        if self.db is None:
+            raise StoreWriteError("the store is closed", source=str(self.path))
+        try:
+            with self.db:
+                yield self.db
+        except sqlite3.OperationalError as e:
+            raise StoreWriteError(f"cannot write the store ({e})", source=str(self.path)) from None
 
     def put(self, row: Row) -> None:
         """Save one row and commit it (replacing the same file's row for the same level and settings)."""
         key = row.level_hash if row.verdict.answered else f"file:{row.path}"  # failures: by file alone
-        with self.db:
+        with self._writing() as db:
             if row.verdict.answered:
                 # an answer replaces this file's earlier failures (which were keyed by the file alone)
-                self.db.execute("DELETE FROM rows WHERE level_hash = ? AND settings = ? AND path = ?",
+                db.execute("DELETE FROM rows WHERE level_hash = ? AND settings = ? AND path = ?",
                                 (f"file:{row.path}", row.settings, row.path))
-            self.db.execute("INSERT OR REPLACE INTO rows (level_hash, settings, path, verdict, data) "
+            db.execute("INSERT OR REPLACE INTO rows (level_hash, settings, path, verdict, data) "
                             "VALUES (?, ?, ?, ?, ?)", (key, row.settings, row.path, str(row.verdict),
                                                        json.dumps(row.to_dict())))
 
-    def answered(self, level_hash: str, settings: str) -> Row | None:
-        """An answered row for this level content and settings (from any file), or None."""
-        answered = [str(v) for v in Verdict if v.answered]
-        found = self.db.execute(
-            f"SELECT data FROM rows WHERE level_hash = ? AND settings = ? AND verdict IN "
-            f"({', '.join('?' * len(answered))}) ORDER BY answered_at DESC LIMIT 1",
-            (level_hash, settings, *answered)).fetchone()
-        return None if found is None else Row.from_dict(json.loads(found[0]))
-
-    def rows(self) -> list[Row]:
-        """The latest row of each file for each settings, in the order they were answered (a file that
-        was edited, or failed after an answer, shows its latest state)."""
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        if self.db is None:
+            raise FormatError("the store is closed", source=str(self.path))
         try:
-            found = self.db.execute("SELECT data FROM rows ORDER BY answered_at, rowid").fetchall()
-            latest: dict[tuple[str, str], Row] = {}
-            for (data,) in found:
-                row = Row.from_dict(json.loads(data))
-                latest.pop((row.path, row.settings), None)
-                latest[row.path, row.settings] = row
-            return list(latest.values())
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as e:  # (a file damaged after it was opened)
+            raise FormatError(f"cannot read the store ({e})", source=str(self.path)) from None
+
+    def _decoded(self, found: list[tuple]) -> list[Row]:
+        try:
+            return [Row.from_dict(json.loads(data)) for (data,) in found]
         except RecursionError:  # data nested too deeply for the JSON decoder
             raise FormatError("a row is malformed (nested too deeply)", source=str(self.path)) from None
         except (ValueError, KeyError, TypeError) as e:
             raise FormatError(f"a row is malformed ({e})", source=str(self.path)) from None
 
+    def answered(self, level_hash: str, settings: str) -> Row | None:
+        """An answer for this level content (from any file) that `--resume` need not repeat, or None: the
+        newest answer with these very settings, else the newest proof of the same question (par, slack,
+        rules, pivot) under other time limits, engines, workers or seeds (a proof holds whatever the time it
+        was given)."""
+        answered = [str(v) for v in Verdict if v.answered]
+        found = self._decoded(self._read(
+            f"SELECT data FROM rows WHERE level_hash = ? AND verdict IN ({', '.join('?' * len(answered))}) "
+            "ORDER BY answered_at DESC, rowid DESC", (level_hash, *answered)))
+        same = [r for r in found if r.settings == settings]
+        if same and same[0].verdict.proven:
+            return same[0]
+        asked = question(settings)
+        proofs = [r for r in found if r.verdict.proven and question(r.settings) == asked]
+        return proofs[0] if proofs else same[0] if same else None
+
+    def rows(self) -> list[Row]:
+        """One row per file (and game: Kami, or Flood-It with its pivot), in the order they were answered: its
+        strongest answer (a proof beats an unknown), the newest among equals, for the file's latest content;
+        a file whose latest run failed (bad input, a crash) shows that failure. Each row keeps the settings
+        that produced it."""
+        by_path: dict[tuple[str, str], list[Row]] = {}
+        for row in self._decoded(self._read("SELECT data FROM rows ORDER BY answered_at, rowid")):
+            by_path.setdefault((row.path, game(row.settings)), []).append(row)
+        chosen = []
+        for runs in by_path.values():
+            newest = runs[-1]
+            if newest.verdict.answered:
+                same = [(r.verdict.proven, k) for k, r in enumerate(runs)
+                        if r.verdict.answered and r.level_hash == newest.level_hash]
+                newest = runs[max(same)[1]]
+            chosen.append(newest)
+        order = {id(r): k for k, r in enumerate(r for runs in by_path.values() for r in runs)}
+        return sorted(chosen, key=lambda r: order[id(r)])
+
     # --- cubes of distributed proofs (kamicp.distributed) -----------------------------------------
     def put_cubes(self, level_hash: str, settings: str, rows: list[tuple[str, int, str, dict]]) -> None:
         """Save cubes' answers, (cube, horizon, outcome, data) each, and commit them at once (one commit for
         many rows: a commit waits for the disk)."""
-        with self.db:
-            self.db.executemany("INSERT OR REPLACE INTO cubes (level_hash, settings, cube, horizon, outcome, data) "
+        with self._writing() as db:
+            db.executemany("INSERT OR REPLACE INTO cubes (level_hash, settings, cube, horizon, outcome, data) "
                                 "VALUES (?, ?, ?, ?, ?, ?)",
                                 [(level_hash, settings, cube, horizon, outcome, json.dumps(data))
                                  for cube, horizon, outcome, data in rows])
@@ -136,10 +247,9 @@ class Store:
     def cubes_with(self, level_hash: str, settings: str, outcome: str, min_horizon: int = 0) -> dict[str, dict]:
         """The cubes of this level and settings answered `outcome` at a horizon of at least `min_horizon`
         (a cube refuted within h moves is refuted within fewer), each cube's lowest such row."""
+        found = self._read("SELECT cube, data FROM cubes WHERE level_hash = ? AND settings = ? AND outcome = ? "
+                           "AND horizon >= ? ORDER BY horizon DESC", (level_hash, settings, outcome, min_horizon))
         try:
-            found = self.db.execute(
-                "SELECT cube, data FROM cubes WHERE level_hash = ? AND settings = ? AND outcome = ? AND horizon >= ? "
-                "ORDER BY horizon DESC", (level_hash, settings, outcome, min_horizon)).fetchall()
             return {cube: json.loads(data) for cube, data in found}
         except RecursionError:
             raise FormatError("a cube row is malformed (nested too deeply)", source=str(self.path)) from None

@@ -211,11 +211,11 @@ def store_hash(level) -> str:
 
 
 @pytest.mark.parametrize("order", [True, False])
-def test_cli_solve_on_local_dask(tmp_path, order: bool) -> None:
+def test_cli_solve_on_a_running_cluster(client, tmp_path, order: bool) -> None:
     runner = CliRunner()
     path = str(LEVELS / "tri-32b5c-s106.json")
     store = str(tmp_path / "p.db")
-    res = runner.invoke(app, ["solve", path, "--dask", "local", "--dask-workers", "2", "--store", store,
+    res = runner.invoke(app, ["solve", path, "--dask", client.scheduler.address, "--store", store,
                               "--json", *([] if order else ["--no", "cube-order"])])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
@@ -225,12 +225,40 @@ def test_cli_solve_on_local_dask(tmp_path, order: bool) -> None:
     assert tasks and all(a["after"] == order for a in tasks)  # the children searched canonical after the cube
 
 
+def test_cli_dask_local_starts_no_cluster_for_a_level_the_single_machine_proves() -> None:
+    """An easy level costs what it costs without --dask: the single-machine race answers first, and no
+    LocalCluster is started (no workers)."""
+    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-32b5c-s106.json"), "--dask", "local", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["optimum"] == 8 and data["workers"] == 0 and data["cubes"] == []
+    text = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-32b5c-s106.json"), "--dask", "local"]).stdout
+    assert "no cubes needed: proven on this machine" in " ".join(text.split())
+
+
+@pytest.mark.parametrize("limit", [5.0, pytest.param(8.0, marks=pytest.mark.slow)])
+def test_cli_dask_local_time_limit_counts_the_cluster(limit: float) -> None:
+    """--time-limit holds for the whole run: the single-machine race, the LocalCluster's start and stop."""
+    start = time.monotonic()
+    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-48b5c-s110.json"), "--dask", "local",
+                                   "--time-limit", str(limit)])
+    took = time.monotonic() - start
+    assert res.exit_code == 3 and "unknown" in res.stdout, res.output
+    assert took < limit + 1.5, took  # (on main: 10.1 s for 5)
+
+
 @pytest.mark.slow
 def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
     runner = CliRunner()
     path, store = str(LEVELS / "tri-32b5c-s106.json"), str(tmp_path / "p.db")
-    assert runner.invoke(app, ["solve", path, "--dask", "local", "--store", store]).exit_code == 0
-    res = runner.invoke(app, ["solve", path, "--dask", "local", "--store", store, "--verbose"])
+    on, cluster = connect("local", 2)  # a running cluster: no single-machine race first
+    try:
+        address = on.scheduler.address
+        assert runner.invoke(app, ["solve", path, "--dask", address, "--store", store]).exit_code == 0
+        res = runner.invoke(app, ["solve", path, "--dask", address, "--store", store, "--verbose"])
+    finally:
+        on.close()
+        cluster.close()
     assert res.exit_code == 0, res.output
     assert "optimal: 8 moves" in res.stdout and "every cube" in res.stdout
     assert res.stdout.count("│ store") == 148  # the verbose table: each cube answered from the store
@@ -244,7 +272,9 @@ def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
     (["--dask", "tcp://127.0.0.1:9", "--dask-workers", "2"], "error: --dask-workers is for --dask local"),
     (["--dask", "local", "--rules", "pivot"], "error: --dask solves Kami levels"),
     (["--dask", "local", "--workers", "4"], "error: --workers does not apply to --dask"),
-    (["--dask", "nonsense"], "error: --dask nonsense: cannot reach the scheduler"),
+    (["--dask", "nonsense"], "error: --dask nonsense: not a scheduler address"),
+    (["--dask", "tls://127.0.0.1:9"], "error: --dask tls://127.0.0.1:9: kamicp connects to a scheduler over tcp://"),
+    (["--dask", "ucx://127.0.0.1:9"], "error: --dask ucx://127.0.0.1:9: kamicp connects to a scheduler over tcp://"),
     (["--dask", "local", "--no", "beam"], "error: --no does not apply to --dask"),
 ])
 def test_cli_bad_options_are_one_line(args: list[str], message: str) -> None:
@@ -280,10 +310,13 @@ def test_signal_mid_run_leaves_no_process_and_the_rerun_resumes(tmp_path, signum
     proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == code
-    assert stderr.startswith("interrupted: best so far") and stderr.count("\n") == 1
+    saved, stopped = stderr.splitlines()  # how many cube answers the rerun skips, then what was proven
+    assert saved.endswith(f"cube answers saved to {store}: the same command resumes from them"), stderr
+    assert stopped.startswith("interrupted: best so far")
     _, alive = psutil.wait_procs(children, timeout=15)
     assert not alive
     answered = cube_rows(store)
+    assert int(saved.split()[0]) > 0
     res = CliRunner().invoke(app, ["solve", level, "--dask", "local", "--store", str(store), "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)

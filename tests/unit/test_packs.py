@@ -246,3 +246,68 @@ def test_a_daemonic_worker_says_how_to_start_it():
     got = parent.recv() if parent.poll(60) else None
     proc.join(10)
     assert got is not None and got.verdict == Verdict.error and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in got.error
+
+
+def _row(path: str, verdict: Verdict, settings: PackSettings, optimum: int | None = None) -> Row:
+    return Row(path=path, level=Path(path).stem, level_hash="h1", verdict=verdict, par=5, optimum=optimum,
+               settings=settings.key())
+
+
+def test_store_rows_one_per_level_the_strongest_answer_newest_among_equals(tmp_path):
+    short, long_ = replace(FAST, time_limit=1), replace(FAST, time_limit=60)
+    with Store(tmp_path / "s.sqlite") as store:
+        store.put(_row("a.json", Verdict.correct, long_, 5))
+        store.put(_row("a.json", Verdict.unknown, short))  # weaker and newer: the proof stays
+        store.put(_row("b.json", Verdict.unknown, short))
+        store.put(_row("b.json", Verdict.unknown, long_))  # equals: the newest
+        store.put(_row("c.json", Verdict.not_minimal, short, 4))
+        store.put(_row("c.json", Verdict.correct, replace(long_, par=4), 4))  # two proofs: the newest
+        rows = {r.path: r for r in store.rows()}
+    assert len(rows) == 3
+    assert (rows["a.json"].verdict, rows["a.json"].settings) == (Verdict.correct, long_.key())
+    assert rows["b.json"].settings == long_.key()
+    assert rows["c.json"].verdict == Verdict.correct
+    from kamicp.packs.report import settings_text
+
+    assert settings_text(rows["a.json"]) == "search, 60 s"
+    assert settings_text(rows["c.json"]) == "search, 60 s, --par 4"
+
+
+def test_resume_keeps_a_proof_made_under_another_time_limit_engine_or_seed(tmp_path, monkeypatch):
+    files = copy_puzzles(tmp_path / "pack")[:2]
+    with Store(tmp_path / "s.sqlite") as store:
+        run_pack(load_pack(files), FAST, store=store)
+        ran: list[str] = []
+        real = worker.run_isolated
+        monkeypatch.setattr(worker, "run_isolated", lambda item, *a: ran.append(item.path) or real(item, *a))
+        for other in (replace(FAST, time_limit=5), replace(FAST, engine="cpsat", seed=3, workers=2)):
+            rows = run_pack(load_pack(files), other, store=store, resume=True)
+            assert not ran and all(r.verdict == Verdict.correct and r.settings == FAST.key() for r in rows)
+        run_pack(load_pack(files), replace(FAST, slack=3), store=store, resume=True)  # another question
+        assert sorted(ran) == sorted(map(str, files))
+        # an unknown is not a proof: another time limit tries again
+        store.put(replace(_row(str(files[0]), Verdict.unknown, replace(FAST, par=1)), level_hash=level_hash(
+            load_level(files[0]))))
+        ran.clear()
+        run_pack(load_pack(files[:1]), replace(FAST, par=1, time_limit=7), store=store, resume=True)
+        assert ran == [str(files[0])]
+
+
+def test_the_eta_counts_down_while_the_last_level_runs():
+    from rich.progress import Progress
+
+    from kamicp.cli.packs import EtaColumn
+
+    clock = [0.0]
+    progress = Progress(get_time=lambda: clock[0], auto_refresh=False)
+    task = progress.add_task("pack", total=4, done_at=None, worked=0)
+    column = EtaColumn()
+    assert column.render(progress.tasks[0]).plain == "-:--:--"  # nothing to go by yet
+    progress.start_task(task)
+    clock[0] = 30.0
+    progress.update(task, completed=3, done_at=30.0, worked=3)  # 10 s a level: one left
+    times = []
+    for now in (30.0, 33.0, 38.0, 45.0):
+        clock[0] = now
+        times.append(column.render(progress.tasks[0]).plain)
+    assert times == ["0:00:11", "0:00:08", "0:00:03", "-:--:--"]  # counts down; then unknown, never stuck

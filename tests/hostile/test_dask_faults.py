@@ -1,0 +1,240 @@
+"""Dask under faults, with real clusters: a port that accepts connections but is not a scheduler (a silent
+listener, the dashboard's HTTP port), addresses of transports kamicp does not speak, a worker killed
+mid-proof (its cubes are sent again and the proof completes), the scheduler killed mid-run (one line,
+exit 3, the store keeps what was proven), and more workers asked than levels. (A missing dask extra:
+test_optional_extras.py.)"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kamicp.cli import app
+from tests.helpers import LEVELS, PUZZLES, known_optima
+
+pytest.importorskip("distributed")
+
+runner = CliRunner()
+DAWN = PUZZLES / "tri-dawn.json"
+SLOW_LEVEL = LEVELS / "tri-48b5c-s110.json"  # past the single machine's first seconds; cubes for about 20 s
+
+
+def one_line(res, code: int, needle: str) -> None:
+    assert res.exit_code == code, res.output
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], res.stderr
+    assert "Traceback" not in res.output
+
+
+@contextlib.contextmanager
+def silent_listener() -> Iterator[int]:
+    """A port that accepts connections and never says a word."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(64)
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                held.append(server.accept()[0])
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+
+
+@pytest.mark.parametrize("command", [["validate", DAWN], ["solve", SLOW_LEVEL, "--time-limit", "2"]],
+                         ids=["validate", "solve"])
+def test_a_silent_port_fails_in_bounded_time(command):
+    with silent_listener() as port:
+        start = time.monotonic()
+        res = runner.invoke(app, [*map(str, command), "--dask", f"tcp://127.0.0.1:{port}"])
+        assert time.monotonic() - start < 10  # (at most 5 s, or the time limit when shorter)
+    one_line(res, 2, "no Dask scheduler answered")
+
+
+def test_the_dashboard_s_http_port_is_not_a_scheduler():
+    from kamicp.packs.dask_runner import connect
+
+    client, cluster = connect("local", 1)
+    try:
+        http = cluster.scheduler.http_server.port  # HTTP, not Dask's protocol
+        start = time.monotonic()
+        res = runner.invoke(app, ["solve", str(SLOW_LEVEL), "--time-limit", "2", "--dask", f"tcp://127.0.0.1:{http}"])
+        assert time.monotonic() - start < 10
+    finally:
+        client.close()
+        cluster.close()
+    one_line(res, 2, f"--dask tcp://127.0.0.1:{http}")
+
+
+@pytest.mark.parametrize("scheme", ["tls", "ucx", "ws"])
+def test_other_transports_are_one_line(scheme):
+    for command in (["validate", DAWN], ["solve", DAWN]):
+        one_line(runner.invoke(app, [*map(str, command), "--dask", f"{scheme}://127.0.0.1:8786"]), 2,
+                 "kamicp connects to a scheduler over tcp://")
+
+
+def test_no_more_local_workers_than_levels(monkeypatch, tmp_path):
+    from kamicp.packs import dask_runner
+
+    asked: list[int] = []
+    real = dask_runner.connect
+    monkeypatch.setattr(dask_runner, "connect", lambda address, jobs, *a: asked.append(jobs) or real(address, jobs, *a))
+    res = runner.invoke(app, ["validate", str(DAWN), "--dask", "local", "--jobs", "8"])
+    assert res.exit_code == 0 and asked == [1], (res.output, asked)
+    store = tmp_path / "s.sqlite"
+    assert runner.invoke(app, ["validate", str(DAWN), "--store", str(store)]).exit_code == 0
+    res = runner.invoke(app, ["validate", str(DAWN), "--dask", "local", "--store", str(store), "--resume"])
+    assert res.exit_code == 0 and asked == [1], asked  # nothing left to run: no cluster at all
+
+
+def cube_rows(path: Path) -> int:
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1)) as db:
+            return db.execute("SELECT COUNT(*) FROM cubes").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def wait_for(check, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_a_killed_worker_s_cubes_are_sent_again_and_the_proof_completes(tmp_path):
+    """One worker process (its nanny restarts it): killed mid-proof, the level it held is lost with it, so
+    every cube in flight is cancelled; they are sent again and the proof completes."""
+    from kamicp.packs.dask_runner import connect
+
+    client, cluster = connect("local", 1)
+    store = tmp_path / "p.db"
+    try:
+        [pid] = client.run(os.getpid).values()
+
+        def kill_mid_proof() -> None:
+            wait_for(lambda: cube_rows(store) >= 3)
+            os.kill(pid, signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_mid_proof, daemon=True)
+        killer.start()
+        res = runner.invoke(app, ["solve", str(SLOW_LEVEL), "--dask", cluster.scheduler_address, "--store",
+                                  str(store), "--json"])
+        killer.join(1)
+        assert not killer.is_alive()
+        assert client.run(os.getpid) != {pid}  # (the kill happened: a new worker process)
+    finally:
+        client.close()
+        cluster.close()
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["optimum"] == known_optima()["tri-48b5c-s110"]["optimum"]
+
+
+@contextlib.contextmanager
+def scheduler_and_workers() -> Iterator[tuple[str, subprocess.Popen]]:
+    """A Dask scheduler and a worker process started as users start them (`dask scheduler`, `dask worker`)."""
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--dashboard-address", "127.0.0.1:0"], stderr=subprocess.PIPE,
+                                 text=True, env=env)
+    worker = None
+    try:
+        address = ""
+        assert scheduler.stderr is not None
+        for line in scheduler.stderr:
+            if "Scheduler at:" in line:
+                address = line.split("Scheduler at:")[1].strip()
+                break
+        assert address
+        threading.Thread(target=scheduler.stderr.read, daemon=True).start()  # (its log: never a full pipe)
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--nworkers", "2"], stderr=subprocess.DEVNULL, env=env)
+        yield address, scheduler
+    finally:
+        for proc in (worker, scheduler):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+
+
+def _kamicp(*args: object) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.slow
+def test_a_killed_scheduler_is_one_line_and_the_store_keeps_the_cubes(tmp_path):
+    store = tmp_path / "p.db"
+    with scheduler_and_workers() as (address, scheduler):
+        proc = _kamicp("solve", SLOW_LEVEL, "--dask", address, "--store", store)
+        try:
+            wait_for(lambda: cube_rows(store) >= 3 or proc.poll() is not None)
+            scheduler.kill()
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 3, err
+    assert err.startswith(f"error: the Dask scheduler at {address} went away") and err.count("\n") == 1, err
+    assert f"the cube answers proven so far are in {store}" in err
+    assert cube_rows(store) >= 3
+
+
+@pytest.mark.slow
+def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_path):
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    for p in sorted(PUZZLES.glob("*.json")):
+        shutil.copy(p, pack / p.name)
+    hard = json.loads((LEVELS.parent.parent.parent / "benchmarks" / "levels" /
+                       "gen-tri-150b5c-mirror-proper-s708.json").read_text())
+    (pack / "zz-hard.json").write_text(json.dumps({**hard, "name": "zz-hard", "par": 10}))
+    store = tmp_path / "v.db"
+    easy = len(list(PUZZLES.glob("*.json")))
+    with scheduler_and_workers() as (address, scheduler):
+        proc = _kamicp("validate", pack, "--dask", address, "--store", store, "--time-limit", "60")
+        try:
+            def rows() -> int:
+                with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(store, timeout=1)) as db:
+                    return db.execute("SELECT COUNT(*) FROM rows").fetchone()[0]
+                return 0
+            wait_for(lambda: rows() >= easy or proc.poll() is not None)
+            time.sleep(1)
+            scheduler.kill()
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 3, err
+    error = [line for line in err.splitlines() if line.startswith("error:")]
+    assert error == [f"error: the Dask scheduler at {address} went away (killed, or the network to it lost): "
+                     f"{easy} of {easy + 1} levels done; the answers are in {store}: the same command with "
+                     "--resume continues"], err
+    assert "Traceback" not in err and "tri-dawn" in out and "zz-hard" not in out
+
