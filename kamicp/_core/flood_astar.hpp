@@ -20,6 +20,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace kamicp {
@@ -154,18 +156,20 @@ enum class FloodStatus { running, optimal, capped, no_solution };
 
 class FloodAstar {
 public:
-    FloodAstar(FloodBoard board, long long cap) : b_(std::move(board)), bound_(b_), cap_(cap) {
+    // `limit` >= 0: only solutions of at most `limit` moves are looked for (none: no_solution, lower() = limit + 1)
+    FloodAstar(FloodBoard board, long long cap, int limit = -1)
+        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? MAXF : std::min(limit + 1, MAXF)) {
         W_ = b_.W;
+        block_ = std::max<size_t>(1, (size_t{1} << 22) / W_);
+        // about 2^20 words of bound work between looks at the clock (one node's bound is about n x W)
+        const long long work = std::max<long long>(1, static_cast<long long>(b_.n) * W_ * b_.K);
+        while (poll_mask_ > 0 && work * (poll_mask_ + 1) > (1LL << 20)) poll_mask_ >>= 1;
         tmp_.assign(W_, 0);
         front_.assign(W_, 0);
         child_.assign(W_, 0);
         cfront_.assign(W_, 0);
         grow_.assign(W_, 0);
         table_.assign(1 << 16, EMPTY);
-        const auto reserve = static_cast<size_t>(std::min<long long>(cap_, 1LL << 31));  // virtual only until used:
-        sets_.reserve(reserve * W_);  // no copy of the whole store while it grows
-        parent_.reserve(reserve);
-        for (auto *v : {&g_, &h_, &move_, &F_}) v->reserve(reserve);
         std::vector<Word> root(W_, 0);
         root[b_.start / 64] |= Word{1} << (b_.start % 64);
         if (b_.is_island(root.data())) {  // solved already, or one move to the final colour
@@ -191,12 +195,17 @@ public:
             std::uint32_t idx;
             if (!pop(idx)) {
                 if (best_len_ >= 0) return done(FloodStatus::optimal);
-                return done(FloodStatus::no_solution);
+                lower_ = std::max(lower_, ceiling_);
+                return FloodStatus::no_solution;
             }
             if (best_len_ >= 0 && best_len_ <= lower_) return done(FloodStatus::optimal);
-            expand(idx);
+            try {
+                expand(idx);
+            } catch (const std::bad_alloc &) {  // out of memory (an address-space limit): as at the cap
+                capped_ = true;
+            }
             if (capped_) return FloodStatus::capped;
-            if ((polled & 1023) == 0 && clock::now() > stop) return FloodStatus::running;
+            if ((polled & poll_mask_) == 0 && clock::now() > stop) return FloodStatus::running;
         }
     }
 
@@ -207,7 +216,7 @@ public:
     long long stored() const { return static_cast<long long>(parent_.size()); }
     long long expanded() const { return expanded_; }
     long long bytes() const {
-        return static_cast<long long>(sets_.capacity() * sizeof(Word) + parent_.capacity() * 4 + g_.capacity() * 3 +
+        return static_cast<long long>(blocks_.size() * block_ * W_ * sizeof(Word) + parent_.capacity() * 4 + g_.capacity() * 4 +
                                       table_.capacity() * 4 + queued_ * 4);
     }
     // the bound of a flooded set given as region indices (for the tests' cross-check)
@@ -227,8 +236,11 @@ private:
     FloodBoard b_;
     Layered bound_;
     long long cap_;
+    long long poll_mask_ = 1023;  // expansions between looks at the clock, less one
+    int ceiling_;  // solutions of this many moves or more are not looked for
     int W_ = 0;
-    std::vector<Word> sets_;  // W_ words per stored set
+    size_t block_ = 1;  // sets per block (about 32 MB): the store grows without copying itself
+    std::vector<std::unique_ptr<Word[]>> blocks_;  // W_ words per stored set
     std::vector<std::uint32_t> parent_;
     std::vector<std::uint8_t> g_, h_, move_;  // moves so far, bound, the colour of the last move
     std::vector<std::uint8_t> F_;  // the f the set is queued at (its children of that f are stored next; 255: none)
@@ -253,7 +265,7 @@ private:
         return s;
     }
 
-    const Word *set(std::uint32_t i) const { return &sets_[static_cast<size_t>(i) * W_]; }
+    const Word *set(std::uint32_t i) const { return &blocks_[i / block_][(i % block_) * W_]; }
 
     std::uint64_t hash(const Word *s) const {
         std::uint64_t h = 0x9e3779b97f4a7c15ull;
@@ -334,7 +346,8 @@ private:
             return;
         }
         const auto k = static_cast<std::uint32_t>(parent_.size());
-        sets_.insert(sets_.end(), s, s + W_);
+        if (k % block_ == 0) blocks_.emplace_back(new Word[block_ * W_]);
+        std::copy(s, s + W_, &blocks_[k / block_][(k % block_) * W_]);
         parent_.push_back(parent);
         move_.push_back(static_cast<std::uint8_t>(colour < 0 ? 255 : colour));
         g_.push_back(static_cast<std::uint8_t>(g));
@@ -372,7 +385,7 @@ private:
         ++expanded_;
         const int g = g_[idx], hp = h_[idx], F = F_[idx];
         int next = MAXF;  // the smallest f of a child not stored now
-        std::copy(set(idx), set(idx) + W_, tmp_.begin());  // sets_ may move while children are inserted
+        std::copy(set(idx), set(idx) + W_, tmp_.begin());
         b_.frontier(tmp_.data(), front_.data());
         count_left(tmp_.data());
         const int only = b_.final_colour < 0 ? vanishing(tmp_.data()) : -1;
@@ -388,7 +401,7 @@ private:
             for (int j = 0; j < W_; ++j) child_[j] = tmp_[j] | grow_[j];
             if (b_.is_island(child_.data())) {
                 int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
-                if (best_len_ < 0 || length < best_len_) record(idx, c, length);
+                if ((best_len_ < 0 || length < best_len_) && length < ceiling_) record(idx, c, length);
                 continue;
             }
             if ((parent_.size() + 1) * 2 > table_.size()) grow_table();
@@ -404,7 +417,7 @@ private:
             left_[c] -= absorbed;
             int h = std::max(bound_(child_.data(), cfront_.data(), left_.data()), hp - 1);
             left_[c] += absorbed;
-            if (best_len_ >= 0 && g + 1 + h >= best_len_) continue;  // cannot beat the solution in hand
+            if (g + 1 + h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;  // too long
             if (g + 1 + h > F) {
                 next = std::min(next, g + 1 + h);
                 continue;

@@ -274,17 +274,23 @@ std::unique_ptr<kamicp::FloodBoard> read_flood_board(PyObject *adj_obj, PyObject
 }
 
 PyObject *py_flood_create(PyObject *, PyObject *args, PyObject *kwargs) {
-    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "final", "cap", nullptr};
+    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "final", "cap", "limit", nullptr};
     PyObject *adj_obj, *colours_obj;
-    int K, start, final_colour = -1;
+    int K, start, final_colour = -1, limit = -1;
     long long cap = 50000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOii|$iL", const_cast<char **>(kwlist), &adj_obj, &colours_obj,
-                                     &K, &start, &final_colour, &cap))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOii|$iLi", const_cast<char **>(kwlist), &adj_obj, &colours_obj,
+                                     &K, &start, &final_colour, &cap, &limit))
         return nullptr;
+    if (limit < -1 || limit > 1000) return fail("limit: -1 (none) or 0..1000 moves"), nullptr;
     if (cap < 1 || cap > 4000000000LL) return fail("cap: 1..4000000000 stored sets"), nullptr;
     auto board = read_flood_board(adj_obj, colours_obj, K, start, final_colour);
     if (!board) return nullptr;
-    auto *s = new kamicp::FloodAstar(std::move(*board), cap);
+    kamicp::FloodAstar *s;
+    try {
+        s = new kamicp::FloodAstar(std::move(*board), cap, limit);
+    } catch (const std::bad_alloc &) {
+        return PyErr_NoMemory();
+    }
     return PyCapsule_New(s, FLOOD_CAPSULE, flood_destroy);
 }
 
@@ -330,8 +336,12 @@ PyObject *py_flood_bound(PyObject *, PyObject *args, PyObject *kwargs) {
     if (!board) return nullptr;
     for (int v : flooded)
         if (v < 0 || v >= board->n) return fail("flooded: region out of range"), nullptr;
-    kamicp::FloodAstar search(std::move(*board), 1);
-    return PyLong_FromLong(search.bound_of(flooded));
+    try {
+        kamicp::FloodAstar search(std::move(*board), 1);
+        return PyLong_FromLong(search.bound_of(flooded));
+    } catch (const std::bad_alloc &) {
+        return PyErr_NoMemory();
+    }
 }
 // ---- end Flood-It A* ----
 
@@ -353,8 +363,8 @@ PyMethodDef methods[] = {
      "cluster_cost(dist, size, caps) -> (cluster cost of the sample of up to size of the r regions with r x r "
      "distances dist, [whether it is >= cap for each cap, asked in turn of one object])"},
     {"flood_create", KW(py_flood_create),
-     "flood_create(adj, colours, num_colors, start, *, final=-1, cap=50000000) -> handle of a Flood-It A* "
-     "(fixed pivot in region start; final: the colour the flood must end in, -1 any)"},
+     "flood_create(adj, colours, num_colors, start, *, final=-1, cap=50000000, limit=-1) -> handle of a Flood-It "
+     "A* (fixed pivot in region start; final: the colour the flood must end in, -1 any; limit: longest plan wanted)"},
     {"flood_run", KW(py_flood_run),
      "flood_run(handle, *, seconds=-1) -> {status: running|optimal|capped|no-solution, plan, lower, root_bound, "
      "stored, expanded, bytes}"},

@@ -20,6 +20,7 @@ from kamicp.search import compiled_core
 SLICE = 0.25  # seconds of search between looks at the clock, the interrupt flag and the progress line
 MEMORY_MB = 6000  # default budget of the stored sets (the process needs about as much again at worst)
 MAX_COLOURS = 15  # what the compiled core takes
+MAX_REGIONS = 20_000  # beyond, a neighbour table of regions x regions bits outgrows its use: IDA* and CP-SAT
 
 
 @dataclass(frozen=True)
@@ -38,13 +39,24 @@ class AStarOutcome:
 
 
 def available(game: PivotGame) -> bool:
-    """Whether the compiled A* takes this game (built core, at most MAX_COLOURS colours)."""
-    return compiled_core is not None and len(game.regions.palette) <= MAX_COLOURS
+    """Whether the compiled A* takes this game (built core, at most MAX_COLOURS colours and MAX_REGIONS regions)."""
+    return compiled_core is not None and len(game.regions.palette) <= MAX_COLOURS and game.n <= MAX_REGIONS
 
 
 def bytes_per_set(regions: int) -> int:
     """Memory per stored flood set: the bitset, parent, g, h, move, and its share of hash table and open list."""
     return 8 * ((regions + 63) // 64) + 32
+
+
+def _address_space_mb() -> int:
+    """The process's address-space limit (RLIMIT_AS, as packs set it) in MB, or a large number."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):  # pragma: no cover - no such limit on this platform
+        return 1 << 40
+    return 1 << 40 if soft == resource.RLIM_INFINITY else soft // 2**20
 
 
 def layered_bound(game: PivotGame, flooded: int) -> int:
@@ -55,13 +67,15 @@ def layered_bound(game: PivotGame, flooded: int) -> int:
 
 
 class PivotAStar:
-    def __init__(self, game: PivotGame, memory_mb: int = MEMORY_MB) -> None:
+    def __init__(self, game: PivotGame, memory_mb: int = MEMORY_MB, limit: int | None = None) -> None:
+        """`limit`: look only for plans of at most that many moves (`no-solution` when there is none)."""
         if not available(game):
             raise RuntimeError("the compiled Flood-It A* is not available for this game")
-        cap = max(1, memory_mb * 2**20 // bytes_per_set(game.n))
+        cap = max(1, min(memory_mb, _address_space_mb() // 2) * 2**20 // bytes_per_set(game.n))
         final = -1 if game.final is None else game.final
         self._handle = compiled_core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
-                                                  len(game.regions.palette), game.start, final=final, cap=cap)
+                                                  len(game.regions.palette), game.start, final=final, cap=cap,
+                                                  limit=-1 if limit is None else limit)
         self.cap = cap
 
     def run(self, deadline: float | None = None,
