@@ -74,3 +74,28 @@ def test_no_solution_when_the_other_islands_differ(tmp_path):
     res = run("solve", path, "--geometry", "square", "--rules", "pivot")
     assert res.exit_code == 1, res.output
     assert "no solution (proven)" in res.output and "cannot reach" in res.output
+
+
+def test_solve_a_99problems_board_by_its_name(tmp_path):
+    """`kamicp solve 12_12_06_001 --rules pivot` on the file itself: a board generated in that format."""
+    from kamicp.formats.flood99 import flood99_text
+    from tests.helpers.boards import flood_square
+
+    level = flood_square(9, 5, 4)
+    path = tmp_path / "09_09_05_004"
+    path.write_text(flood99_text(level))
+    res = run("solve", path, "--rules", "pivot", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["status"] == "optimal" and data["engine"] == "astar"
+    assert data["optimum"] == len(solve_pivot_search(level).moves)
+    bad = tmp_path / "09_09_05_005"
+    bad.write_text("9 9 5\n1 2 3\n0\n")
+    res = run("solve", bad, "--rules", "pivot")
+    assert res.exit_code == 2 and "09_09_05_005" in res.output and "cells" in res.output
+
+
+def solve_pivot_search(level):
+    from kamicp.floodit import solve_pivot
+
+    return solve_pivot(level, engine="search")
