@@ -129,6 +129,9 @@ def main(argv: list[str] | None = None) -> None:
         records.append(rec)
         if rec["status"] == "optimal" and args.rules == "pivot" and rec["published"] not in (None, rec["optimum"]):
             wrong.append(rec["board"])
+        partial = Path(args.out).with_suffix(".partial.json")  # what is done so far, should the run be stopped
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(json.dumps({"command": command_line("floodit99.py", argv), "records": records}, indent=1))
         print(f"[{i}/{len(paths)}] {rec['board']}: {rec['status']} {rec['optimum']} "
               f"({_num(rec['seconds'])} s, {_num(rec['peak_mb'], 0)} MB, load {os.getloadavg()[0]:.1f})",
               file=sys.stderr, flush=True)
@@ -139,6 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     command = command_line("floodit99.py", argv)
     lines = [f"`{command}`", "", machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
     write_results(args.out, command, lines, records)
+    Path(args.out).with_suffix(".partial.json").unlink(missing_ok=True)
     if wrong:
         raise SystemExit(f"proven optima differ from the published ones on {', '.join(wrong)}")
 

@@ -64,8 +64,20 @@ struct FloodBoard {
     const Word *nb(int v) const { return &nbr[static_cast<size_t>(v) * W]; }
     const Word *cm(int c) const { return &cmask[static_cast<size_t>(c) * W]; }
 
-    // out |= the neighbours of every region in `set`
+    // out |= the neighbours of every region in `set` (WN > 0: W known at compile time)
+    template <int WN>
     void dilate(const Word *set, Word *out) const {
+        const int W = WN > 0 ? WN : this->W;
+        if constexpr (WN > 0) {  // accumulate in registers: `out` may alias a row as far as the compiler knows
+            Word acc[WN] = {};
+            for (int i = 0; i < WN; ++i)
+                for (Word b = set[i]; b; b &= b - 1) {
+                    const Word *row = nb(i * 64 + __builtin_ctzll(b));
+                    for (int j = 0; j < WN; ++j) acc[j] |= row[j];
+                }
+            for (int j = 0; j < WN; ++j) out[j] |= acc[j];
+            return;
+        }
         for (int i = 0; i < W; ++i)
             for (Word b = set[i]; b; b &= b - 1) {
                 const Word *row = nb(i * 64 + __builtin_ctzll(b));
@@ -74,13 +86,17 @@ struct FloodBoard {
     }
 
     // the unflooded neighbours of the flooded set F
+    template <int WN>
     void frontier(const Word *F, Word *out) const {
+        const int W = WN > 0 ? WN : this->W;
         std::fill(out, out + W, Word{0});
-        dilate(F, out);
+        dilate<WN>(F, out);
         for (int j = 0; j < W; ++j) out[j] &= ~F[j];
     }
 
+    template <int WN>
     bool is_island(const Word *F) const {
+        const int W = WN > 0 ? WN : this->W;
         for (int j = 0; j < W; ++j)
             if (F[j] != island[j]) return false;
         return true;
@@ -91,6 +107,7 @@ struct FloodBoard {
 // colours have no region outside the walked set and its frontier, each needs a move of its own: add their
 // number and walk into the frontier regions of those colours only; otherwise add one move and walk into
 // the whole frontier.
+template <int WN>
 struct Layered {
     const FloodBoard &b;
     std::vector<Word> in, front, add, grown;
@@ -102,7 +119,7 @@ struct Layered {
 
     // `left[c]`: the island's regions of colour c outside F
     int operator()(const Word *F, const Word *N, const int *left) {
-        const int W = b.W, K = b.K;
+        const int W = WN > 0 ? WN : b.W, K = b.K;
         std::copy(F, F + W, in.begin());
         std::copy(N, N + W, front.begin());
         std::fill(front_count.begin(), front_count.end(), 0);
@@ -132,7 +149,7 @@ struct Layered {
                 std::fill(front_count.begin(), front_count.end(), 0);
             }
             std::fill(grown.begin(), grown.end(), Word{0});
-            b.dilate(add.data(), grown.data());
+            b.dilate<WN>(add.data(), grown.data());
             any = false;
             for (int j = 0; j < W; ++j) {
                 in[j] |= add[j];
@@ -154,12 +171,29 @@ struct Layered {
 
 enum class FloodStatus { running, optimal, capped, no_solution };
 
-class FloodAstar {
+// What the binding sees of a search, whatever its width.
+class FloodSearch {
+public:
+    virtual ~FloodSearch() = default;
+    virtual FloodStatus run(double seconds) = 0;
+    virtual int lower() const = 0;
+    virtual int root_bound() const = 0;
+    virtual int best_length() const = 0;
+    virtual const std::vector<int> &plan() const = 0;
+    virtual long long stored() const = 0;
+    virtual long long expanded() const = 0;
+    virtual long long bytes() const = 0;
+    virtual int bound_of(const std::vector<int> &regions) = 0;
+};
+
+// WN > 0: the bitsets' width in words, fixed at compile time (the loops over words unrolled); 0: any width
+template <int WN>
+class FloodAstar : public FloodSearch {
 public:
     // `limit` >= 0: only solutions of at most `limit` moves are looked for (none: no_solution, lower() = limit + 1)
     FloodAstar(FloodBoard board, long long cap, int limit = -1)
-        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? MAXF : std::min(limit + 1, MAXF)) {
-        W_ = b_.W;
+        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? NO_CHILD : limit + 1) {
+        W_ = WN > 0 ? WN : b_.W;
         block_ = std::max<size_t>(1, (size_t{1} << 22) / W_);
         // about 2^20 words of bound work between looks at the clock (one node's bound is about n x W)
         const long long work = std::max<long long>(1, static_cast<long long>(b_.n) * W_ * b_.K);
@@ -172,12 +206,12 @@ public:
         table_.assign(1 << 16, EMPTY);
         std::vector<Word> root(W_, 0);
         root[b_.start / 64] |= Word{1} << (b_.start % 64);
-        if (b_.is_island(root.data())) {  // solved already, or one move to the final colour
+        if (b_.template is_island<WN>(root.data())) {  // solved already, or one move to the final colour
             best_len_ = b_.final_colour >= 0 && b_.colour[b_.start] != b_.final_colour ? 1 : 0;
             if (best_len_) best_plan_ = {b_.final_colour};
             return;
         }
-        b_.frontier(root.data(), front_.data());
+        b_.template frontier<WN>(root.data(), front_.data());
         count_left(root.data());
         int h = bound_(root.data(), front_.data(), left_.data());
         root_bound_ = h;
@@ -187,15 +221,16 @@ public:
 
     // Search for up to `seconds` (< 0: no limit): running (call again), optimal (plan() is proven
     // shortest), capped (lower() is all that is proven) or no_solution.
-    FloodStatus run(double seconds) {
+    FloodStatus run(double seconds) override {
         using clock = std::chrono::steady_clock;
         const auto stop = clock::now() + std::chrono::duration<double>(seconds < 0 ? 1e12 : seconds);
+        if (capped_) return FloodStatus::capped;
         for (long long polled = 0;; ++polled) {
             if (best_len_ >= 0 && best_len_ <= lower_) return done(FloodStatus::optimal);
             std::uint32_t idx;
             if (!pop(idx)) {
                 if (best_len_ >= 0) return done(FloodStatus::optimal);
-                lower_ = std::max(lower_, ceiling_);
+                if (ceiling_ < NO_CHILD) lower_ = std::max(lower_, ceiling_);
                 return FloodStatus::no_solution;
             }
             if (best_len_ >= 0 && best_len_ <= lower_) return done(FloodStatus::optimal);
@@ -209,21 +244,21 @@ public:
         }
     }
 
-    int lower() const { return lower_; }
-    int root_bound() const { return root_bound_; }
-    int best_length() const { return best_len_; }
-    const std::vector<int> &plan() const { return best_plan_; }
-    long long stored() const { return static_cast<long long>(parent_.size()); }
-    long long expanded() const { return expanded_; }
-    long long bytes() const {
+    int lower() const override { return lower_; }
+    int root_bound() const override { return root_bound_; }
+    int best_length() const override { return best_len_; }
+    const std::vector<int> &plan() const override { return best_plan_; }
+    long long stored() const override { return static_cast<long long>(parent_.size()); }
+    long long expanded() const override { return expanded_; }
+    long long bytes() const override {
         return static_cast<long long>(blocks_.size() * block_ * W_ * sizeof(Word) + parent_.capacity() * 4 + g_.capacity() * 4 +
                                       table_.capacity() * 4 + queued_ * 4);
     }
     // the bound of a flooded set given as region indices (for the tests' cross-check)
-    int bound_of(const std::vector<int> &regions) {
+    int bound_of(const std::vector<int> &regions) override {
         std::fill(tmp_.begin(), tmp_.end(), Word{0});
         for (int v : regions) tmp_[v / 64] |= Word{1} << (v % 64);
-        b_.frontier(tmp_.data(), front_.data());
+        b_.template frontier<WN>(tmp_.data(), front_.data());
         count_left(tmp_.data());
         return bound_(tmp_.data(), front_.data(), left_.data());
     }
@@ -231,14 +266,15 @@ public:
 private:
     static constexpr std::uint32_t EMPTY = 0xffffffffu;
     static constexpr std::uint32_t NONE = 0xffffffffu;
-    static constexpr int MAXF = 1024;
+    static constexpr int MAXF = 250;  // f, g and h live in bytes: beyond, the search stops as at the cap
+    static constexpr int NO_CHILD = 1 << 20;  // no limit, no child
 
     FloodBoard b_;
-    Layered bound_;
+    Layered<WN> bound_;
     long long cap_;
     long long poll_mask_ = 1023;  // expansions between looks at the clock, less one
     int ceiling_;  // solutions of this many moves or more are not looked for
-    int W_ = 0;
+    int W_ = WN;
     size_t block_ = 1;  // sets per block (about 32 MB): the store grows without copying itself
     std::vector<std::unique_ptr<Word[]>> blocks_;  // W_ words per stored set
     std::vector<std::uint32_t> parent_;
@@ -298,7 +334,10 @@ private:
     }
 
     void push(std::uint32_t idx, int g, int f) {
-        if (f >= MAXF) return;
+        if (f >= MAXF) {
+            capped_ = true;  // never drop a set silently: that would void the proof
+            return;
+        }
         if (static_cast<int>(open_.size()) <= f) open_.resize(f + 1);
         auto &row = open_[f];
         if (static_cast<int>(row.size()) <= g) row.resize(g + 1);
@@ -384,9 +423,9 @@ private:
     void expand(std::uint32_t idx) {
         ++expanded_;
         const int g = g_[idx], hp = h_[idx], F = F_[idx];
-        int next = MAXF;  // the smallest f of a child not stored now
+        int next = NO_CHILD;  // the smallest f of a child not stored now
         std::copy(set(idx), set(idx) + W_, tmp_.begin());
-        b_.frontier(tmp_.data(), front_.data());
+        b_.template frontier<WN>(tmp_.data(), front_.data());
         count_left(tmp_.data());
         const int only = b_.final_colour < 0 ? vanishing(tmp_.data()) : -1;
         for (int c = 0; c < b_.K; ++c) {
@@ -399,7 +438,7 @@ private:
             }
             if (!any) continue;
             for (int j = 0; j < W_; ++j) child_[j] = tmp_[j] | grow_[j];
-            if (b_.is_island(child_.data())) {
+            if (b_.template is_island<WN>(child_.data())) {
                 int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
                 if ((best_len_ < 0 || length < best_len_) && length < ceiling_) record(idx, c, length);
                 continue;
@@ -409,7 +448,7 @@ private:
             if (seen != EMPTY && g_[seen] <= g + 1) continue;  // reached as fast already: no bound needed
             // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
             for (int j = 0; j < W_; ++j) cfront_[j] = front_[j] & ~grow_[j];
-            b_.dilate(grow_.data(), cfront_.data());
+            b_.template dilate<WN>(grow_.data(), cfront_.data());
             for (int j = 0; j < W_; ++j) cfront_[j] &= ~child_[j];
             int absorbed = 0;
             for (int j = 0; j < W_; ++j)
@@ -426,9 +465,24 @@ private:
             if (capped_) return;
         }
         F_[idx] = static_cast<std::uint8_t>(next < MAXF ? next : 255);
-        if (next < MAXF) push(idx, g, next);
+        if (next < NO_CHILD) push(idx, g, next);
     }
 };
+
+// The search for `board` at its width (up to 8 words, 512 regions, unrolled; wider boards: any width).
+std::unique_ptr<FloodSearch> make_flood_astar(FloodBoard board, long long cap, int limit) {
+    switch (board.W) {
+        case 1: return std::make_unique<FloodAstar<1>>(std::move(board), cap, limit);
+        case 2: return std::make_unique<FloodAstar<2>>(std::move(board), cap, limit);
+        case 3: return std::make_unique<FloodAstar<3>>(std::move(board), cap, limit);
+        case 4: return std::make_unique<FloodAstar<4>>(std::move(board), cap, limit);
+        case 5: return std::make_unique<FloodAstar<5>>(std::move(board), cap, limit);
+        case 6: return std::make_unique<FloodAstar<6>>(std::move(board), cap, limit);
+        case 7: return std::make_unique<FloodAstar<7>>(std::move(board), cap, limit);
+        case 8: return std::make_unique<FloodAstar<8>>(std::move(board), cap, limit);
+        default: return std::make_unique<FloodAstar<0>>(std::move(board), cap, limit);
+    }
+}
 
 }  // namespace
 }  // namespace kamicp

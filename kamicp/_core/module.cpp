@@ -254,7 +254,7 @@ PyObject *py_cluster_cost(PyObject *, PyObject *args, PyObject *kwargs) {
 const char *const FLOOD_CAPSULE = "kamicp._fastsearch.FloodAstar";
 
 void flood_destroy(PyObject *capsule) {
-    delete static_cast<kamicp::FloodAstar *>(PyCapsule_GetPointer(capsule, FLOOD_CAPSULE));
+    delete static_cast<kamicp::FloodSearch *>(PyCapsule_GetPointer(capsule, FLOOD_CAPSULE));
 }
 
 // The Flood-It board of (adj, colours, num_colors, start, final), checked; nullptr with a Python error set.
@@ -285,9 +285,9 @@ PyObject *py_flood_create(PyObject *, PyObject *args, PyObject *kwargs) {
     if (cap < 1 || cap > 4000000000LL) return fail("cap: 1..4000000000 stored sets"), nullptr;
     auto board = read_flood_board(adj_obj, colours_obj, K, start, final_colour);
     if (!board) return nullptr;
-    kamicp::FloodAstar *s;
+    kamicp::FloodSearch *s;
     try {
-        s = new kamicp::FloodAstar(std::move(*board), cap, limit);
+        s = kamicp::make_flood_astar(std::move(*board), cap, limit).release();
     } catch (const std::bad_alloc &) {
         return PyErr_NoMemory();
     }
@@ -300,7 +300,7 @@ PyObject *py_flood_run(PyObject *, PyObject *args, PyObject *kwargs) {
     double seconds = -1.0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$d", const_cast<char **>(kwlist), &cap, &seconds))
         return nullptr;
-    auto *s = static_cast<kamicp::FloodAstar *>(PyCapsule_GetPointer(cap, FLOOD_CAPSULE));
+    auto *s = static_cast<kamicp::FloodSearch *>(PyCapsule_GetPointer(cap, FLOOD_CAPSULE));
     if (!s) return nullptr;
     kamicp::FloodStatus status;
     Py_BEGIN_ALLOW_THREADS status = s->run(seconds);
@@ -337,8 +337,8 @@ PyObject *py_flood_bound(PyObject *, PyObject *args, PyObject *kwargs) {
     for (int v : flooded)
         if (v < 0 || v >= board->n) return fail("flooded: region out of range"), nullptr;
     try {
-        kamicp::FloodAstar search(std::move(*board), 1);
-        return PyLong_FromLong(search.bound_of(flooded));
+        auto search = kamicp::make_flood_astar(std::move(*board), 1, -1);
+        return PyLong_FromLong(search->bound_of(flooded));
     } catch (const std::bad_alloc &) {
         return PyErr_NoMemory();
     }

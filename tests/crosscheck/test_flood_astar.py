@@ -120,3 +120,13 @@ def test_available_and_a_single_region():
     assert available(pivot_game(level))
     result = solve_pivot(level, engine="astar")
     assert result.status == OPTIMAL and result.moves == ()
+
+
+def test_optima_beyond_the_byte_range_stop_honestly():
+    """Moves, bounds and f live in bytes in the compiled A*: a strip of 300 alternating cells (optimum 299)
+    gives `unknown` with a true lower bound, never a false proof."""
+    level = Level.from_rows(["AB" * 150], "square")
+    result = solve_pivot(level, engine="astar")
+    assert result.status == UNKNOWN and result.lower_bound <= 299
+    short = Level.from_rows(["ABC" * 20], "square")  # the same with optimum 59, below the range
+    assert len(solve_pivot(short, engine="astar").moves) == len(solve_pivot(short, engine="search").moves)
