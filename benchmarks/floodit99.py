@@ -7,7 +7,7 @@ not, time and peak memory per board, totals by size and colours.
 
 BOARDS_DIR holds the boards in their own format (kamicp/formats/flood99.py; the folder is not part of the
 repository); an ANCHOR-TIMES.md beside them (| board | optimum | ms |) adds the published times of
-ColorFill. Each board is solved in a fresh process (`--one`), so that its peak memory (ru_maxrss) is its
+ColorFill, and the boards are then run in the order of those times (the easiest first). Each board is solved in a fresh process (`--one`), so that its peak memory (ru_maxrss) is its
 own: `--rules pivot` by `kamicp.floodit.solve_pivot` (the compiled A*), `--rules free` (Kami's rules: any
 region may be recoloured) by `kamicp.solver.solve`. A proven optimum that differs from the file's is an
 error (exit 1). The load average of the machine is recorded before and after. Writes OUT.md (table,
@@ -122,6 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     folder = Path(args.boards_dir)
     paths = sorted(p for p in folder.iterdir() if NAME.fullmatch(p.name) and re.search(args.only, p.name))
     published_ms = anchors(folder)
+    paths.sort(key=lambda p: (published_ms.get(p.name, 0), p.name))  # the published easiest first
     load_before = os.getloadavg()
     records, wrong = [], []
     for i, path in enumerate(paths, start=1):
@@ -140,6 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     machine = (f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}; "
                f"rules {args.rules}, {args.time_limit:g} s per board")
     command = command_line("floodit99.py", argv)
+    records.sort(key=lambda r: r["board"])
     lines = [f"`{command}`", "", machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
     write_results(args.out, command, lines, records)
     Path(args.out).with_suffix(".partial.json").unlink(missing_ok=True)
