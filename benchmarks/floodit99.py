@@ -7,11 +7,12 @@ not, time and peak memory per board, totals by size and colours.
 
 BOARDS_DIR holds the boards in their own format (kamicp/formats/flood99.py; the folder is not part of the
 repository); an ANCHOR-TIMES.md beside them (| board | optimum | ms |) adds the published times of
-ColorFill, and the boards are then run in the order of those times (the easiest first). Each board is solved in a fresh process (`--one`), so that its peak memory (ru_maxrss) is its
-own: `--rules pivot` by `kamicp.floodit.solve_pivot` (the compiled A*), `--rules free` (Kami's rules: any
-region may be recoloured) by `kamicp.solver.solve`. A proven optimum that differs from the file's is an
-error (exit 1). The load average of the machine is recorded before and after. Writes OUT.md (table,
-command, machine) and OUT.json (records).
+ColorFill, and the boards then run in the order of those times (the easiest first). Each board is solved
+in a fresh process (`--one`), so that its peak memory (ru_maxrss) is its own: `--rules pivot` by
+`kamicp.floodit.solve_pivot` (the compiled A*), `--rules free` (Kami's rules: any region may be
+recoloured) by `kamicp.solver.solve`. A proven optimum that differs from the file's is an error (exit 1).
+The load average of the machine is recorded before and after. Writes OUT.md (table, command, machine) and
+OUT.json (records), and OUT.partial.json while it runs.
 """
 
 from __future__ import annotations
