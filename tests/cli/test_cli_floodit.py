@@ -99,3 +99,44 @@ def solve_pivot_search(level):
     from kamicp.floodit import solve_pivot
 
     return solve_pivot(level, engine="search")
+
+
+def _big_flood(tmp_path):
+    """A 22 x 22 board in 10 colours: the A* runs for many minutes."""
+    import random as _random
+
+    from kamicp.formats.flood99 import flood99_text
+    from kamicp.level import Level
+
+    rng = _random.Random(3)
+    rows = ["".join(rng.choice("ABCDEFGHIJ") for _ in range(22)) for _ in range(22)]
+    path = tmp_path / "22_22_10_001"
+    path.write_text(flood99_text(Level.from_rows(rows, "square", name="big")))
+    return path
+
+
+def test_a_time_limit_gives_unknown_with_bounds(tmp_path):
+    res = run("solve", _big_flood(tmp_path), "--rules", "pivot", "--time-limit", "1", "--json")
+    assert res.exit_code == 3, res.output
+    data = json.loads(res.stdout)
+    assert data["status"] == "unknown" and data["engine"] == "astar" and data["lower_bound"] >= 10
+
+
+def test_a_signal_stops_the_astar_with_one_line(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.helpers import ROOT
+
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "solve",
+                             str(_big_flood(tmp_path)), "--rules", "pivot"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    assert proc.poll() is None
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.monotonic() - t0 < 10
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
