@@ -36,7 +36,7 @@ from benchmarks.flood_boards import command_line, write_results  # noqa: E402
 NAME = re.compile(r"([0-9]+)_([0-9]+)_([0-9]+)_([0-9]+)")
 
 
-def solve_one(path: str, rules: str, time_limit: float, memory_mb: int) -> dict:
+def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: str = "auto") -> dict:
     """One board in this process: the answer, its seconds (wall and CPU) and the peak memory."""
     from kamicp import load_level
     from kamicp.floodit import solve_pivot
@@ -45,9 +45,9 @@ def solve_one(path: str, rules: str, time_limit: float, memory_mb: int) -> dict:
     level = load_level(path, "flood99")
     t0, c0 = time.monotonic(), time.process_time()
     if rules == "pivot":
-        r = solve_pivot(level, time_limit=time_limit, memory_mb=memory_mb)
+        r = solve_pivot(level, time_limit=time_limit, memory_mb=memory_mb, engine=engine)
     else:
-        r = solve(level, time_limit=time_limit)
+        r = solve(level, time_limit=time_limit, engine=engine)
     return {"board": Path(path).name, "rules": rules, "status": str(r.status), "optimum": r.optimum,
             "lower": r.lower_bound, "upper": r.upper_bound, "published": level.par, "regions": r.regions,
             "engine": str(r.engine), "seconds": time.monotonic() - t0, "cpu": time.process_time() - c0,
@@ -65,7 +65,7 @@ def anchors(folder: Path) -> dict[str, int]:
 
 def run_board(path: Path, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
-           "--memory-mb", str(args.memory_mb)]
+           "--memory-mb", str(args.memory_mb), "--engine", args.engine]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.time_limit * 2 + 120)
     if out.returncode != 0:
         return {"board": path.name, "rules": args.rules, "status": "error", "error": out.stderr.strip()[-500:],
@@ -111,12 +111,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rules", choices=("pivot", "free"), default="pivot")
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per board")
     ap.add_argument("--memory-mb", type=int, default=6000, help="the pivot A*'s budget of stored sets")
+    ap.add_argument("--engine", default="auto", help="auto (the A* under pivot rules), or a variant to compare: "
+                    "search (the pivot IDA*), cpsat, astar")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
     ap.add_argument("--out", default="benchmarks/results/floodit99")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one board in this process, JSON out
     args = ap.parse_args(argv)
     if args.one:
-        print(json.dumps(solve_one(args.one, args.rules, args.time_limit, args.memory_mb)))
+        print(json.dumps(solve_one(args.one, args.rules, args.time_limit, args.memory_mb, args.engine)))
         return
     if not args.boards_dir:
         ap.error("BOARDS_DIR is required")
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     load_after = os.getloadavg()
     before, after = (", ".join(f"{x:.1f}" for x in load) for load in (load_before, load_after))
     machine = (f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}; "
-               f"rules {args.rules}, {args.time_limit:g} s per board")
+               f"rules {args.rules}, engine {args.engine}, {args.time_limit:g} s per board")
     command = command_line("floodit99.py", argv)
     records.sort(key=lambda r: r["board"])
     lines = [f"`{command}`", "", machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
