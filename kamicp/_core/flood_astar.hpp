@@ -118,7 +118,8 @@ struct Layered {
           front_count(board.K) {}
 
     // `left[c]`: the island's regions of colour c outside F
-    int operator()(const Word *F, const Word *N, const int *left) {
+    // `limit`: stop once the sum exceeds it (the sum so far is a lower bound too: the rest only adds)
+    int operator()(const Word *F, const Word *N, const int *left, int limit = 1 << 30) {
         const int W = WN > 0 ? WN : b.W, K = b.K;
         std::copy(F, F + W, in.begin());
         std::copy(N, N + W, front.begin());
@@ -143,8 +144,9 @@ struct Layered {
                 }
             if (gone) {
                 h += gone;
+                if (h > limit) return h;
             } else {
-                h += 1;
+                if (++h > limit) return h;
                 std::copy(front.begin(), front.end(), add.begin());
                 std::fill(front_count.begin(), front_count.end(), 0);
             }
@@ -312,12 +314,21 @@ private:
         return h ^ (h >> 29);
     }
 
+    bool same(const Word *a, const Word *b) const {
+        if constexpr (WN > 0) {
+            Word diff = 0;
+            for (int j = 0; j < WN; ++j) diff |= a[j] ^ b[j];
+            return diff == 0;
+        }
+        return std::memcmp(a, b, sizeof(Word) * W_) == 0;
+    }
+
     // the slot holding s, or the empty slot where it belongs
     size_t slot(const Word *s) const {
         const size_t mask = table_.size() - 1;
         for (size_t i = hash(s) & mask;; i = (i + 1) & mask) {
             std::uint32_t k = table_[i];
-            if (k == EMPTY || std::memcmp(set(k), s, sizeof(Word) * W_) == 0) return i;
+            if (k == EMPTY || same(set(k), s)) return i;
         }
     }
 
@@ -454,7 +465,8 @@ private:
             for (int j = 0; j < W_; ++j)
                 for (Word w = grow_[j]; w; w &= w - 1) ++absorbed;
             left_[c] -= absorbed;
-            int h = std::max(bound_(child_.data(), cfront_.data(), left_.data()), hp - 1);
+            // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
+            int h = std::max(bound_(child_.data(), cfront_.data(), left_.data(), F - g - 1), hp - 1);
             left_[c] += absorbed;
             if (g + 1 + h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;  // too long
             if (g + 1 + h > F) {
