@@ -8,7 +8,8 @@ not, time and peak memory per board, totals by size and colours.
 BOARDS_DIR holds the boards in their own format (kamicp/formats/flood99.py; the folder is not part of the
 repository); an ANCHOR-TIMES.md beside them (| board | optimum | ms |) adds the published times of
 ColorFill, and the boards then run in the order of those times (the easiest first). Each board is solved
-in a fresh process (`--one`), so that its peak memory (ru_maxrss) is its own: `--rules pivot` by
+in a fresh process (`--one`), so that its peak memory (ru_maxrss, the largest of the process and its
+workers) and CPU time (with its workers') are its own: `--rules pivot` by
 `kamicp.floodit.solve_pivot` (the compiled A*), `--rules free` (Kami's rules: any region may be
 recoloured) by `kamicp.solver.solve`. A proven optimum that differs from the file's is an error (exit 1).
 The load average of the machine is recorded before and after. Writes OUT.md (table, command, machine) and
@@ -48,10 +49,12 @@ def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: 
         r = solve_pivot(level, time_limit=time_limit, memory_mb=memory_mb, engine=engine)
     else:
         r = solve(level, time_limit=time_limit, engine=engine)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)  # the free rules' race runs in worker processes
     return {"board": Path(path).name, "rules": rules, "status": str(r.status), "optimum": r.optimum,
             "lower": r.lower_bound, "upper": r.upper_bound, "published": level.par, "regions": r.regions,
-            "engine": str(r.engine), "seconds": time.monotonic() - t0, "cpu": time.process_time() - c0,
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "engine": str(r.engine), "seconds": time.monotonic() - t0,
+            "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
+            "peak_mb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, kids.ru_maxrss) / 1024}
 
 
 def anchors(folder: Path) -> dict[str, int]:
