@@ -39,6 +39,7 @@ class EngineName(StrEnum):
 
     CPSAT = "cpsat"
     SEARCH = "search"
+    ASTAR = "astar"  # the Flood-It A* (kamicp.floodit.astar)
     AUTO = "auto"
     BOUND = "bound"
     GREEDY = "greedy"

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "flood_astar.hpp"
 #include "heuristics.hpp"
 #include "ida.hpp"
 #include "katamino.hpp"
@@ -320,6 +321,101 @@ PyObject *py_cluster_cost(PyObject *, PyObject *args, PyObject *kwargs) {
     return Py_BuildValue("(iN)", cost, answers);
 }
 
+// ---- Flood-It A* (flood_astar.hpp): flood_create / flood_run / flood_bound ----
+const char *const FLOOD_CAPSULE = "kamicp._fastsearch.FloodAstar";
+
+void flood_destroy(PyObject *capsule) {
+    delete static_cast<kamicp::FloodSearch *>(PyCapsule_GetPointer(capsule, FLOOD_CAPSULE));
+}
+
+// The Flood-It board of (adj, colours, num_colors, start, final), checked; nullptr with a Python error set.
+std::unique_ptr<kamicp::FloodBoard> read_flood_board(PyObject *adj_obj, PyObject *colours_obj, int K, int start,
+                                                     int final_colour) {
+    std::vector<std::vector<int>> adj;
+    std::vector<int> colours;
+    if (!parse_board(adj_obj, colours_obj, K, adj, colours)) return nullptr;
+    const int n = static_cast<int>(adj.size());
+    if (start < 0 || start >= n) return fail("start: region out of range"), nullptr;
+    if (final_colour < -1 || final_colour >= K) return fail("final: colour index out of range"), nullptr;
+    if (n > 100000) return fail("the Flood-It A* supports up to 100000 regions"), nullptr;
+    for (int v = 0; v < n; ++v)
+        for (int w : adj[v])
+            if (colours[w] == colours[v]) return fail("adjacent regions share a colour"), nullptr;
+    return std::make_unique<kamicp::FloodBoard>(adj, std::move(colours), K, start, final_colour);
+}
+
+PyObject *py_flood_create(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "final", "cap", "limit", nullptr};
+    PyObject *adj_obj, *colours_obj;
+    int K, start, final_colour = -1, limit = -1;
+    long long cap = 50000000;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOii|$iLi", const_cast<char **>(kwlist), &adj_obj, &colours_obj,
+                                     &K, &start, &final_colour, &cap, &limit))
+        return nullptr;
+    if (limit < -1 || limit > 1000) return fail("limit: -1 (none) or 0..1000 moves"), nullptr;
+    if (cap < 1 || cap > 4000000000LL) return fail("cap: 1..4000000000 stored sets"), nullptr;
+    auto board = read_flood_board(adj_obj, colours_obj, K, start, final_colour);
+    if (!board) return nullptr;
+    kamicp::FloodSearch *s;
+    try {
+        s = kamicp::make_flood_astar(std::move(*board), cap, limit).release();
+    } catch (const std::bad_alloc &) {
+        return PyErr_NoMemory();
+    }
+    return PyCapsule_New(s, FLOOD_CAPSULE, flood_destroy);
+}
+
+PyObject *py_flood_run(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"handle", "seconds", nullptr};
+    PyObject *cap;
+    double seconds = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$d", const_cast<char **>(kwlist), &cap, &seconds))
+        return nullptr;
+    auto *s = static_cast<kamicp::FloodSearch *>(PyCapsule_GetPointer(cap, FLOOD_CAPSULE));
+    if (!s) return nullptr;
+    kamicp::FloodStatus status;
+    Py_BEGIN_ALLOW_THREADS status = s->run(seconds);
+    Py_END_ALLOW_THREADS
+    static const char *names[] = {"running", "optimal", "capped", "no-solution"};
+    PyObject *plan = Py_None;
+    Py_INCREF(Py_None);
+    if (s->best_length() >= 0) {
+        Py_DECREF(Py_None);
+        plan = PyList_New(0);
+        for (int c : s->plan()) {
+            PyObject *item = PyLong_FromLong(c);
+            PyList_Append(plan, item);
+            Py_DECREF(item);
+        }
+    }
+    return Py_BuildValue("{s:s,s:N,s:i,s:i,s:L,s:L,s:L}", "status", names[static_cast<int>(status)], "plan", plan,
+                         "lower", s->lower(), "root_bound", s->root_bound(), "stored", s->stored(), "expanded",
+                         s->expanded(), "bytes", s->bytes());
+}
+
+// flood_bound(adj, colours, num_colors, start, flooded): the layered bound of the flooded set (region indices)
+PyObject *py_flood_bound(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "flooded", nullptr};
+    PyObject *adj_obj, *colours_obj, *flooded_obj;
+    int K, start;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiiO", const_cast<char **>(kwlist), &adj_obj, &colours_obj, &K,
+                                     &start, &flooded_obj))
+        return nullptr;
+    std::vector<int> flooded;
+    if (!to_int_list(flooded_obj, flooded)) return nullptr;
+    auto board = read_flood_board(adj_obj, colours_obj, K, start, -1);
+    if (!board) return nullptr;
+    for (int v : flooded)
+        if (v < 0 || v >= board->n) return fail("flooded: region out of range"), nullptr;
+    try {
+        auto search = kamicp::make_flood_astar(std::move(*board), 1, -1);
+        return PyLong_FromLong(search->bound_of(flooded));
+    } catch (const std::bad_alloc &) {
+        return PyErr_NoMemory();
+    }
+}
+// ---- end Flood-It A* ----
+
 #define KW(f) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(f)), METH_VARARGS | METH_KEYWORDS
 
 PyMethodDef methods[] = {
@@ -340,6 +436,14 @@ PyMethodDef methods[] = {
     {"cluster_cost", KW(py_cluster_cost),
      "cluster_cost(dist, size, caps) -> (cluster cost of the sample of up to size of the r regions with r x r "
      "distances dist, [whether it is >= cap for each cap, asked in turn of one object])"},
+    {"flood_create", KW(py_flood_create),
+     "flood_create(adj, colours, num_colors, start, *, final=-1, cap=50000000, limit=-1) -> handle of a Flood-It "
+     "A* (fixed pivot in region start; final: the colour the flood must end in, -1 any; limit: longest plan wanted)"},
+    {"flood_run", KW(py_flood_run),
+     "flood_run(handle, *, seconds=-1) -> {status: running|optimal|capped|no-solution, plan, lower, root_bound, "
+     "stored, expanded, bytes}"},
+    {"flood_bound", KW(py_flood_bound),
+     "flood_bound(adj, colours, num_colors, start, flooded) -> the layered bound of the flooded regions"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastsearch", "Compiled search core of kamicp (optional).", -1,

@@ -364,7 +364,8 @@ Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, metavar="N",
                                    help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", metavar="FORMAT",
-                                                help="Level format (json, text, puz, xml); default: by extension.")]
+                                                help="Level format (json, text, puz, xml, flood99); default: by "
+                                                "extension (flood99: by name).")]
 GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
 StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", metavar="DIR", help="Write one SVG and PNG per move "
                                                   "(step-01.svg, ...) and strip.svg/.png into DIR.")]

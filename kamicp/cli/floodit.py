@@ -56,8 +56,10 @@ def _proof_table(result: Result) -> Table:
         if h.engine == "unreachable":
             table.add_row("any", "impossible: regions the flood cannot reach differ in colour", "-", "bound")
         elif h.outcome == "bound":
-            table.add_row(f"≤ {h.steps}", f"impossible: pivot bound {h.steps + 1} (distance and colours left)",
-                          "-", "bound")
+            why = "layered bound" if result.engine == "astar" else "pivot bound (distance and colours left)"
+            table.add_row(f"≤ {h.steps}", f"impossible: {why} {h.steps + 1}", "-", "bound")
+        elif h.engine == "astar" and h.outcome == "infeasible":  # one A* run refutes every shorter horizon
+            table.add_row(f"≤ {h.steps}", words[h.outcome], f"{h.seconds:.3f}", "astar")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
     return table

@@ -1,7 +1,9 @@
-"""Solving Flood-It with a fixed pivot, with proofs: the pivot bound, a greedy upper bound, then every
-horizon from the bound up to the greedy length minus one refuted (or solved) by the pivot IDA* or the
-pivot CP-SAT model. Returns kamicp.solver.Result; every solution is replayed by the rules engine with the
-pivot rule (kamicp.rules.verify(..., pivot=cell)) first.
+"""Solving Flood-It with a fixed pivot, with proofs. Engine `astar` (and `auto` where the compiled core is
+built): the compiled A* with the layered bound (kamicp.floodit.astar), which proves its answer in one run.
+Engines `search` and `cpsat` (and `auto` without the compiled core): the pivot bound, a greedy upper bound,
+then every horizon from the bound up to the greedy length minus one refuted (or solved) by the pivot
+IDA* or the pivot CP-SAT model. Returns kamicp.solver.Result; every solution is replayed by the rules
+engine with the pivot rule (kamicp.rules.verify(..., pivot=cell)) first.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import time
 from collections.abc import Callable
 
 from kamicp.errors import UsageError
+from kamicp.floodit import astar
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.search import PivotSearch
@@ -18,7 +21,7 @@ from kamicp.limits import time_budget
 from kamicp.rules import verify
 from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
 
-PIVOT_ENGINES = ("search", "cpsat", "auto")
+PIVOT_ENGINES = ("search", "cpsat", "astar", "auto")
 SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
 MODEL_SIZE_MAX = 20_000  # regions x steps: larger horizons stay with the search (the model takes seconds to build)
 
@@ -61,13 +64,41 @@ def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | Non
     return outcome, plan
 
 
+def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float | None, memory_mb: int,
+              progress: Callable[[str], None] | None,
+              proof: list[Horizon]) -> tuple[str, list[int] | None, int]:
+    """(status, plan, proven lower bound) by the compiled A*; its rows go in `proof`."""
+    def report(info: dict) -> None:
+        if progress:
+            progress(f"{name}: A*, at least {info['lower']} moves, {info['stored']:,} flood sets stored")
+
+    run = astar.PivotAStar(game, memory_mb=memory_mb, limit=max_steps).run(deadline, report)
+    plan = None if run.plan is None else list(run.plan)
+    root = run.root_bound
+    if root > 0:
+        proof.append(Horizon(root - 1, "bound", 0.0, "bound"))
+    if run.status == "optimal" and plan is not None:
+        if len(plan) - 1 >= root:
+            proof.append(Horizon(len(plan) - 1, "infeasible", run.seconds, "astar"))
+        proof.append(Horizon(len(plan), "feasible", run.seconds, "astar"))
+        return OPTIMAL, plan, len(plan)
+    if run.status == "no-solution":
+        if run.lower - 1 >= root:
+            proof.append(Horizon(run.lower - 1, "infeasible", run.seconds, "astar"))
+        return NO_SOLUTION, None, run.lower
+    lower = run.lower if plan is None else min(run.lower, len(plan))
+    proof.append(Horizon(lower, "unknown", run.seconds, "astar"))
+    return UNKNOWN, plan, lower
+
+
 def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto", max_steps: int | None = None,
                 time_limit: float | None = None, workers: int | None = None, seed: int = 0,
-                progress: Callable[[str], None] | None = None) -> Result:
+                progress: Callable[[str], None] | None = None, memory_mb: int = astar.MEMORY_MB) -> Result:
     """A shortest Flood-It solution (every move taps the pivot's region; default pivot: the top-left
     cell), proven shortest; `no-solution` when none has at most `max_steps` moves (or none exists).
     `seed` is CP-SAT's random seed (the only random choice: the greedy and the search break ties by colour);
-    it may change which optimal solution is found, never the optimum."""
+    it may change which optimal solution is found, never the optimum. `memory_mb`: the A*'s budget for its
+    stored flood sets (beyond it: `unknown` with the bound it proved)."""
     if engine not in PIVOT_ENGINES:
         raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(PIVOT_ENGINES)})")
     if max_steps is not None and max_steps < 0:
@@ -91,6 +122,17 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
     if game.blocked:
         proof.append(Horizon(max_steps or 0, "bound", 0.0, "unreachable"))
         return result(NO_SOLUTION, None, 0)
+    if engine == "astar" and not game.blocked and not astar.available(game):
+        raise UsageError("engine astar needs the compiled core (pip install -e . builds it), at most "
+                         f"{astar.MAX_COLOURS} colours and {astar.MAX_REGIONS:,} regions")
+    if engine == "astar" or (engine == "auto" and astar.available(game)):
+        name = "astar"
+        status, plan, lower = _by_astar(game, level.name or "level", max_steps, deadline, memory_mb, progress, proof)
+        if status == UNKNOWN and plan is None:
+            plan = greedy_plan(game, deadline)  # a solution to show with the bounds, if time is left
+        if status == OPTIMAL and plan is not None and max_steps is not None and len(plan) > max_steps:
+            return result(NO_SOLUTION, plan, len(plan))  # (only the one move to the final colour)
+        return result(status, plan, lower)
     lower = pivot_bound(game, 1 << game.start, game.regions.colors[game.start])
     best = greedy_plan(game, deadline)  # None only when the deadline passed
     if lower > 0:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kamicp.errors import FormatError
+from kamicp.formats.flood99 import looks_like_flood99, read_flood99
 from kamicp.formats.json_format import read_json, write_json
 from kamicp.formats.puz import read_puz
 from kamicp.formats.text import read_text
@@ -34,6 +35,7 @@ def register(fmt: str, reader: Reader, *extensions: str) -> None:
 
 register("puz", read_puz, ".puz")  # Kami 2 game asset (triangles)
 register("xml", read_xml, ".xml")  # Kami 1 PuzzleData (squares)
+register("flood99", read_flood99)  # the 99problems Flood-It boards: no extension, found by name (detect_format)
 
 
 def read_image(path: Path, geometry: str | None) -> Level:
@@ -49,6 +51,8 @@ register("image", read_image, ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp") 
 
 def detect_format(path: Path) -> str:
     fmt = EXTENSIONS.get(path.suffix.lower())
+    if fmt is None and looks_like_flood99(path):
+        fmt = "flood99"
     if fmt is None:
         raise FormatError(
             f"unknown file type {path.suffix or '(no extension)'!r}: give --format "

@@ -74,3 +74,69 @@ def test_no_solution_when_the_other_islands_differ(tmp_path):
     res = run("solve", path, "--geometry", "square", "--rules", "pivot")
     assert res.exit_code == 1, res.output
     assert "no solution (proven)" in res.output and "cannot reach" in res.output
+
+
+def test_solve_a_99problems_board_by_its_name(tmp_path):
+    """`kamicp solve 12_12_06_001 --rules pivot` on the file itself: a board generated in that format."""
+    from kamicp.formats.flood99 import flood99_text
+    from tests.helpers.boards import flood_square
+
+    level = flood_square(9, 5, 4)
+    path = tmp_path / "09_09_05_004"
+    path.write_text(flood99_text(level))
+    res = run("solve", path, "--rules", "pivot", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["status"] == "optimal" and data["engine"] == "astar"
+    assert data["optimum"] == len(solve_pivot_search(level).moves)
+    bad = tmp_path / "09_09_05_005"
+    bad.write_text("9 9 5\n1 2 3\n0\n")
+    res = run("solve", bad, "--rules", "pivot")
+    assert res.exit_code == 2 and "09_09_05_005" in res.output and "cells" in res.output
+
+
+def solve_pivot_search(level):
+    from kamicp.floodit import solve_pivot
+
+    return solve_pivot(level, engine="search")
+
+
+def _big_flood(tmp_path):
+    """A 22 x 22 board in 10 colours: the A* runs for many minutes."""
+    import random as _random
+
+    from kamicp.formats.flood99 import flood99_text
+    from kamicp.level import Level
+
+    rng = _random.Random(3)
+    rows = ["".join(rng.choice("ABCDEFGHIJ") for _ in range(22)) for _ in range(22)]
+    path = tmp_path / "22_22_10_001"
+    path.write_text(flood99_text(Level.from_rows(rows, "square", name="big")))
+    return path
+
+
+def test_a_time_limit_gives_unknown_with_bounds(tmp_path):
+    res = run("solve", _big_flood(tmp_path), "--rules", "pivot", "--time-limit", "1", "--json")
+    assert res.exit_code == 3, res.output
+    data = json.loads(res.stdout)
+    assert data["status"] == "unknown" and data["engine"] == "astar" and data["lower_bound"] >= 10
+
+
+def test_a_signal_stops_the_astar_with_one_line(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.helpers import ROOT
+
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "solve",
+                             str(_big_flood(tmp_path)), "--rules", "pivot"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    assert proc.poll() is None
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.monotonic() - t0 < 10
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

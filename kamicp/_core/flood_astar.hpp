@@ -1,0 +1,500 @@
+// Unit "Flood-It A*" (fixed pivot, models/floodit.md and models/bounds.md, "The layered bound"): A* on the
+// flooded set, a bitset over the initial regions. Self-contained: it shares nothing with the Kami units.
+//
+// A state is the flooded set alone: a move that absorbs nothing is never needed (kamicp/floodit/search.py),
+// and the moves that absorb something from a set F, and what they absorb, do not depend on the colour the
+// flood has (no region of the last colour played, nor of the flood's colour, touches F). Only the end
+// depends on it when the other islands fix a final colour: a child that floods the island is a solution
+// of g + 1 (+ 1 when its colour is not the final one) moves and is never stored.
+//
+// f = g + h with h the layered bound (admissible, proof in models/bounds.md), raised along each edge to
+// h(parent) - 1 (also admissible: one move lowers the optimum by at most one). Open list: buckets by f,
+// then by g (the deepest first), last in first out within one. A shorter path to a stored set reopens it.
+// Children with f >= the best solution found are not stored: once the smallest f in the open list reaches
+// that length (or the list is empty) the solution is proven shortest. Moves are kept as a parent pointer
+// and a colour per stored set. Memory is bounded by a cap on stored sets: at the cap the search stops with
+// the smallest f in the open list as a proven lower bound.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace kamicp {
+namespace {  // internal linkage: the units form one translation unit (module.cpp)
+
+using Word = std::uint64_t;
+
+
+struct FloodBoard {
+    int n = 0, K = 0, W = 0;
+    int start = 0, final_colour = -1;
+    std::vector<int> colour;  // per region
+    std::vector<Word> nbr;  // n x W: the neighbours of each region
+    std::vector<Word> cmask;  // K x W: the island's regions of each colour
+    std::vector<Word> island;  // W
+
+    FloodBoard(const std::vector<std::vector<int>> &adj, std::vector<int> colours, int K_, int start_, int final_)
+        : n(static_cast<int>(adj.size())), K(K_), W((static_cast<int>(adj.size()) + 63) / 64), start(start_),
+          final_colour(final_), colour(std::move(colours)) {
+        nbr.assign(static_cast<size_t>(n) * W, 0);
+        cmask.assign(static_cast<size_t>(K) * W, 0);
+        island.assign(W, 0);
+        for (int v = 0; v < n; ++v)
+            for (int w : adj[v]) nbr[static_cast<size_t>(v) * W + w / 64] |= Word{1} << (w % 64);
+        std::vector<int> stack{start};  // the island: the regions the pivot's region can reach
+        island[start / 64] |= Word{1} << (start % 64);
+        while (!stack.empty()) {
+            int v = stack.back();
+            stack.pop_back();
+            for (int w : adj[v])
+                if (!(island[w / 64] >> (w % 64) & 1)) {
+                    island[w / 64] |= Word{1} << (w % 64);
+                    stack.push_back(w);
+                }
+        }
+        for (int v = 0; v < n; ++v)
+            if (island[v / 64] >> (v % 64) & 1) cmask[static_cast<size_t>(colour[v]) * W + v / 64] |= Word{1} << (v % 64);
+    }
+
+    const Word *nb(int v) const { return &nbr[static_cast<size_t>(v) * W]; }
+    const Word *cm(int c) const { return &cmask[static_cast<size_t>(c) * W]; }
+
+    // out |= the neighbours of every region in `set` (WN > 0: W known at compile time)
+    template <int WN>
+    void dilate(const Word *set, Word *out) const {
+        const int W = WN > 0 ? WN : this->W;
+        if constexpr (WN > 0) {  // accumulate in registers: `out` may alias a row as far as the compiler knows
+            Word acc[WN] = {};
+            for (int i = 0; i < WN; ++i)
+                for (Word b = set[i]; b; b &= b - 1) {
+                    const Word *row = nb(i * 64 + __builtin_ctzll(b));
+                    for (int j = 0; j < WN; ++j) acc[j] |= row[j];
+                }
+            for (int j = 0; j < WN; ++j) out[j] |= acc[j];
+            return;
+        }
+        for (int i = 0; i < W; ++i)
+            for (Word b = set[i]; b; b &= b - 1) {
+                const Word *row = nb(i * 64 + __builtin_ctzll(b));
+                for (int j = 0; j < W; ++j) out[j] |= row[j];
+            }
+    }
+
+    // the unflooded neighbours of the flooded set F
+    template <int WN>
+    void frontier(const Word *F, Word *out) const {
+        const int W = WN > 0 ? WN : this->W;
+        std::fill(out, out + W, Word{0});
+        dilate<WN>(F, out);
+        for (int j = 0; j < W; ++j) out[j] &= ~F[j];
+    }
+
+    template <int WN>
+    bool is_island(const Word *F) const {
+        const int W = WN > 0 ? WN : this->W;
+        for (int j = 0; j < W; ++j)
+            if (F[j] != island[j]) return false;
+        return true;
+    }
+};
+
+// The layered bound of a flooded set F whose frontier is N (models/bounds.md): walk outwards; when some
+// colours have no region outside the walked set and its frontier, each needs a move of its own: add their
+// number and walk into the frontier regions of those colours only; otherwise add one move and walk into
+// the whole frontier.
+template <int WN>
+struct Layered {
+    const FloodBoard &b;
+    std::vector<Word> in, front, add, grown;
+    std::vector<int> out_count, front_count;  // per colour: regions beyond the frontier, in it
+
+    explicit Layered(const FloodBoard &board)
+        : b(board), in(board.W), front(board.W), add(board.W), grown(board.W), out_count(board.K),
+          front_count(board.K) {}
+
+    // `left[c]`: the island's regions of colour c outside F
+    // `limit`: stop once the sum exceeds it (the sum so far is a lower bound too: the rest only adds)
+    int operator()(const Word *F, const Word *N, const int *left, int limit = 1 << 30) {
+        const int W = WN > 0 ? WN : b.W, K = b.K;
+        std::copy(F, F + W, in.begin());
+        std::copy(N, N + W, front.begin());
+        std::fill(front_count.begin(), front_count.end(), 0);
+        bool any = false;
+        for (int j = 0; j < W; ++j)
+            for (Word w = N[j]; w; w &= w - 1) {
+                ++front_count[b.colour[j * 64 + __builtin_ctzll(w)]];
+                any = true;
+            }
+        for (int c = 0; c < K; ++c) out_count[c] = left[c] - front_count[c];
+        int h = 0;
+        while (any) {
+            int gone = 0;  // colours left only in the frontier
+            std::fill(add.begin(), add.end(), Word{0});
+            for (int c = 0; c < K; ++c)
+                if (front_count[c] > 0 && out_count[c] == 0) {
+                    ++gone;
+                    front_count[c] = 0;
+                    const Word *m = b.cm(c);
+                    for (int j = 0; j < W; ++j) add[j] |= m[j] & front[j];
+                }
+            if (gone) {
+                h += gone;
+                if (h > limit) return h;
+            } else {
+                if (++h > limit) return h;
+                std::copy(front.begin(), front.end(), add.begin());
+                std::fill(front_count.begin(), front_count.end(), 0);
+            }
+            std::fill(grown.begin(), grown.end(), Word{0});
+            b.dilate<WN>(add.data(), grown.data());
+            any = false;
+            for (int j = 0; j < W; ++j) {
+                in[j] |= add[j];
+                front[j] &= ~add[j];
+                grown[j] &= ~in[j] & ~front[j];  // new to the frontier
+                front[j] |= grown[j];
+                any |= front[j] != 0;
+            }
+            for (int j = 0; j < W; ++j)
+                for (Word w = grown[j]; w; w &= w - 1) {
+                    const int c = b.colour[j * 64 + __builtin_ctzll(w)];
+                    ++front_count[c];
+                    --out_count[c];
+                }
+        }
+        return h;
+    }
+};
+
+enum class FloodStatus { running, optimal, capped, no_solution };
+
+// What the binding sees of a search, whatever its width.
+class FloodSearch {
+public:
+    virtual ~FloodSearch() = default;
+    virtual FloodStatus run(double seconds) = 0;
+    virtual int lower() const = 0;
+    virtual int root_bound() const = 0;
+    virtual int best_length() const = 0;
+    virtual const std::vector<int> &plan() const = 0;
+    virtual long long stored() const = 0;
+    virtual long long expanded() const = 0;
+    virtual long long bytes() const = 0;
+    virtual int bound_of(const std::vector<int> &regions) = 0;
+};
+
+// WN > 0: the bitsets' width in words, fixed at compile time (the loops over words unrolled); 0: any width
+template <int WN>
+class FloodAstar : public FloodSearch {
+public:
+    // `limit` >= 0: only solutions of at most `limit` moves are looked for (none: no_solution, lower() = limit + 1)
+    FloodAstar(FloodBoard board, long long cap, int limit = -1)
+        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? NO_CHILD : limit + 1) {
+        W_ = WN > 0 ? WN : b_.W;
+        block_ = std::max<size_t>(1, (size_t{1} << 22) / W_);
+        // about 2^20 words of bound work between looks at the clock (one node's bound is about n x W)
+        const long long work = std::max<long long>(1, static_cast<long long>(b_.n) * W_ * b_.K);
+        while (poll_mask_ > 0 && work * (poll_mask_ + 1) > (1LL << 20)) poll_mask_ >>= 1;
+        tmp_.assign(W_, 0);
+        front_.assign(W_, 0);
+        child_.assign(W_, 0);
+        cfront_.assign(W_, 0);
+        grow_.assign(W_, 0);
+        table_.assign(1 << 16, EMPTY);
+        std::vector<Word> root(W_, 0);
+        root[b_.start / 64] |= Word{1} << (b_.start % 64);
+        if (b_.template is_island<WN>(root.data())) {  // solved already, or one move to the final colour
+            best_len_ = b_.final_colour >= 0 && b_.colour[b_.start] != b_.final_colour ? 1 : 0;
+            if (best_len_) best_plan_ = {b_.final_colour};
+            return;
+        }
+        b_.template frontier<WN>(root.data(), front_.data());
+        count_left(root.data());
+        int h = bound_(root.data(), front_.data(), left_.data());
+        root_bound_ = h;
+        lower_ = h;
+        insert(root.data(), NONE, -1, 0, h);
+    }
+
+    // Search for up to `seconds` (< 0: no limit): running (call again), optimal (plan() is proven
+    // shortest), capped (lower() is all that is proven) or no_solution.
+    FloodStatus run(double seconds) override {
+        using clock = std::chrono::steady_clock;
+        const auto stop = clock::now() + std::chrono::duration<double>(seconds < 0 ? 1e12 : seconds);
+        if (capped_) return FloodStatus::capped;
+        for (long long polled = 0;; ++polled) {
+            if (best_len_ >= 0 && best_len_ <= lower_) return done(FloodStatus::optimal);
+            std::uint32_t idx;
+            if (!pop(idx)) {
+                if (best_len_ >= 0) return done(FloodStatus::optimal);
+                if (ceiling_ < NO_CHILD) lower_ = std::max(lower_, ceiling_);
+                return FloodStatus::no_solution;
+            }
+            if (best_len_ >= 0 && best_len_ <= lower_) return done(FloodStatus::optimal);
+            try {
+                expand(idx);
+            } catch (const std::bad_alloc &) {  // out of memory (an address-space limit): as at the cap
+                capped_ = true;
+            }
+            if (capped_) return FloodStatus::capped;
+            if ((polled & poll_mask_) == 0 && clock::now() > stop) return FloodStatus::running;
+        }
+    }
+
+    int lower() const override { return lower_; }
+    int root_bound() const override { return root_bound_; }
+    int best_length() const override { return best_len_; }
+    const std::vector<int> &plan() const override { return best_plan_; }
+    long long stored() const override { return static_cast<long long>(parent_.size()); }
+    long long expanded() const override { return expanded_; }
+    long long bytes() const override {
+        return static_cast<long long>(blocks_.size() * block_ * W_ * sizeof(Word) + parent_.capacity() * 4 + g_.capacity() * 4 +
+                                      table_.capacity() * 4 + queued_ * 4);
+    }
+    // the bound of a flooded set given as region indices (for the tests' cross-check)
+    int bound_of(const std::vector<int> &regions) override {
+        std::fill(tmp_.begin(), tmp_.end(), Word{0});
+        for (int v : regions) tmp_[v / 64] |= Word{1} << (v % 64);
+        b_.template frontier<WN>(tmp_.data(), front_.data());
+        count_left(tmp_.data());
+        return bound_(tmp_.data(), front_.data(), left_.data());
+    }
+
+private:
+    static constexpr std::uint32_t EMPTY = 0xffffffffu;
+    static constexpr std::uint32_t NONE = 0xffffffffu;
+    static constexpr int MAXF = 250;  // f, g and h live in bytes: beyond, the search stops as at the cap
+    static constexpr int NO_CHILD = 1 << 20;  // no limit, no child
+
+    FloodBoard b_;
+    Layered<WN> bound_;
+    long long cap_;
+    long long poll_mask_ = 1023;  // expansions between looks at the clock, less one
+    int ceiling_;  // solutions of this many moves or more are not looked for
+    int W_ = WN;
+    size_t block_ = 1;  // sets per block (about 32 MB): the store grows without copying itself
+    std::vector<std::unique_ptr<Word[]>> blocks_;  // W_ words per stored set
+    std::vector<std::uint32_t> parent_;
+    std::vector<std::uint8_t> g_, h_, move_;  // moves so far, bound, the colour of the last move
+    std::vector<std::uint8_t> F_;  // the f the set is queued at (its children of that f are stored next; 255: none)
+    std::vector<std::uint32_t> table_;  // open addressing over stored sets
+    std::vector<std::vector<std::vector<std::uint32_t>>> open_;  // [f][g] -> set indices
+    long long queued_ = 0, expanded_ = 0;
+    int fmin_ = 0;
+    int lower_ = 0, root_bound_ = 0, best_len_ = -1;
+    bool capped_ = false;
+    std::vector<int> best_plan_;
+    std::vector<Word> tmp_, front_, child_, cfront_, grow_;
+    std::vector<int> left_;  // per colour: the island's regions outside the set being expanded
+
+    void count_left(const Word *F) {
+        left_.assign(b_.K, 0);
+        for (int j = 0; j < W_; ++j)
+            for (Word w = b_.island[j] & ~F[j]; w; w &= w - 1) ++left_[b_.colour[j * 64 + __builtin_ctzll(w)]];
+    }
+
+    FloodStatus done(FloodStatus s) {
+        if (s == FloodStatus::optimal) lower_ = best_len_;
+        return s;
+    }
+
+    const Word *set(std::uint32_t i) const { return &blocks_[i / block_][(i % block_) * W_]; }
+
+    std::uint64_t hash(const Word *s) const {
+        std::uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (int j = 0; j < W_; ++j) {
+            h ^= s[j] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+            h *= 0xff51afd7ed558ccdull;
+        }
+        return h ^ (h >> 29);
+    }
+
+    bool same(const Word *a, const Word *b) const {
+        if constexpr (WN > 0) {
+            Word diff = 0;
+            for (int j = 0; j < WN; ++j) diff |= a[j] ^ b[j];
+            return diff == 0;
+        }
+        return std::memcmp(a, b, sizeof(Word) * W_) == 0;
+    }
+
+    // the slot holding s, or the empty slot where it belongs
+    size_t slot(const Word *s) const {
+        const size_t mask = table_.size() - 1;
+        for (size_t i = hash(s) & mask;; i = (i + 1) & mask) {
+            std::uint32_t k = table_[i];
+            if (k == EMPTY || same(set(k), s)) return i;
+        }
+    }
+
+    void grow_table() {
+        std::vector<std::uint32_t> old(table_.size() * 2, EMPTY);
+        old.swap(table_);
+        const size_t mask = table_.size() - 1;
+        for (std::uint32_t k : old)
+            if (k != EMPTY) {
+                size_t i = hash(set(k)) & mask;
+                while (table_[i] != EMPTY) i = (i + 1) & mask;
+                table_[i] = k;
+            }
+    }
+
+    void push(std::uint32_t idx, int g, int f) {
+        if (f >= MAXF) {
+            capped_ = true;  // never drop a set silently: that would void the proof
+            return;
+        }
+        if (static_cast<int>(open_.size()) <= f) open_.resize(f + 1);
+        auto &row = open_[f];
+        if (static_cast<int>(row.size()) <= g) row.resize(g + 1);
+        row[g].push_back(idx);
+        ++queued_;
+        fmin_ = std::min(fmin_, f);
+    }
+
+    bool pop(std::uint32_t &idx) {
+        for (; fmin_ < static_cast<int>(open_.size()); ++fmin_) {
+            auto &row = open_[fmin_];
+            for (int g = static_cast<int>(row.size()) - 1; g >= 0; --g) {
+                auto &bucket = row[g];
+                while (!bucket.empty()) {
+                    idx = bucket.back();
+                    bucket.pop_back();
+                    --queued_;
+                    if (g_[idx] != g || F_[idx] != fmin_) continue;  // stale: reached shorter, or rescheduled
+                    lower_ = std::max(lower_, fmin_);
+                    return true;
+                }
+                if (g + 1 == static_cast<int>(row.size())) row.pop_back();
+            }
+            std::vector<std::vector<std::uint32_t>>().swap(row);
+        }
+        return false;
+    }
+
+    void insert(const Word *s, std::uint32_t parent, int colour, int g, int h) {
+        if (static_cast<long long>(parent_.size()) >= cap_) {
+            capped_ = true;
+            return;
+        }
+        if ((parent_.size() + 1) * 2 > table_.size()) grow_table();
+        size_t i = slot(s);
+        if (table_[i] != EMPTY) {  // seen: keep the shorter path
+            std::uint32_t k = table_[i];
+            if (g >= g_[k]) return;
+            parent_[k] = parent;
+            move_[k] = static_cast<std::uint8_t>(colour);
+            g_[k] = static_cast<std::uint8_t>(g);
+            h_[k] = static_cast<std::uint8_t>(std::max<int>(h_[k], h));
+            F_[k] = static_cast<std::uint8_t>(g + h_[k]);
+            push(k, g, g + h_[k]);
+            return;
+        }
+        const auto k = static_cast<std::uint32_t>(parent_.size());
+        if (k % block_ == 0) blocks_.emplace_back(new Word[block_ * W_]);
+        std::copy(s, s + W_, &blocks_[k / block_][(k % block_) * W_]);
+        parent_.push_back(parent);
+        move_.push_back(static_cast<std::uint8_t>(colour < 0 ? 255 : colour));
+        g_.push_back(static_cast<std::uint8_t>(g));
+        h_.push_back(static_cast<std::uint8_t>(h));
+        F_.push_back(static_cast<std::uint8_t>(g + h));
+        table_[i] = k;
+        push(k, g, g + h);
+    }
+
+    void record(std::uint32_t idx, int colour, int length) {
+        best_len_ = length;
+        best_plan_.clear();
+        if (length > g_[idx] + 1) best_plan_.push_back(b_.final_colour);
+        best_plan_.push_back(colour);
+        for (std::uint32_t k = idx; parent_[k] != NONE; k = parent_[k]) best_plan_.push_back(move_[k]);
+        std::reverse(best_plan_.begin(), best_plan_.end());
+    }
+
+    // A colour all of whose unflooded regions touch the flooded set F (front_ is F's frontier), or -1.
+    // Playing it first loses nothing (models/bounds.md, "Colours that vanish"), so it is F's only child.
+    int vanishing(const Word *F) const {
+        for (int c = 0; c < b_.K; ++c) {
+            const Word *m = b_.cm(c);
+            bool inside = false, outside = false;
+            for (int j = 0; j < W_; ++j) {
+                inside |= (m[j] & front_[j]) != 0;
+                outside |= (m[j] & ~front_[j] & ~F[j]) != 0;
+            }
+            if (inside && !outside) return c;
+        }
+        return -1;
+    }
+
+    void expand(std::uint32_t idx) {
+        ++expanded_;
+        const int g = g_[idx], hp = h_[idx], F = F_[idx];
+        int next = NO_CHILD;  // the smallest f of a child not stored now
+        std::copy(set(idx), set(idx) + W_, tmp_.begin());
+        b_.template frontier<WN>(tmp_.data(), front_.data());
+        count_left(tmp_.data());
+        const int only = b_.final_colour < 0 ? vanishing(tmp_.data()) : -1;
+        for (int c = 0; c < b_.K; ++c) {
+            if (only >= 0 && c != only) continue;
+            const Word *m = b_.cm(c);
+            bool any = false;
+            for (int j = 0; j < W_; ++j) {
+                grow_[j] = m[j] & front_[j];
+                any |= grow_[j] != 0;
+            }
+            if (!any) continue;
+            for (int j = 0; j < W_; ++j) child_[j] = tmp_[j] | grow_[j];
+            if (b_.template is_island<WN>(child_.data())) {
+                int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
+                if ((best_len_ < 0 || length < best_len_) && length < ceiling_) record(idx, c, length);
+                continue;
+            }
+            if ((parent_.size() + 1) * 2 > table_.size()) grow_table();
+            const std::uint32_t seen = table_[slot(child_.data())];
+            if (seen != EMPTY && g_[seen] <= g + 1) continue;  // reached as fast already: no bound needed
+            // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
+            for (int j = 0; j < W_; ++j) cfront_[j] = front_[j] & ~grow_[j];
+            b_.template dilate<WN>(grow_.data(), cfront_.data());
+            for (int j = 0; j < W_; ++j) cfront_[j] &= ~child_[j];
+            int absorbed = 0;
+            for (int j = 0; j < W_; ++j)
+                for (Word w = grow_[j]; w; w &= w - 1) ++absorbed;
+            left_[c] -= absorbed;
+            // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
+            int h = std::max(bound_(child_.data(), cfront_.data(), left_.data(), F - g - 1), hp - 1);
+            left_[c] += absorbed;
+            if (g + 1 + h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;  // too long
+            if (g + 1 + h > F) {
+                next = std::min(next, g + 1 + h);
+                continue;
+            }
+            insert(child_.data(), idx, c, g + 1, h);
+            if (capped_) return;
+        }
+        F_[idx] = static_cast<std::uint8_t>(next < MAXF ? next : 255);
+        if (next < NO_CHILD) push(idx, g, next);
+    }
+};
+
+// The search for `board` at its width (up to 8 words, 512 regions, unrolled; wider boards: any width).
+std::unique_ptr<FloodSearch> make_flood_astar(FloodBoard board, long long cap, int limit) {
+    switch (board.W) {
+        case 1: return std::make_unique<FloodAstar<1>>(std::move(board), cap, limit);
+        case 2: return std::make_unique<FloodAstar<2>>(std::move(board), cap, limit);
+        case 3: return std::make_unique<FloodAstar<3>>(std::move(board), cap, limit);
+        case 4: return std::make_unique<FloodAstar<4>>(std::move(board), cap, limit);
+        case 5: return std::make_unique<FloodAstar<5>>(std::move(board), cap, limit);
+        case 6: return std::make_unique<FloodAstar<6>>(std::move(board), cap, limit);
+        case 7: return std::make_unique<FloodAstar<7>>(std::move(board), cap, limit);
+        case 8: return std::make_unique<FloodAstar<8>>(std::move(board), cap, limit);
+        default: return std::make_unique<FloodAstar<0>>(std::move(board), cap, limit);
+    }
+}
+
+}  // namespace
+}  // namespace kamicp

@@ -1,0 +1,99 @@
+"""The pivot A* of the compiled core (kamicp/_core/flood_astar.hpp): A* on the flooded set with the layered
+bound (models/bounds.md, "The layered bound"), run in slices so that the caller sees progress, its
+deadline and the process's interrupt between them.
+
+Memory is bounded by a cap on stored flood sets, from `memory_mb`: at the cap the search stops, and what
+it proved (the smallest f still open, a lower bound) is kept; the caller then answers `unknown` with that
+bound (measured against a fallback to IDA* in benchmarks/RESULTS.md, "Flood-It 99").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kamicp.floodit.game import PivotGame
+from kamicp.interrupt import INTERRUPT
+from kamicp.search import compiled_core
+
+SLICE = 0.25  # seconds of search between looks at the clock, the interrupt flag and the progress line
+MEMORY_MB = 6000  # default budget of the stored sets (the process needs about as much again at worst)
+MAX_COLOURS = 15  # what the compiled core takes
+MAX_REGIONS = 20_000  # beyond, a neighbour table of regions x regions bits outgrows its use: IDA* and CP-SAT
+
+
+@dataclass(frozen=True)
+class AStarOutcome:
+    """How an A* run ended: `optimal` (plan proven shortest), `capped` (memory cap), `timeout`, `interrupted`
+    or `no-solution`; `lower` is proven, `plan` the shortest solution found (colour indices) or None."""
+
+    status: str
+    plan: tuple[int, ...] | None
+    lower: int
+    root_bound: int
+    stored: int
+    expanded: int
+    bytes: int
+    seconds: float
+
+
+def available(game: PivotGame) -> bool:
+    """Whether the compiled A* takes this game (built core, at most MAX_COLOURS colours and MAX_REGIONS regions)."""
+    return compiled_core is not None and len(game.regions.palette) <= MAX_COLOURS and game.n <= MAX_REGIONS
+
+
+def bytes_per_set(regions: int) -> int:
+    """Memory per stored flood set: the bitset, parent, g, h, move, and its share of hash table and open list."""
+    return 8 * ((regions + 63) // 64) + 32
+
+
+def _address_space_mb() -> int:
+    """The process's address-space limit (RLIMIT_AS, as packs set it) in MB, or a large number."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):  # pragma: no cover - no such limit on this platform
+        return 1 << 40
+    return 1 << 40 if soft == resource.RLIM_INFINITY else soft // 2**20
+
+
+def layered_bound(game: PivotGame, flooded: int) -> int:
+    """The layered bound of a flooded set (bit mask over regions), computed by the compiled core."""
+    regions = [i for i in range(game.n) if flooded >> i & 1]
+    return compiled_core.flood_bound([list(a) for a in game.regions.adj], list(game.regions.colors),
+                                     len(game.regions.palette), game.start, regions)
+
+
+class PivotAStar:
+    def __init__(self, game: PivotGame, memory_mb: int = MEMORY_MB, limit: int | None = None) -> None:
+        """`limit`: look only for plans of at most that many moves (`no-solution` when there is none)."""
+        if not available(game):
+            raise RuntimeError("the compiled Flood-It A* is not available for this game")
+        cap = max(1, min(memory_mb, _address_space_mb() // 2) * 2**20 // bytes_per_set(game.n))
+        final = -1 if game.final is None else game.final
+        self._handle = compiled_core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
+                                                  len(game.regions.palette), game.start, final=final, cap=cap,
+                                                  limit=-1 if limit is None else limit)
+        self.cap = cap
+
+    def run(self, deadline: float | None = None,
+            progress: Callable[[dict], None] | None = None) -> AStarOutcome:
+        t0 = time.monotonic()
+        while True:
+            left = SLICE if deadline is None else min(SLICE, max(deadline - time.monotonic(), 0.0))
+            info = compiled_core.flood_run(self._handle, seconds=left)
+            status = info["status"]
+            if status == "running":
+                if INTERRUPT.is_set():
+                    status = "interrupted"
+                elif deadline is not None and time.monotonic() >= deadline:
+                    status = "timeout"
+            if status != "running":
+                plan = info["plan"]
+                return AStarOutcome(status, None if plan is None else tuple(plan), info["lower"],
+                                    info["root_bound"], info["stored"], info["expanded"], info["bytes"],
+                                    time.monotonic() - t0)
+            if progress:
+                progress(info)

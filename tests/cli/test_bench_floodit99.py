@@ -1,0 +1,46 @@
+"""benchmarks/floodit99.py on a folder of boards the test generates in the 99problems format: every board
+in its own process, the published optima checked, the table, the totals and the command written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kamicp.floodit import solve_pivot
+from kamicp.formats.flood99 import flood99_text
+from tests.helpers import bench_script
+from tests.helpers.boards import flood_square
+
+
+def _folder(tmp_path, wrong: bool = False):
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    for i, (n, k) in enumerate([(6, 3), (7, 4), (7, 4)]):
+        level = flood_square(n, k, i)
+        optimum = len(solve_pivot(level, engine="search").moves) + (1 if wrong and i == 2 else 0)
+        (folder / f"{n:02d}_{n:02d}_{k:02d}_{i:03d}").write_text(flood99_text(level, optimum))
+    anchor = "| board | optimum | ColorFill ms |\n|---|---|---|\n| 06_06_03_000 | 4 | 7 |\n"
+    (folder / "ANCHOR-TIMES.md").write_text(anchor)
+    (folder / "README.md").write_text("not a board\n")
+    return folder
+
+
+def test_the_benchmark_proves_the_published_optima(tmp_path, capsys):
+    bench = bench_script("floodit99")
+    out = tmp_path / "res"
+    bench.main([str(_folder(tmp_path)), "--time-limit", "30", "--out", str(out)])
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert data["command"].startswith("python benchmarks/floodit99.py ")
+    assert [r["board"] for r in data["records"]] == ["06_06_03_000", "07_07_04_001", "07_07_04_002"]
+    assert all(r["status"] == "optimal" and r["optimum"] == r["published"] for r in data["records"])
+    assert all(r["peak_mb"] > 0 and r["engine"] == "astar" for r in data["records"])
+    text = out.with_suffix(".md").read_text()
+    assert "| 07x07, 4 colours | 2/2 |" in text and "| all | 3/3 |" in text and "| 7 |" in text
+    assert "load average" in text
+
+
+def test_a_wrong_published_optimum_fails_the_run(tmp_path):
+    bench = bench_script("floodit99")
+    with pytest.raises(SystemExit, match="07_07_04_002"):
+        bench.main([str(_folder(tmp_path, wrong=True)), "--time-limit", "30", "--out", str(tmp_path / "r")])

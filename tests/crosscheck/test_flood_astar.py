@@ -1,0 +1,132 @@
+"""The Flood-It A* (kamicp.floodit.astar, kamicp/_core/flood_astar.hpp) and its layered bound against the
+exhaustive oracle (tests/helpers/oracle.py, rules engine only) and the pivot IDA*."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kamicp.floodit import pivot_bound, pivot_game, prove_pivot_under, solve_pivot
+from kamicp.floodit.astar import PivotAStar, available, layered_bound
+from kamicp.level import Level, Move
+from kamicp.rules import Board, apply_move, verify
+from kamicp.search import HAVE_COMPILED
+from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN
+from tests.helpers.boards import flood_square, grid_levels
+from tests.helpers.oracle import bfs_pivot_optimum
+
+pytestmark = pytest.mark.skipif(not HAVE_COMPILED, reason="the compiled core is not built")
+SETTINGS = dict(deadline=None, derandomize=True)
+
+
+def positions(level: Level, rng: random.Random, moves: int) -> list[Level]:
+    """The level and the positions of `moves` random pivot moves (pivot: cell 0), each as a level whose
+    flood is the region of cell 0."""
+    board, out = Board.start(level), [level]
+    for _ in range(moves):
+        choices = [c for c in level.color_keys if c != board.colors[0]]
+        if not choices or board.solved:
+            break
+        colour = rng.choice(choices)
+        board = apply_move(board, Move(0, colour), pivot=0)
+        out.append(level.position(board.colors))
+    return out
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(grid_levels(max_rows=4, max_cols=5, max_colors=5, holes=False), st.randoms(use_true_random=False))
+def test_layered_bound_never_exceeds_the_oracle(level, rng):
+    """Admissible in every position random play passes through, and at least the pivot bound there."""
+    for position in positions(level, rng, 4):
+        game = pivot_game(position)
+        oracle = bfs_pivot_optimum(position, 0, limit=20)
+        if oracle is None:
+            assert game.blocked
+            continue
+        bound = layered_bound(game, 1 << game.start)
+        colour = game.regions.colors[game.start]
+        final_move = int(game.final is not None and colour != game.final and (1 << game.start) == game.island)
+        assert bound + final_move <= oracle[0], position.colors
+        if game.final is None:
+            assert bound >= pivot_bound(game, 1 << game.start, colour), position.colors
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(grid_levels(max_rows=4, max_cols=5, max_colors=5), st.data())
+def test_astar_agrees_with_the_oracle(level, data):
+    """Random boards, any pivot, holes (islands, a required final colour): the same optimum, replayed."""
+    pivot = data.draw(st.integers(0, level.size - 1))
+    oracle = bfs_pivot_optimum(level, pivot, limit=20)
+    result = solve_pivot(level, level.labels[pivot], engine="astar")
+    if oracle is None:
+        assert result.status == NO_SOLUTION
+        return
+    assert result.status == OPTIMAL and len(result.moves) == oracle[0], level.colors
+    assert result.lower_bound == result.upper_bound == oracle[0]
+    verify(level, result.moves, pivot=pivot)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_astar_agrees_with_the_pivot_search_on_larger_boards(seed):
+    level = flood_square(7, 4 + seed % 2, seed)
+    astar = solve_pivot(level, engine="astar")
+    ida = solve_pivot(level, engine="search")
+    assert astar.status == ida.status == OPTIMAL
+    assert len(astar.moves) == len(ida.moves)
+    assert astar.engine == "astar"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_auto_uses_the_astar_and_proves_under(seed):
+    level = flood_square(8, 5, seed)
+    best = solve_pivot(level)
+    assert best.engine == "astar" and best.status == OPTIMAL
+    n = len(best.moves)
+    assert prove_pivot_under(level, n).status == NO_SOLUTION  # nothing shorter
+    found = prove_pivot_under(level, n + 1)
+    assert found.status == OPTIMAL and len(found.moves) == n
+
+
+def test_a_limit_below_the_optimum_is_a_proof():
+    level = flood_square(8, 5, 11)
+    optimum = len(solve_pivot(level).moves)
+    below = solve_pivot(level, max_steps=optimum - 1)
+    assert below.status == NO_SOLUTION and below.lower_bound == optimum and not below.moves
+
+
+def test_the_cap_gives_unknown_with_a_sound_lower_bound():
+    level = flood_square(12, 6, 3)
+    optimum = len(solve_pivot(level).moves)
+    game = pivot_game(level)
+    run = PivotAStar(game, memory_mb=0).run()  # a cap of one stored set
+    assert run.status == "capped" and run.lower <= optimum and run.stored == 1
+
+
+def test_a_time_limit_gives_unknown_with_honest_bounds():
+    level = flood_square(26, 8, 1)  # far beyond a tenth of a second
+    result = solve_pivot(level, time_limit=0.1)
+    assert result.status == UNKNOWN and result.engine == "astar"
+    assert result.lower_bound >= layered_bound(pivot_game(level), 1 << pivot_game(level).start)
+    if result.moves:
+        verify(level, result.moves, pivot=0)
+        assert result.upper_bound == len(result.moves) >= result.lower_bound
+
+
+def test_available_and_a_single_region():
+    level = Level.from_rows(["AA", "AA"], "square")
+    assert available(pivot_game(level))
+    result = solve_pivot(level, engine="astar")
+    assert result.status == OPTIMAL and result.moves == ()
+
+
+def test_optima_beyond_the_byte_range_stop_honestly():
+    """Moves, bounds and f live in bytes in the compiled A*: a strip of 300 alternating cells (optimum 299)
+    gives `unknown` with a true lower bound, never a false proof."""
+    level = Level.from_rows(["AB" * 150], "square")
+    result = solve_pivot(level, engine="astar")
+    assert result.status == UNKNOWN and result.lower_bound <= 299
+    short = Level.from_rows(["ABC" * 20], "square")  # the same with optimum 59, below the range
+    assert len(solve_pivot(short, engine="astar").moves) == len(solve_pivot(short, engine="search").moves)
