@@ -150,8 +150,8 @@ def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
 
 
 def to_json(rows: Sequence[Row]) -> str:
-    """A list with a dict per level (Row.to_dict: level, path, par, verdict, optimum, bounds, ..., result)."""
-    return json.dumps([r.to_dict() for r in rows], indent=2)
+    """A list with a dict per level (Row.to_json: level, path, par, verdict, optimum, bounds, ..., result)."""
+    return json.dumps([r.to_json() for r in rows], indent=2)
 
 
 def to_csv(rows: Sequence[Row]) -> str:

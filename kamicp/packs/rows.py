@@ -121,9 +121,20 @@ class Row:
         data["proof"] = [list(p) for p in self.proof]
         return data
 
+    def to_json(self) -> dict:
+        """The row as `validate --json` and `report --json` print it: `to_dict` with the proof in the one
+        proof-row shape of every output, {steps, outcome, seconds, engine} (seconds from the full result)."""
+        full = (self.result or {}).get("proof", [])
+        timed = {(p["steps"], p["outcome"], p["engine"]): p["seconds"] for p in full}
+        proof = [{"steps": s, "outcome": o, "seconds": timed.get((s, o, e), 0.0), "engine": e} for s, o, e in self.proof]
+        return {**self.to_dict(), "proof": proof}
+
     @classmethod
     def from_dict(cls, data: dict) -> Row:
-        return cls(**{**data, "verdict": Verdict(data["verdict"]), "proof": tuple(tuple(p) for p in data["proof"])})
+        """A row from the store (`to_dict`) or from the JSON output (`to_json`: proof rows as dicts)."""
+        proof = tuple((p["steps"], p["outcome"], p["engine"]) if isinstance(p, dict) else tuple(p)
+                      for p in data["proof"])
+        return cls(**{**data, "verdict": Verdict(data["verdict"]), "proof": proof})
 
 
 def level_hash(level: Level) -> str:

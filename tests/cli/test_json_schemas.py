@@ -79,8 +79,11 @@ def test_generate_and_its_files(tmp_path: Path) -> None:
 def test_validate_and_report(tmp_path: Path) -> None:
     store = tmp_path / "s.sqlite"
     levels = [PUZZLES / "blog-18.json", PUZZLES / "tri-dawn.json"]
-    check("validate", run_json("validate", *levels, "--json", "--engine", "search", "--store", store))
+    rows = run_json("validate", *levels, "--json", "--engine", "search", "--store", store)
+    check("validate", rows)
     check("report", run_json("report", store, "--json"))
+    for row in rows:  # one proof-row shape: each horizon's row is one of the full result's rows
+        assert row["proof"] and all(p in row["result"]["proof"] for p in row["proof"]), row
 
 
 def test_katamino() -> None:
