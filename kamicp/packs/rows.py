@@ -126,7 +126,8 @@ class Row:
         proof-row shape of every output, {steps, outcome, seconds, engine} (seconds from the full result)."""
         full = (self.result or {}).get("proof", [])
         timed = {(p["steps"], p["outcome"], p["engine"]): p["seconds"] for p in full}
-        proof = [{"steps": s, "outcome": o, "seconds": timed.get((s, o, e), 0.0), "engine": e} for s, o, e in self.proof]
+        proof = [{"steps": s, "outcome": o, "seconds": timed.get((s, o, e), 0.0), "engine": e}
+                 for s, o, e in self.proof]
         return {**self.to_dict(), "proof": proof}
 
     @classmethod
