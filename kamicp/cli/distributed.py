@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -100,12 +102,28 @@ def _bar(enabled: bool) -> Iterator[CubeProgress | None]:
 
 
 LOCAL_FIRST = 2.0  # seconds of the single-machine race before a LocalCluster is started
+LOCAL_FIRST_ENV = "KAMICP_DASK_LOCAL_FIRST"  # overrides it; 0 starts the LocalCluster at once
 STOP_RESERVE = 1.5  # seconds of the time limit kept for closing the client and stopping a LocalCluster
+
+
+def local_first() -> float:
+    """Seconds of the single-machine race before a LocalCluster starts: LOCAL_FIRST, or the environment's
+    KAMICP_DASK_LOCAL_FIRST (0: distribute at once, e.g. to watch the cubes of a level one machine proves fast)."""
+    raw = os.environ.get(LOCAL_FIRST_ENV)
+    if raw is None:
+        return LOCAL_FIRST
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < math.inf:
+        raise fail(f"{LOCAL_FIRST_ENV} must be a number of seconds (0 or more), got {raw!r}")
+    return value
 
 
 def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None, time_limit: float | None,
                   engine: str, seed: int, progress: bool, options: SolveOptions | None = None) -> DistributedResult:
-    """Open the store, then (for 'local') try the single-machine race for LOCAL_FIRST seconds: most levels
+    """Open the store, then (for 'local') try the single-machine race for `local_first()` seconds: most levels
     are proven before a cluster could start. Otherwise connect (or start the LocalCluster), run the
     distributed proof and close everything, all within `time_limit` (the cluster's start and stop count)."""
     start = time.monotonic()
@@ -114,10 +132,11 @@ def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None
     def left() -> float | None:
         return None if limit is None else limit - (time.monotonic() - start)
 
+    race = local_first() if settings.address == "local" else 0.0
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
     with store_cm() as store:
-        if settings.address == "local":
-            first = LOCAL_FIRST if limit is None else min(LOCAL_FIRST, limit)
+        if race > 0:
+            first = race if limit is None else min(race, limit)
             quick = solve(level, max_steps=max_steps, time_limit=first, engine=engine, seed=seed, options=options)
             rest = left()  # (a cluster started with less time left than the race had would only cost it)
             if quick.status != Status.UNKNOWN or (rest is not None and rest <= STOP_RESERVE + first):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import socket
 import sqlite3
@@ -29,7 +30,7 @@ from kamicp.packs.dask_runner import connect, dashboard_link
 from kamicp.packs.store import Store
 from kamicp.regions import regions_of
 from kamicp.rules import verify
-from tests.helpers import LEVELS, known_optima
+from tests.helpers import HARD, LEVELS, known_optima
 
 GREEDY_ONLY = options_without(["beam", "rollout"])  # a worse first solution: the cubes must find shorter ones
 
@@ -240,8 +241,8 @@ def test_cli_dask_local_starts_no_cluster_for_a_level_the_single_machine_proves(
 def test_cli_dask_local_time_limit_counts_the_cluster(limit: float) -> None:
     """--time-limit holds for the whole run: the single-machine race, the LocalCluster's start and stop."""
     start = time.monotonic()
-    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-48b5c-s110.json"), "--dask", "local",
-                                   "--time-limit", str(limit)])
+    hard = HARD / "gen-tri-60b5c-proper-s700.json"  # (no machine proves it within the race or the limit)
+    res = CliRunner().invoke(app, ["solve", str(hard), "--dask", "local", "--time-limit", str(limit)])
     took = time.monotonic() - start
     assert res.exit_code == 3 and "unknown" in res.stdout, res.output
     assert took < limit + 1.5, took  # (on main: 10.1 s for 5)
@@ -301,7 +302,8 @@ def test_signal_mid_run_leaves_no_process_and_the_rerun_resumes(tmp_path, signum
     store = tmp_path / "proofs.db"
     proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
                              "--dask", "local", "--store", str(store)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "KAMICP_DASK_LOCAL_FIRST": "0"})  # cubes from the start
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and cube_rows(store) < 10:
         time.sleep(0.2)
@@ -317,7 +319,8 @@ def test_signal_mid_run_leaves_no_process_and_the_rerun_resumes(tmp_path, signum
     assert not alive
     answered = cube_rows(store)
     assert int(saved.split()[0]) > 0
-    res = CliRunner().invoke(app, ["solve", level, "--dask", "local", "--store", str(store), "--json"])
+    res = CliRunner().invoke(app, ["solve", level, "--dask", "local", "--store", str(store), "--json"],
+                             env={"KAMICP_DASK_LOCAL_FIRST": "0"})
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["optimum"] == known_optima()["tri-48b5c-s110"]["optimum"]
@@ -332,3 +335,9 @@ def cube_rows(path) -> int:
             return db.execute("SELECT COUNT(*) FROM cubes WHERE outcome = 'refuted'").fetchone()[0]
     except sqlite3.OperationalError:  # not created yet, or busy
         return 0
+
+
+def test_cli_dask_local_first_must_be_seconds() -> None:
+    res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-8b3c-s100.json"), "--dask", "local"],
+                             env={"KAMICP_DASK_LOCAL_FIRST": "soon"})
+    assert res.exit_code == 2 and "error: KAMICP_DASK_LOCAL_FIRST must be a number of seconds" in res.output

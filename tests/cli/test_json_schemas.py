@@ -105,8 +105,9 @@ def test_the_schemas_enums_are_the_codes() -> None:
 
 
 @pytest.mark.slow
-def test_solve_on_a_local_dask_cluster() -> None:
+def test_solve_on_a_local_dask_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
+    monkeypatch.setenv("KAMICP_DASK_LOCAL_FIRST", "0")  # the cubes, not the single-machine race's answer
     data = run_json("solve", PUZZLES / "tri-harbour.json", "--dask", "local", "--json")
     check("solve", data)
     assert data["cubes"] and data["cubes"][0]["answers"]
