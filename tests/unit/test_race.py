@@ -44,6 +44,7 @@ def test_portfolio_reaches_the_race_and_proves_no_solution():
     assert short.status == UNKNOWN and short.lower_bound <= 11 <= short.upper_bound
 
 
+@pytest.mark.slow  # (8 s; the time-limit path is also covered by the CLI tests)
 def test_portfolio_timeout_shows_each_answered_horizon_once():
     """When time runs out, the merged proof keeps both engines' answers but drops an 'unknown' for a
     horizon that the other engine (or a later attempt) answered."""
