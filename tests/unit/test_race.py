@@ -28,15 +28,18 @@ def test_make_search_falls_back_to_python():
 
 @pytest.mark.slow
 def test_portfolio_reaches_the_race_and_proves_no_solution():
-    """Refuting horizon 9 of gen-tri-80b5c-proper-s702 (optimum 11, benchmarks/RESULTS.md) outlasts the
-    first search slice, so both processes race (about 40 s on a loaded machine)."""
+    """Refuting horizon 9 of gen-tri-80b5c-proper-s702 (optimum 11, benchmarks/RESULTS.md) outlasts a
+    first search slice of 0.01 s (the default's 0.4 s it may not, on a quiet machine), so both processes
+    race (about 40 s on a loaded machine)."""
+    from kamicp.config import RaceOptions, SolveOptions
     from kamicp.formats import load_level
     from kamicp.solver import NO_SOLUTION, UNKNOWN
     from tests.helpers import HARD
 
     level = load_level(HARD / "gen-tri-80b5c-proper-s702.json")
     messages: list[str] = []
-    res = solve(level, engine="auto", max_steps=9, time_limit=120, progress=messages.append)
+    options = SolveOptions(race=RaceOptions(first_slice=0.01))
+    res = solve(level, engine="auto", max_steps=9, time_limit=120, progress=messages.append, options=options)
     assert "portfolio: search and cpsat racing" in messages
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     assert [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"] == list(range(res.bound.value, 10))
