@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kamicp.cli import app
-from tests.helpers import LEVELS, PUZZLES, known_optima
+from tests.helpers import HARD, LEVELS, PUZZLES, known_optima
 
 pytest.importorskip("distributed")
 
@@ -212,8 +212,7 @@ def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_p
     pack.mkdir()
     for p in sorted(PUZZLES.glob("*.json")):
         shutil.copy(p, pack / p.name)
-    hard = json.loads((LEVELS.parent.parent.parent / "benchmarks" / "levels" /
-                       "gen-tri-150b5c-mirror-proper-s708.json").read_text())
+    hard = json.loads((HARD / "gen-tri-150b5c-mirror-proper-s708.json").read_text())
     (pack / "zz-hard.json").write_text(json.dumps({**hard, "name": "zz-hard", "par": 10}))
     store = tmp_path / "v.db"
     easy = len(list(PUZZLES.glob("*.json")))
