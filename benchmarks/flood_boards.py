@@ -1,6 +1,6 @@
 """What the Flood-It benchmarks share (benchmarks/floodit.py, benchmarks/floodit_count.py): their random
-n x n boards, the --sizes / --colours / --time-limit / --out options, and writing OUT.md and OUT.json with
-the command that made them."""
+n x n boards and the --sizes / --colours / --time-limit / --out options; they write their results with
+benchmarks/report.py."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import command_line, options  # noqa: E402,F401 (command_line: floodit99.py's)
 from kamicp.level import Level  # noqa: E402
 
 
@@ -26,11 +27,10 @@ def board(n: int, k: int) -> Level:
 
 def board_options(description: str, *, sizes: str, out: str, time_limit_help: str) -> argparse.ArgumentParser:
     """The options of a board benchmark (its own defaults for the sizes and the output path)."""
-    ap = argparse.ArgumentParser(description=description)
+    ap = options(description, out=out)
     ap.add_argument("--sizes", default=sizes)
     ap.add_argument("--colours", default="3,4,5,6")
     ap.add_argument("--time-limit", type=float, default=60.0, help=time_limit_help)
-    ap.add_argument("--out", default=out, help="output path without extension")
     return ap
 
 
@@ -41,13 +41,9 @@ def boards(args: argparse.Namespace) -> Iterator[tuple[int, int]]:
             yield n, k
 
 
-def command_line(script: str, argv: list[str] | None) -> str:
-    """The command that made the results, as recorded beside them."""
-    return f"python benchmarks/{script} " + " ".join(argv if argv is not None else sys.argv[1:])
-
-
 def write_results(out: str, command: str, lines: list[str], records: list[dict]) -> None:
-    """OUT.md (the table's lines) and OUT.json ({command, records}); the table is printed too."""
+    """OUT.md (the table's lines) and OUT.json ({command, records}); the table is printed too. Only
+    benchmarks/floodit99.py still writes this way, until it moves onto benchmarks.report.write."""
     path = Path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.with_suffix(".md").write_text("\n".join(lines) + "\n")

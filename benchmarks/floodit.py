@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.flood_boards import board, board_options, boards, command_line, write_results  # noqa: E402
+from benchmarks.flood_boards import board, board_options, boards  # noqa: E402
+from benchmarks.report import command_line, write  # noqa: E402
 from kamicp.floodit import pivot_bound, pivot_game, solve_pivot  # noqa: E402
 
 ENGINES = ("search", "cpsat", "auto")
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
         records.append(rec)
         print(f"{level.name} done", file=sys.stderr)
     command = command_line("floodit.py", argv)
-    lines = [f"`{command}`", "", "| board | regions | root bound | optimum | search s | cpsat s | auto s | "
+    lines = ["| board | regions | root bound | optimum | search s | cpsat s | auto s | "
              "cpsat / search | auto / search |", "|---|---|---|---|---|---|---|---|---|"]
 
     def cell(r: dict) -> str:
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     lines.append(f"| **proven** | | | | {proven['search']}/{len(records)} | {proven['cpsat']}/{len(records)} | "
                  f"{proven['auto']}/{len(records)} | | |")
     lines.append(f"| **total s** | | | | {total['search']:.1f} | {total['cpsat']:.1f} | {total['auto']:.1f} | | |")
-    write_results(args.out, command, lines, records)
+    write(args.out, command, "\n".join(lines), {"records": records})
 
 
 if __name__ == "__main__":

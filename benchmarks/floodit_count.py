@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.flood_boards import board, board_options, boards, command_line, write_results  # noqa: E402
+from benchmarks.flood_boards import board, board_options, boards  # noqa: E402
+from benchmarks.report import command_line, write  # noqa: E402
 from kamicp.floodit import count_pivot, solve_pivot  # noqa: E402
 
 
@@ -41,14 +42,14 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     records = [measure(n, k, args.time_limit) for n, k in boards(args)]
     command = command_line("floodit_count.py", argv)
-    lines = [f"`{command}`", "", "| board | optimum | solutions (= classes) | solve s | count s | count / solve |",
+    lines = ["| board | optimum | solutions (= classes) | solve s | count s | count / solve |",
              "|---|---|---|---|---|---|"]
     for r in records:
         solutions = str(r["solutions"]) if r["complete"] else f"≥ {r['solutions']} (time limit)"
         ratio = r["count_s"] / r["solve_s"] if r["solve_s"] > 0 else float("nan")
         lines.append(f"| {r['board']} | {r['optimum'] if r['optimum'] is not None else '?'} | {solutions} | "
                      f"{r['solve_s']:.3f} | {r['count_s']:.3f} | {ratio:.2f}x |")
-    write_results(args.out, command, lines, records)
+    write(args.out, command, "\n".join(lines), {"records": records})
 
 
 if __name__ == "__main__":
