@@ -12,8 +12,6 @@ A variant that times out counts with the time limit, so its ratio is a lower bou
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import resource
 import statistics
@@ -26,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import command_line, options, write  # noqa: E402
 from kamicp.config import SolveOptions  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 
@@ -173,20 +172,22 @@ def summarize(records: list[dict], variants: list[str], limit: float) -> list[st
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = options(__doc__, out="benchmarks/results/ablation", raw=True)
     ap.add_argument("levels", nargs="+", help="level files")
     ap.add_argument("--set", default="cpsat", help="variant set or comma list of variants")
     ap.add_argument("--time-limit", type=float, default=20.0)
     ap.add_argument("--workers", type=int, default=None, help="CP-SAT workers (default: all cores)")
-    ap.add_argument("--out", default="benchmarks/results/ablation", help="output path without extension")
     args = ap.parse_args(argv)
     variants = SETS.get(args.set) or args.set.split(",")
     for v in variants:
         if v not in VARIANTS:
             ap.error(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
-    records = []
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    records: list[dict] = []
+    command = command_line(__file__, argv)
+
+    def data() -> dict:
+        return {"time_limit": args.time_limit, "variants": variants, "records": records}
+
     for path in args.levels:
         for v in variants:
             with ProcessPoolExecutor(max_workers=1) as pool:
@@ -194,12 +195,10 @@ def main(argv: list[str] | None = None) -> None:
             records.append(rec)
             print(f"{rec['level']:34s} {v:18s} {rec['status']:8s} {rec['seconds']:7.2f}s "
                   f"lb={rec['lower_bound']} ub={rec['upper_bound']} rss={rec['peak_rss_mb']}MB", flush=True)
-            out.with_suffix(".json").write_text(json.dumps({"time_limit": args.time_limit, "variants": variants,
-                                                            "records": records}, indent=1))
+            write(args.out, command, f"(running: {len(records)} runs done)", data(), echo=False)
     lines = [f"Time limit {args.time_limit:g} s per run; cells: seconds (ratio to {variants[0]}); "
              "t/o lb..ub = timed out with these proven bounds.", "", *summarize(records, variants, args.time_limit)]
-    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write(args.out, command, "\n".join(lines), data())
 
 
 if __name__ == "__main__":

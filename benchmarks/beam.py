@@ -14,8 +14,6 @@ Writes a Markdown table and JSON.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -23,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import command_line, options, write  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.outcome import to_moves  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
@@ -85,10 +84,9 @@ def table(rows: list[dict], names: list[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__)
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--variant", action="append", help="name=closeness:budget:w/f/r,... (repeatable)")
-    ap.add_argument("--out", help="write OUT.md and OUT.json")
     args = ap.parse_args(argv)
     if compiled_core is None:
         sys.exit("the compiled core is not built (python setup.py build_ext --inplace)")
@@ -96,11 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = run(args.levels, variants)
     names = [parse_variant(v)[0] for v in variants]
     text = table(rows, names)
-    print(text)
-    if args.out:
-        cmd = "    .venv/bin/python benchmarks/beam.py " + " ".join(sys.argv[1:])
-        Path(args.out + ".md").write_text(f"Command:\n\n{cmd}\n\n{text}")
-        Path(args.out + ".json").write_text(json.dumps({"command": cmd, "rows": rows}, indent=1) + "\n")
+    write(args.out, command_line(__file__, argv), text, {"rows": rows})
 
 
 if __name__ == "__main__":

@@ -25,6 +25,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT))  # last: in a child process the build under test (PYTHONPATH) provides kamicp
+
+from benchmarks.report import command_line, options, write  # noqa: E402
 
 
 def record(specs: list[str], seconds: float, clusters: int) -> dict:
@@ -86,14 +89,13 @@ def table(old: list[dict], new: list[dict], specs: list[str]) -> tuple[str, list
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__)
     ap.add_argument("--record", action="store_true", help=argparse.SUPPRESS)  # the child process's mode
     ap.add_argument("specs", nargs="+", metavar="LEVEL:H")
     ap.add_argument("--old", help="the other tree, its core built in place (required unless record)")
     ap.add_argument("--seconds", type=float, default=60.0, help="time limit per horizon")
     ap.add_argument("--clusters", type=int, default=8, help="cluster sample size")
     ap.add_argument("--repeat", type=int, default=2, help="runs of each build, alternating")
-    ap.add_argument("--out", help="write OUT.md and OUT.json")
     args = ap.parse_args(argv)
     if args.record:
         print(json.dumps(record(args.specs, args.seconds, args.clusters)))
@@ -109,11 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     text, rows, diffs = table(old, new, specs)
     text += "".join(f"\nDIFFERS: {d}" for d in diffs)
     text += f"\n{'No' if not diffs else len(diffs)} differences in nodes and plans of the finished horizons.\n"
-    print(text)
-    if args.out:
-        cmd = "    .venv/bin/python benchmarks/cluster_speed.py " + " ".join(sys.argv[1:])
-        Path(args.out + ".md").write_text(f"Command:\n\n{cmd}\n\n{text}")
-        Path(args.out + ".json").write_text(json.dumps({"command": cmd, "rows": rows, "diffs": diffs}) + "\n")
+    write(args.out, command_line(__file__, argv), text, {"rows": rows, "diffs": diffs})
     sys.exit(1 if diffs else 0)
 
 

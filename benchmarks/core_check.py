@@ -32,6 +32,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT))  # last: in a child process the build under test (PYTHONPATH) provides kamicp
+
+from benchmarks.report import command_line, options, write  # noqa: E402
 
 # IDA* settings compared (keyword arguments of make_search): the default and the ablations' flags
 SETTINGS: dict[str, dict] = {
@@ -150,13 +153,12 @@ def table(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__)
     ap.add_argument("--record", action="store_true", help=argparse.SUPPRESS)  # the child process's mode
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--old", help="the other tree, its core built in place (required unless record)")
     ap.add_argument("--seconds", type=float, default=5.0, help="time per level and setting")
     ap.add_argument("--repeat", type=int, default=2, help="runs of each build, alternating")
-    ap.add_argument("--out", help="write OUT.md and OUT.json")
     args = ap.parse_args(argv)
     if args.record:
         print(json.dumps(record(args.levels, args.seconds)))
@@ -175,11 +177,7 @@ def main(argv: list[str] | None = None) -> None:
     text += (f"\nBeam plans compared on {len(rows)} levels ({2 * len(BEAM_PASSES)} passes each), rollout plans "
              f"on {sum(r['rollout'] for r in rows)} (those finished within the time in both builds).")
     text += f"\n{'No' if not diffs else len(diffs)} differences in node counts and plans.\n"
-    print(text)
-    if args.out:
-        cmd = "    .venv/bin/python benchmarks/core_check.py " + " ".join(sys.argv[1:])
-        Path(args.out + ".md").write_text(f"Command:\n\n{cmd}\n\n{text}")
-        Path(args.out + ".json").write_text(json.dumps({"command": cmd, "rows": rows, "diffs": diffs}) + "\n")
+    write(args.out, command_line(__file__, argv), text, {"rows": rows, "diffs": diffs})
     sys.exit(1 if diffs else 0)
 
 

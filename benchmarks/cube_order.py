@@ -14,7 +14,6 @@ OUT.md and OUT.json with the command.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ from kamicp.search import make_search
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.cube_proofs import write_results  # noqa: E402
+from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
 
 
 def deepen(regions: Regions, top: int, prior=None) -> tuple[int, float, bool]:
@@ -86,16 +85,15 @@ def table(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__, out=RESULTS / "cube-order")
     ap.add_argument("levels", nargs="+", help="LEVEL:HORIZON")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "cube-order"))
     args = ap.parse_args(argv)
     rows = []
     for spec in args.levels:
         path, _, h = spec.rpartition(":")
         rows.append(measure(path, int(h)))
         print(table(rows).splitlines()[-1], flush=True)
-    write_results(args.out, "cube_order.py", argv, table(rows), {"rows": rows})
+    write(args.out, command_line(__file__, argv), table(rows), {"rows": rows})
 
 
 if __name__ == "__main__":

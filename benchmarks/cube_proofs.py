@@ -16,21 +16,19 @@ row (the ratio column is then empty). Writes OUT.md and OUT.json with the comman
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
-from kamicp import load_level
-from kamicp.config import options_without
-from kamicp.distributed import CubeSource, DistributedResult, solve_distributed
-from kamicp.packs.dask_runner import connect
-from kamicp.solver import solve
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
+from kamicp import load_level  # noqa: E402
+from kamicp.config import options_without  # noqa: E402
+from kamicp.distributed import CubeSource, DistributedResult, solve_distributed  # noqa: E402
+from kamicp.packs.dask_runner import connect  # noqa: E402
+from kamicp.solver import solve  # noqa: E402
 
 
 def single(path: str, time_limit: float) -> dict:
@@ -80,21 +78,8 @@ def table(records: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_results(out: str, script: str, argv: list[str] | None, table_md: str, data: dict) -> None:
-    """OUT.md (the command, the machine, the table) and OUT.json ({command, **data}); the Markdown is printed
-    too. Shared with benchmarks/cube_order.py."""
-    command = " ".join([f"benchmarks/{script}", *(argv if argv is not None else sys.argv[1:])])
-    md = (f"Command: `.venv/bin/python {command}`  \nMachine: {platform.machine()}, {os.cpu_count()} cores "
-          f"(shared), Python {platform.python_version()}\n\n{table_md}")
-    path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.with_suffix(".md").write_text(md)
-    path.with_suffix(".json").write_text(json.dumps({"command": command, **data}, indent=1))
-    print(md)
-
-
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__, out=RESULTS / "distributed")
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--workers", default="1,2,4")
     ap.add_argument("--depth", type=int, default=1)
@@ -102,7 +87,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--time-limit", type=float, default=600.0)
     ap.add_argument("--no", action="append", default=[], help="a technique off in the distributed rows")
     ap.add_argument("--no-single", action="store_true", help="no single-machine row")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "distributed"))
     args = ap.parse_args(argv)
     records = []
     for path in args.levels:
@@ -114,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
             records.append({"level": name, **distributed(path, n, args.depth, args.engine, args.time_limit,
                                                                 args.no)})
             print(table(records).splitlines()[-1], flush=True)
-    write_results(args.out, "cube_proofs.py", argv, table(records), {"records": records})
+    write(args.out, command_line(__file__, argv), table(records), {"records": records})
 
 
 if __name__ == "__main__":

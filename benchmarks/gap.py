@@ -16,8 +16,6 @@ it (marked "~", an extrapolation, never a result). Node counts are machine-indep
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import command_line, options, write  # noqa: E402
 from kamicp.bounds import bound_report  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.level import Move  # noqa: E402
@@ -143,14 +142,13 @@ def table(records: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__)
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--horizon-seconds", type=float, default=60.0, help="seconds per horizon of the search")
     ap.add_argument("--upper-seconds", type=float, default=6.0, help="seconds for the beam and the rollouts")
     ap.add_argument("--clusters", type=int, default=0, help="the bound with the cluster gathering cost of up to N "
                     "regions per colour (the root bound of `solve`; the search does not use it)")
     ap.add_argument("--trace", action="store_true", help="also print the bound's parts before each move of the plan")
-    ap.add_argument("--out", default=None, help="write OUT.md and OUT.json")
     args = ap.parse_args(argv)
     records = []
     for path in args.levels:
@@ -159,11 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     text = table(records)
     if args.trace:
         text += "".join("\n" + trace_table(r) for r in records)
-    command = "benchmarks/gap.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    print(text)
-    if args.out:
-        Path(args.out).with_suffix(".md").write_text(f"`{command}`\n\n{text}")
-        Path(args.out).with_suffix(".json").write_text(json.dumps({"command": command, "records": records}, indent=1))
+    write(args.out, command_line(__file__, argv), text, {"records": records})
 
 
 if __name__ == "__main__":

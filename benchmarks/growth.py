@@ -20,7 +20,6 @@ regions and depth (horizon - root bound): a summary of the levels measured, not 
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -39,6 +38,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from gap import best_plan  # noqa: E402
 from generate import PALETTE, ROWS, level_row, make  # noqa: E402
 
+from benchmarks.report import command_line, options  # noqa: E402
+from benchmarks.report import write as write_results  # noqa: E402
 from kamicp.bounds import bound_report  # noqa: E402
 from kamicp.config import BoundOptions, SearchOptions  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
@@ -211,7 +212,7 @@ def fit_text(records: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__)
     ap.add_argument("levels", nargs="*", help="level files measured after the generated series")
     ap.add_argument("--sizes", default="", help="comma-separated blob counts of a generated series (e.g. 30,40,50)")
     ap.add_argument("--seeds", default="800,801", help="comma-separated seeds, one level per size and seed")
@@ -220,15 +221,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--horizon-seconds", type=float, default=60.0, help="wall seconds per horizon of the search")
     ap.add_argument("--upper-seconds", type=float, default=6.0, help="seconds for the beam and the rollouts")
     ap.add_argument("--auto-seconds", type=float, default=120.0, help="time limit of `kamicp solve` (0: skip it)")
-    ap.add_argument("--out", default=None, help="write OUT.md and OUT.json")
     ap.add_argument("--merge", nargs="+", default=None, metavar="JSON", help="measure nothing: the tables and the "
                     "fit of the records of these earlier outputs together (written to --out)")
     args = ap.parse_args(argv)
-    command = "benchmarks/growth.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = command_line(__file__, argv)
     if args.merge:
         records = [r for f in args.merge for r in json.loads(Path(f).read_text())["records"]]
-        write(args.out, command, records)
-        print(report(records))
+        write(args.out, command, records, echo=True)
         return
     sizes = [int(s) for s in args.sizes.split(",") if s]
     seeds = [int(s) for s in args.seeds.split(",") if s]
@@ -242,7 +241,7 @@ def main(argv: list[str] | None = None) -> None:
                             "load": round(load, 2)})
             print(level_table(records[-1:]).splitlines()[-1], flush=True)
             write(args.out, command, records)  # after each level: a long run stopped early keeps what it measured
-    print(report(records))
+    write(args.out, command, records, echo=True)
 
 
 def report(records: list[dict]) -> str:
@@ -252,11 +251,8 @@ def report(records: list[dict]) -> str:
             f"{os.cpu_count()} cores.\n")
 
 
-def write(out: str | None, command: str, records: list[dict]) -> None:
-    if out:
-        Path(out).with_suffix(".md").write_text(f"`{command}`\n\n{report(records)}")
-        Path(out).with_suffix(".json").write_text(json.dumps({"command": command, "records": records,
-                                                              "fit": fit(records)}, indent=1))
+def write(out: str | None, command: str, records: list[dict], echo: bool = False) -> None:
+    write_results(out, command, report(records), {"records": records, "fit": fit(records)}, echo=echo)
 
 
 if __name__ == "__main__":

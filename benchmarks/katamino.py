@@ -14,10 +14,6 @@ tables) and OUT.json (every record), and prints the tables.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import platform
 import sys
 import time
 from itertools import combinations
@@ -26,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
 from kamicp.formats.katamino import read_book  # noqa: E402
 from kamicp.katamino import ENGINES, LETTERS, Puzzle, Rule, Status, shorthand, solve_book, solve_katamino  # noqa: E402
 
@@ -137,28 +134,18 @@ def book_table(records: list[dict]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__, out=RESULTS / "katamino")
     ap.add_argument("--counts", default="3x20,4x15,5x12,6x10", help="rectangles to count (comma-separated)")
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per count for cpsat and dlx")
     ap.add_argument("--slow-max-n", type=int, default=6, help="cpsat and dlx solve the 5 x N sets up to this N")
     ap.add_argument("--no-sets", action="store_true", help="skip part 2 (smoke runs)")
     ap.add_argument("--book", default=str(ROOT / "puzzles" / "katamino" / "book.json"))
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "katamino"),
-                    help="output path without extension")
     args = ap.parse_args(argv)
     rects = counts([b for b in args.counts.split(",") if b], args.cap)
     sets = [] if args.no_sets else [r for rule in Rule for r in piece_sets(rule, args.slow_max_n, args.cap)]
     books = [book(Path(args.book), count) for count in (False, True)]
-    command = " ".join(["benchmarks/katamino.py", *(argv if argv is not None else sys.argv[1:])])
-    md = [f"Command: `.venv/bin/python {command}`  ",
-          f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared), Python {platform.python_version()}", "",
-          *counts_table(rects, args.cap), "", *(sets_table(sets) + [""] if sets else []), *book_table(books)]
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text("\n".join(md) + "\n")
-    data = {"command": command, "counts": rects, "sets": sets, "books": books}
-    out.with_suffix(".json").write_text(json.dumps(data, indent=1))
-    print("\n".join(md))
+    md = [*counts_table(rects, args.cap), "", *(sets_table(sets) + [""] if sets else []), *book_table(books)]
+    write(args.out, command_line(__file__, argv), "\n".join(md), {"counts": rects, "sets": sets, "books": books})
 
 
 if __name__ == "__main__":

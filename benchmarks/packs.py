@@ -13,10 +13,7 @@ store (nothing solved again). Writes OUT.md and OUT.json.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import platform
 import random
 import sys
 import tempfile
@@ -26,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, puzzles.make_puzzles
 
+from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
 from kamicp import Level  # noqa: E402
 from kamicp.packs import PackSettings, Store, load_pack, run_pack, summarize  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
@@ -72,11 +70,10 @@ def timed_run(items, settings: PackSettings, store_path: Path, **kwargs) -> tupl
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = options(__doc__, out=RESULTS / "packs", raw=True)
     ap.add_argument("--levels", type=int, default=120)
     ap.add_argument("--time-limit", type=float, default=30.0)
     ap.add_argument("--no-dask", action="store_true", help="leave out the Dask run")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "packs"))
     args = ap.parse_args(argv)
     settings = PackSettings(time_limit=args.time_limit)
     modes = [("sequential (--jobs 1)", {"jobs": 1}), ("--jobs 2", {"jobs": 2})]
@@ -103,24 +100,13 @@ def main(argv: list[str] | None = None) -> None:
                                 "summary": summarize(rows, skipped).line(), "verdicts": verdicts,
                                 "skipped": skipped})
                 print(f"resume: {seconds:.2f} s, {skipped} skipped", flush=True)
-    write(Path(args.out), records, args, argv)
-
-
-def write(out: Path, records: list[dict], args, argv: list[str] | None) -> None:
-    command = "python benchmarks/packs.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    lines = [f"Command: `{command.strip()}`", "",
-             f"{args.levels} generated levels, --time-limit {args.time_limit:g} per level, engine auto, "
-             f"{os.cpu_count()} cores, load average at the end {os.getloadavg()[0]:.1f}, "
-             f"Python {platform.python_version()}.", "",
+    lines = [f"{args.levels} generated levels, --time-limit {args.time_limit:g} per level, engine auto.", "",
              "| mode | wall s | speed-up vs sequential | same verdicts | levels skipped | summary |",
              "|---|---:|---:|---|---:|---|"]
     for r in records:
         lines.append(f"| {r['mode']} | {r['seconds']:.2f} | {r['ratio']:.2f}x | "
                      f"{'yes' if r['same_verdicts'] else 'NO'} | {r['skipped']} | {r['summary']} |")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "records": records}, indent=1))
-    print("\n".join(lines))
+    write(args.out, command_line(__file__, argv), "\n".join(lines), {"records": records})
 
 
 if __name__ == "__main__":
