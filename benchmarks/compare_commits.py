@@ -28,6 +28,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import report  # noqa: E402
+
 # the CLI of whichever tree is first on PYTHONPATH (kamicp's console script is `kamicp.cli:app`)
 RUNNER = "import sys; from kamicp.cli import app; sys.argv[0] = 'kamicp'; app()"
 CORE_CHECK = "import kamicp, kamicp._fastsearch as core; print(kamicp.__file__); print(core.__file__)"
@@ -147,17 +151,16 @@ def load() -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = report.options(__doc__, out=report.RESULTS / "compare-commits")
     ap.add_argument("levels", nargs="*", type=Path)
     ap.add_argument("--old", default="41fc94e", help="the old commit (default: main before the redesign)")
     ap.add_argument("--new", default="HEAD", help="the new commit (default: HEAD)")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--engine", default="auto")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "compare-commits")
     ap.add_argument("--from-json", action="store_true", help="only write the Markdown again from OUT.json")
     args = ap.parse_args()
     if args.from_json:
-        data = json.loads(args.out.with_suffix(".json").read_text())
+        data = json.loads(report.paths(args.out)[1].read_text())
         write(args.out, data["rows"], data["meta"])
         return
     tmp = Path(tempfile.mkdtemp(prefix="kamicp-compare-"))
@@ -176,7 +179,7 @@ def main() -> None:
 def compare(args: argparse.Namespace, old_tree: Path, new_tree: Path) -> None:
     meta = {"old": git("rev-parse", "--short", args.old), "new": git("rev-parse", "--short", args.new),
             "engine": args.engine, "time_limit": args.time_limit, "load_start": load(),
-            "command": " ".join([Path(sys.executable).name, *sys.argv])}
+            "command": report.command_line(__file__)}
     print(f"old core: {build_core(old_tree)}\nnew core: {build_core(new_tree)}\n{meta['load_start']}", flush=True)
     rows: list[dict] = []
     for level in args.levels:
@@ -196,10 +199,8 @@ def compare(args: argparse.Namespace, old_tree: Path, new_tree: Path) -> None:
         sys.exit(1)
 
 
-def write(out: Path, rows: list[dict], meta: dict) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    out.with_suffix(".md").write_text(markdown(rows, meta))
+def write(out: str, rows: list[dict], meta: dict) -> None:
+    report.write(out, meta["command"], markdown(rows, meta), {"meta": meta, "rows": rows}, echo=False)
 
 
 if __name__ == "__main__":

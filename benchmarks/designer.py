@@ -12,8 +12,6 @@ ratio, and the counts checked equal.
 
 from __future__ import annotations
 
-import json
-import platform
 import statistics
 import sys
 import time
@@ -30,6 +28,10 @@ from kamicp.errors import KamiError
 from kamicp.generate import GenerateSpec, generate_level
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.report import RESULTS, Out, command_line, write  # noqa: E402
+
 BOARDS = [("triangle", 29, 10), ("square", 10, 16)]  # the games' boards
 app = typer.Typer(add_completion=False)
 console = Console(stderr=True)
@@ -104,8 +106,8 @@ def compare_markdown(count: list[dict]) -> list[str]:
     return [*lines, ""]
 
 
-def markdown(count: list[dict], gen: list[dict], command: str) -> str:
-    lines = [f"Command: `{command}`", ""]
+def markdown(count: list[dict], gen: list[dict]) -> str:
+    lines: list[str] = []
     if count and "before_s" in count[0]:
         lines += compare_markdown(count)
     elif count:
@@ -142,17 +144,11 @@ def main(
     seed: Annotated[int, typer.Option("--seed")] = 0,
     compare: Annotated[bool, typer.Option("--compare", help="Also count without the cheap colour prunes "
                                           "(before / after, same run).")] = False,
-    out: Annotated[Path, typer.Option("--out", help="Output prefix (.md and .json are added).")] = (
-        ROOT / "benchmarks" / "results" / "designer"),
+    out: Out = RESULTS / "designer",
 ) -> None:
-    command = "python benchmarks/designer.py " + " ".join(sys.argv[1:])
     count = count_rows(folder, pattern, time_limit, compare) if folder else []
     gen = generation_rows(par or [], levels, seed, time_limit, colours or [4])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text(markdown(count, gen, command))
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "machine": platform.platform(),
-                                                    "count": count, "generate": gen}, indent=1) + "\n")
-    console.print(f"wrote {out}.md and {out}.json")
+    write(out, command_line(__file__), markdown(count, gen), {"count": count, "generate": gen})
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ and the start solve run one after the other in the same run, so their times comp
 
 from __future__ import annotations
 
-import json
 import platform
 import random
 import statistics
@@ -26,6 +25,7 @@ from rich.progress import Progress
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers
 
+from benchmarks.report import RESULTS, Out, command_line, paths, write  # noqa: E402
 from kamicp import load_level, solve  # noqa: E402
 from kamicp.hint import hint, position_level  # noqa: E402
 from kamicp.level import Level  # noqa: E402
@@ -58,8 +58,8 @@ def one_level(level: Level, ks: list[int], seed: int, time_limit: float, engine:
 
 
 def markdown(rows: list[dict], meta: dict) -> str:
-    lines = [f"Command: `{meta['command']}` ({meta['date']}, Python {meta['python']}, time limit "
-             f"{meta['time_limit']} s per solve and hint, engine {meta['engine']})", "",
+    lines = [f"{meta['date']}, time limit "
+             f"{meta['time_limit']} s per solve and hint, engine {meta['engine']}.", "",
              "| level | regions | start | start s | random moves | regions then | hint | hint s |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -84,8 +84,7 @@ def main(
     time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds per solve and hint.")] = 10.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random positions.")] = 0,
     engine: Annotated[str, typer.Option("--engine", help="auto, cpsat or search.")] = "auto",
-    out: Annotated[Path, typer.Option("--out", help="Output prefix (.md and .json are added).")] = Path(
-        "benchmarks/results/hint"),
+    out: Out = RESULTS / "hint",
     pattern: Annotated[str, typer.Option("--glob", help="Which files in the folder.")] = "*.json",
 ) -> None:
     ks = moves or [1, 3]
@@ -101,12 +100,10 @@ def main(
             progress.update(task, description=level.name)
             rows += one_level(level, ks, seed, time_limit, engine)
             progress.advance(task)
-    meta = {"command": " ".join(["python", *sys.argv]), "time_limit": time_limit, "engine": engine,
+    meta = {"command": command_line(__file__), "time_limit": time_limit, "engine": engine,
             "python": platform.python_version(), "date": time.strftime("%Y-%m-%d")}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    out.with_suffix(".md").write_text(markdown(rows, meta))
-    console.print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.json')}")
+    write(out, meta["command"], markdown(rows, meta), {"meta": meta, "rows": rows}, echo=False)
+    console.print(f"wrote {' and '.join(map(str, paths(out)))}")
 
 
 if __name__ == "__main__":

@@ -10,12 +10,12 @@ To compare another build of the compiled core (node counts and rates, in one run
 `benchmarks/core_check.py`.
 
 Each horizon runs in the same search object (as in `solve`), so its table carries over; the loop stops
-at the first horizon that is feasible or times out. Prints a Markdown table.
+at the first horizon that is feasible or times out. Prints a Markdown table, row by row; `--out` also writes
+OUT.md and OUT.json (benchmarks/report.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import command_line, options, write  # noqa: E402
 from kamicp.bounds import lower_bound  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
@@ -30,7 +31,7 @@ from kamicp.search import CompiledIDAStar, IDAStar, SearchTimeout  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__)
     ap.add_argument("level")
     ap.add_argument("--from", dest="start", type=int, default=None, help="first horizon (default: lower bound)")
     ap.add_argument("--to", type=int, default=30)
@@ -57,10 +58,10 @@ def main(argv: list[str] | None = None) -> None:
                                  table_limit=args.table_limit, clusters=args.clusters)
     bound = lower_bound(regions.adj, regions.colors, k)
     start = bound if args.start is None else args.start
-    print(f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}")
-    print("| horizon | outcome | seconds | nodes | nodes/s |")
-    print("|---|---|---|---|---|")
-    before = 0
+    lines = [f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}",
+             "| horizon | outcome | seconds | nodes | nodes/s |", "|---|---|---|---|---|"]
+    print("\n".join(lines))
+    rows, before = [], 0
     for steps in range(start, args.to + 1):
         t0 = time.monotonic()
         try:
@@ -71,9 +72,14 @@ def main(argv: list[str] | None = None) -> None:
         dt = time.monotonic() - t0
         nodes = search.nodes - before  # both searches count nodes cumulatively
         before = search.nodes
-        print(f"| {steps} | {outcome} | {dt:.2f} | {nodes:,} | {nodes / max(dt, 1e-6):,.0f} |", flush=True)
+        rows.append({"horizon": steps, "outcome": outcome, "seconds": dt, "nodes": nodes})
+        lines.append(f"| {steps} | {outcome} | {dt:.2f} | {nodes:,} | {nodes / max(dt, 1e-6):,.0f} |")
+        print(lines[-1], flush=True)
         if outcome != "infeasible":
             break
+    if args.out:
+        write(args.out, command_line(__file__, argv), "\n".join(lines), {"level": level.name, "rows": rows},
+              echo=False)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,10 @@ from typing import Annotated
 import typer
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.report import RESULTS, Out, command_line, write  # noqa: E402
+
 SCRIPT = Path(sys.executable).with_name("kamicp")
 HUGE = "9" * 5000
 TINY_PUZ = "01|Default|0|0|2|8|12201122|{par}||0|1B1C"
@@ -137,8 +140,7 @@ def table(records: list[Record]) -> str:
 
 @app.command()
 def main(
-    out: Annotated[Path, typer.Option("--out", help="Output prefix (.md and .json are added).")] = (
-        ROOT / "benchmarks" / "results" / "hostile"),
+    out: Out = RESULTS / "hostile",
     unbounded: Annotated[bool, typer.Option("--unbounded/--no-unbounded",
                                             help="Also draw the PNG without the pixel limit.")] = True,
 ) -> None:
@@ -148,13 +150,7 @@ def main(
         for case in cases(make_files(d), d, unbounded):
             records.append(run_case(case))
             print(f"{case.name}: exit {records[-1].exit_code}, {records[-1].seconds} s", file=sys.stderr)
-    command = " ".join(["python", "benchmarks/hostile.py", *sys.argv[1:]])
-    text = f"Command: `{command}` ({platform.node()}, {os.cpu_count()} cores)\n\n{table(records)}"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text(text)
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "records": [asdict(r) for r in records]},
-                                                   indent=1) + "\n")
-    print(text)
+    write(out, command_line(__file__), table(records), {"records": [asdict(r) for r in records]})
 
 
 if __name__ == "__main__":

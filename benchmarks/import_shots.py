@@ -9,7 +9,6 @@ its key (or hole) differs from the level's. Only the import is timed, not the dr
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 import time
@@ -21,6 +20,7 @@ import typer
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers
 
+from benchmarks.report import Out, command_line, write  # noqa: E402
 from kamicp import load_level  # noqa: E402
 from kamicp.formats.screenshot import level_from_image  # noqa: E402
 from kamicp.level import HOLE, Level  # noqa: E402
@@ -44,7 +44,7 @@ def wrong_cells(level: Level, palette: dict[str, str], got: Level) -> int:
 
 @app.command()
 def main(seeds: Annotated[int, typer.Option(help="Pictures per size and level.")] = 2,
-         out: Annotated[Path, typer.Option(help="Output path without extension.")] = Path("import-shots")) -> None:
+         out: Out = Path("import-shots")) -> None:
     rows = []
     for size, kwargs in SIZES.items():
         times, wrong, uncertain, pars = [], 0, 0, 0
@@ -62,14 +62,11 @@ def main(seeds: Annotated[int, typer.Option(help="Pictures per size and level.")
         rows.append({"size": size, "pictures": len(times), "median_s": statistics.median(times),
                      "max_s": max(times), "wrong_cells": wrong, "uncertain_cells": uncertain, "par_read": pars})
         print(rows[-1], flush=True)
-    command = f".venv/bin/python benchmarks/import_shots.py --seeds {seeds} --out {out}"
-    lines = [f"`{command}`", "", "| size | pictures | median s | max s | cells wrong (of 290 each) | "
+    lines = ["| size | pictures | median s | max s | cells wrong (of 290 each) | "
              "uncertain cells | par read |", "|---|---|---|---|---|---|---|"]
     lines += [f"| {r['size']} | {r['pictures']} | {r['median_s']:.2f} | {r['max_s']:.2f} | {r['wrong_cells']} | "
               f"{r['uncertain_cells']} | {r['par_read']}/{r['pictures']} |" for r in rows]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "rows": rows}, indent=1) + "\n")
+    write(out, command_line(__file__, ["--seeds", str(seeds), "--out", str(out)]), "\n".join(lines), {"rows": rows})
 
 
 if __name__ == "__main__":

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import functools
 import io
-import json
-import platform
 import random
 import statistics
 import subprocess
@@ -34,6 +32,7 @@ import typer
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import RESULTS, Out, command_line, write  # noqa: E402
 from kamicp.formats import write_json  # noqa: E402
 from kamicp.level import Level  # noqa: E402
 from kamicp.regions import region_graph  # noqa: E402
@@ -237,25 +236,18 @@ def table(rows: list[dict]) -> str:
 
 
 @app.command()
-def main(out: Annotated[Path, typer.Option(help="Output path without extension.")] =
-         ROOT / "benchmarks" / "results" / "play-server",
+def main(out: Out = RESULTS / "play-server",
          seconds: Annotated[float, typer.Option(help="Seconds of load.")] = 20.0,
          time_limit: Annotated[float, typer.Option(help="The server's --time-limit.")] = 8.0,
          hints: Annotated[int, typer.Option(help="Hints that stay (the queue takes 1 + 3).")] = 8,
          png_side: Annotated[int, typer.Option(help="Pixels per side of the uploaded PNG.")] = 6300) -> None:
-    command = " ".join(["python", "benchmarks/play_server.py", *sys.argv[1:]])
     with tempfile.TemporaryDirectory(prefix="kamicp-bench-play-") as d:
         latency, heavy = measure_latency(Path(d), seconds, time_limit, hints)
         memory = measure_memory(Path(d), png_side)
-    machine = f"{platform.node()} ({platform.machine()}, {platform.python_version()})"
-    text = "\n\n".join([f"    {command}", f"Machine: {machine}", "Latency of GET /api/level (ms):", table(latency),
+    text = "\n\n".join(["Latency of GET /api/level (ms):", table(latency),
                         f"The heavy requests ({seconds:.0f} s of load; --time-limit {time_limit:g}):", table(heavy),
                         "Peak memory of the server process reading a maximal screenshot upload:", table(memory)])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text(text + "\n")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "machine": machine, "latency": latency,
-                                                    "heavy": heavy, "memory": memory}, indent=1) + "\n")
-    print(text)
+    write(out, command_line(__file__), text, {"latency": latency, "heavy": heavy, "memory": memory})
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import typer
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's kamicp
 
+from benchmarks.report import Out, command_line, write  # noqa: E402
 from kamicp.errors import KamiError  # noqa: E402
 from kamicp.formats.screenshot import level_from_image, open_image, read_screenshot  # noqa: E402
 from kamicp.level import HOLE, Level  # noqa: E402
@@ -81,8 +82,8 @@ def score(folder: Path, entry: dict, scale: float = 1.0, jpeg: int | None = None
     return row
 
 
-def table(rows: list[dict], command: str) -> str:
-    lines = [f"`{command}`", "", "| file | cells right | exact | colours (true) | par read (shown) | s |",
+def table(rows: list[dict]) -> str:
+    lines = ["| file | cells right | exact | colours (true) | par read (shown) | s |",
              "|---|---|---|---|---|---|"]
     for r in rows:
         par = "declined" if r["par"] is None else str(r["par"])
@@ -102,7 +103,7 @@ def table(rows: list[dict], command: str) -> str:
 @app.command()
 def main(folder: Annotated[Path, typer.Argument(help="Folder of real screenshots.")],
          truth: Annotated[Path | None, typer.Option(help="Truth file (default: FOLDER/truth.json).")] = None,
-         out: Annotated[Path, typer.Option(help="Output path without extension.")] = Path("real-shots"),
+         out: Out = Path("real-shots"),
          scale: Annotated[float, typer.Option(help="Read copies rescaled by this factor (in memory).")] = 1.0,
          jpeg: Annotated[int | None, typer.Option(help="Read copies JPEG-compressed at this quality.")] = None,
          ) -> None:
@@ -111,14 +112,9 @@ def main(folder: Annotated[Path, typer.Argument(help="Folder of real screenshots
     for entry in entries:
         rows.append(score(folder, entry, scale, jpeg))
         print(rows[-1]["file"], rows[-1]["right"], rows[-1]["par"], flush=True)
-    command = (f".venv/bin/python benchmarks/real_shots.py {folder} --out {out}"
-               + (f" --truth {truth}" if truth else "") + (f" --scale {scale:g}" if scale != 1.0 else "")
-               + (f" --jpeg {jpeg}" if jpeg else ""))
-    text = table(rows, command)
-    print(text)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text(text)
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "rows": rows}, indent=1) + "\n")
+    argv = [str(folder), "--out", str(out), *(["--truth", str(truth)] if truth else []),
+            *(["--scale", f"{scale:g}"] if scale != 1.0 else []), *(["--jpeg", str(jpeg)] if jpeg else [])]
+    write(out, command_line(__file__, argv), table(rows), {"rows": rows})
 
 
 if __name__ == "__main__":

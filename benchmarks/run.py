@@ -9,7 +9,6 @@ even on a shared, noisy machine.
 
 from __future__ import annotations
 
-import json
 import platform
 import statistics
 import sys
@@ -25,6 +24,10 @@ from kamicp import load_level, solve
 from kamicp.solver import OPTIMAL, Result
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.report import RESULTS, Out, command_line, paths, write  # noqa: E402
+
 DEFAULT_FOLDER = ROOT / "tests" / "data" / "levels"  # the tests' levels, optima in tests/data/KNOWN.json
 
 app = typer.Typer(add_completion=False)
@@ -54,8 +57,7 @@ def main(
     folder: Annotated[Path, typer.Argument(help="Folder of level files.")] = DEFAULT_FOLDER,
     engine: Annotated[list[str] | None, typer.Option("--engine", help="Engines to compare.")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds per level and engine.")] = 20.0,
-    out: Annotated[Path, typer.Option("--out", help="Output prefix (.md and .json are added).")] = (
-        ROOT / "benchmarks" / "results" / "bench"),
+    out: Out = RESULTS / "bench",
     pattern: Annotated[str, typer.Option("--glob", help="Which files in the folder.")] = "*.json",
 ) -> None:
     engines = engine or ["cpsat", "search"]
@@ -83,19 +85,16 @@ def main(
                     "horizons_text": horizons(result),
                 })
                 progress.advance(task)
-    out.parent.mkdir(parents=True, exist_ok=True)
     meta = {
-        "command": " ".join(["python", *sys.argv]), "time_limit": time_limit, "engines": engines,
+        "command": command_line(__file__), "time_limit": time_limit, "engines": engines,
         "python": platform.python_version(), "machine": platform.machine(), "date": time.strftime("%Y-%m-%d"),
     }
-    out.with_suffix(".json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    out.with_suffix(".md").write_text(markdown(rows, engines, meta))
-    console.print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.json')}")
+    write(out, meta["command"], markdown(rows, engines, meta), {"meta": meta, "rows": rows}, echo=False)
+    console.print(f"wrote {' and '.join(map(str, paths(out)))}")
 
 
 def markdown(rows: list[dict], engines: list[str], meta: dict) -> str:
-    lines = [f"Command: `{meta['command']}` ({meta['date']}, Python {meta['python']}, {meta['machine']}, "
-             f"time limit {meta['time_limit']} s per level and engine)", ""]
+    lines = [f"{meta['date']}, time limit {meta['time_limit']} s per level and engine.", ""]
     lines += ["| level | regions | colours | lower bound | engine | result | seconds | horizons |",
               "|---|---|---|---|---|---|---|---|"]
     for r in rows:

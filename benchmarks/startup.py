@@ -12,9 +12,7 @@ and the third-party packages `import kamicp.cli` loads. Writes a Markdown table 
 
 from __future__ import annotations
 
-import json
 import os
-import platform
 import resource
 import shutil
 import statistics
@@ -30,6 +28,10 @@ from typing import Annotated
 import typer
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.report import RESULTS, Out, command_line, write  # noqa: E402
+
 RUNNER = "import sys; from kamicp.cli import app; sys.argv[0] = 'kamicp'; app()"
 HEAVY = ("ortools", "pandas", "numpy", "networkx", "PIL", "dask", "distributed", "starlette", "uvicorn",
          "playwright")
@@ -112,23 +114,18 @@ def table(times: dict[str, dict[str, list[tuple[float, float]]]]) -> tuple[list[
 def main(
     old: Annotated[str, typer.Option("--old", help="The commit to compare with this tree.")],
     runs: Annotated[int, typer.Option("--runs", min=1)] = 10,
-    out: Annotated[Path, typer.Option("--out")] = ROOT / "benchmarks" / "results" / "startup",
+    out: Out = RESULTS / "startup",
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         trees = {"old": extract(old, Path(tmp)), "new": ROOT}
         packages = {name: loaded(tree) for name, tree in trees.items()}
         times = measure(trees, runs)
     lines, medians = table(times)
-    command = "python benchmarks/startup.py " + " ".join(sys.argv[1:])
-    header = [f"Command: `{command}` ({platform.node()}, {time.strftime('%Y-%m-%d %H:%M')}, medians of {runs} "
-              "runs per tree)", ""]
+    header = [f"Medians of {runs} runs per tree, old = {old} ({time.strftime('%Y-%m-%d %H:%M')}).", ""]
     footer = ["", *(f"Third-party packages `import kamicp.cli` loads ({name}): {pkgs}"
                     for name, pkgs in packages.items())]
-    print("\n".join(lines + footer))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text("\n".join(header + lines + footer) + "\n")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "old": old, "packages": packages,
-                                                    "medians": medians, "runs": times}, indent=1))
+    write(out, command_line(__file__), "\n".join(header + lines + footer),
+          {"old": old, "packages": packages, "medians": medians, "runs": times})
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ measured in the same process and reported apart. Writes a Markdown table and JSO
 from __future__ import annotations
 
 import json
-import platform
 import random
 import subprocess
 import sys
@@ -26,6 +25,10 @@ from typing import Annotated
 import typer
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.report import RESULTS, Out, command_line, write  # noqa: E402
+
 SHAPES = {250: (10, 25), 1000: (25, 40), 3000: (50, 60)}
 
 app = typer.Typer(add_completion=False)
@@ -94,7 +97,7 @@ def main(
     limit: Annotated[list[float] | None, typer.Option("--limit", help="Time limits in seconds.")] = None,
     size: Annotated[list[int] | None, typer.Option("--size", help="Generated graph sizes (regions).")] = None,
     engine: Annotated[str, typer.Option("--engine")] = "auto",
-    out: Annotated[Path, typer.Option("--out")] = ROOT / "benchmarks" / "results" / "time-limit",
+    out: Out = RESULTS / "time-limit",
 ) -> None:
     limits = limit or [5.0]
     sizes = [250, 1000, 3000] if size is None else size
@@ -108,11 +111,7 @@ def main(
                 records.append({"level": path.stem, "limit": s, **r})
                 lines.append(row(path.stem, s, r))
                 print(lines[-1], flush=True)
-    command = "python benchmarks/time_limit.py " + " ".join(sys.argv[1:])
-    header = [f"Command: `{command}` ({platform.node()}, {time.strftime('%Y-%m-%d %H:%M')})", ""]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".md").write_text("\n".join(header + lines) + "\n")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "runs": records}, indent=1))
+    write(out, command_line(__file__), "\n".join([time.strftime("%Y-%m-%d %H:%M"), "", *lines]), {"runs": records})
 
 
 if __name__ == "__main__":
