@@ -12,6 +12,7 @@ from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_withou
 from kamicp.errors import WorkerError
 from kamicp.formats import load_level
 from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.prover.request import Budget
 from kamicp.solver import solve
 from tests.helpers import PUZZLES
 
@@ -55,7 +56,7 @@ def test_a_crashing_worker_is_an_error_with_its_message():
     from kamicp.portfolio import collect, stop_workers
 
     bad = SolveOptions(model=ModelOptions(cpsat_parameters=(("no_such_parameter", 1),)))
-    conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", {"options": bad, "time_limit": 30})})
+    conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", Budget(time_limit=30), {"options": bad})})
     try:
         with pytest.raises(WorkerError, match="cpsat worker failed: AttributeError.*no_such_parameter"):
             collect(conns, procs, time.monotonic() + 30, None)
