@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from kamicp.bounds import BoundReport, bound_report
 from kamicp.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
-from kamicp.coordination import Coordinator, Solo
+from kamicp.coordination import Coordinator, SharedProofs, Solo
 from kamicp.engines import Answer, CpSatEngine, SearchEngine
 from kamicp.errors import Interrupted, SolverError, Terminated
 from kamicp.level import Level, Move
@@ -156,7 +156,7 @@ class HorizonLoop:
     `finish`, every answer recorded as a proof row."""
 
     def __init__(self, footing: Footing, runner: Prover, budget: Budget, *, start: float, label: EngineName,
-                 coordinator: Coordinator | None = None, hand_over: Callable[[Plan | None], Prover] | None = None,
+                 coordinator: SharedProofs | None = None, hand_over: Callable[[Plan | None], Prover] | None = None,
                  race: RaceOptions | None = None, parts: int = 0) -> None:
         self.footing, self.level, self.runner, self.label = footing, footing.level, runner, label
         self.coord = coordinator if coordinator is not None else Solo()

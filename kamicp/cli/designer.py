@@ -41,10 +41,9 @@ from kamicp.cli.common import (
     plural,
     spinner,
 )
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, rules_of
 from kamicp.count import CountResult, count_optimal
 from kamicp.errors import Interrupted, KamiError, Terminated
-from kamicp.floodit.count import count_pivot
 from kamicp.formats import write_json
 from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
 from kamicp.level import Level
@@ -99,18 +98,12 @@ def count_cmd(
     With --rules pivot (Flood-It) no two moves commute: the classes are the solutions."""
     level = load(level_path, fmt, geometry)
     with bad_input():
-        label = pivot_label(level, rules, pivot)
-        if rules == Rules.pivot and limit is not None:
-            raise fail("--limit is for the free rules (the Flood-It count is exact, it enumerates nothing)")
+        how = rules_of(level, rules, pivot)
     with interruptible():
         try:
             with bad_input(), spinner(not as_json) as progress:
-                if rules == Rules.pivot:
-                    res = count_pivot(level, label, time_limit=time_limit, engine=engine.value, workers=workers,
-                                      progress=progress)
-                else:
-                    res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value,
-                                        workers=workers, progress=progress)
+                res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
+                                    progress=progress, rules=how)
         except Interrupted as e:
             if not isinstance(e.result, CountResult):
                 raise  # (the solve before the count: interruptible says what it had proven)

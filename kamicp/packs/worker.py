@@ -19,10 +19,9 @@ import time
 from dataclasses import replace
 
 from kamicp.errors import KamiError
-from kamicp.floodit.game import pivot_cell
-from kamicp.floodit.validate import parse_pivot, validate_pivot
+from kamicp.floodit.rules import rules_named
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, row_from_validation
-from kamicp.solver import validate
+from kamicp.prover.request import Budget
 
 GRACE = 30.0  # seconds past the time limit before a level's process is killed (it ends on its own before)
 STOP_WAIT = 2.0  # seconds between SIGTERM and SIGKILL when stopping children
@@ -34,21 +33,17 @@ _stopping = threading.Event()
 
 
 def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
-    """The work of one level (in the child): validate it with the pack's settings."""
-    assert loaded.level is not None
-    if settings.rules == "pivot":
-        level = loaded.level
-        label = parse_pivot(level, settings.pivot)
-        check = validate_pivot(level, settings.par, label, slack=settings.slack,
-                               time_limit=settings.time_limit, workers=settings.workers, engine=settings.engine,
-                               seed=settings.seed)
-        row = row_from_validation(loaded, key, check, settings)
-        # the pivot cell used (the default resolved), as `solve --rules pivot --json` gives it
-        pivot = level.tap_data(pivot_cell(level, label))
-        return replace(row, result={**(row.result or {}), "rules": "pivot", "pivot": pivot})
-    check = validate(loaded.level, settings.par, slack=settings.slack, time_limit=settings.time_limit,
-                     workers=settings.workers, engine=settings.engine, seed=settings.seed)
-    return row_from_validation(loaded, key, check, settings)
+    """The work of one level (in the child): validate it with the pack's settings and rules."""
+    level = loaded.level
+    assert level is not None
+    rules = rules_named(level, settings.rules, settings.pivot)
+    budget = Budget(time_limit=settings.time_limit, workers=settings.workers, seed=settings.seed,
+                    engine=settings.engine)
+    row = row_from_validation(loaded, key, rules.validate(level, settings.par, budget, slack=settings.slack),
+                              settings)
+    # the rules and the pivot cell used (the default resolved), as `solve --rules pivot --json` gives them
+    extra = rules.data(level)
+    return replace(row, result={**(row.result or {}), **extra}) if extra else row
 
 
 def _die_with_parent() -> None:
