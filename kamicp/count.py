@@ -22,7 +22,7 @@ from kamicp.bounds import quotient_bound
 from kamicp.errors import Interrupted, SolverError, Terminated, UsageError
 from kamicp.level import Level, Move
 from kamicp.limits import time_budget
-from kamicp.outcome import CountResult
+from kamicp.outcome import CountResult, StoppedBy
 from kamicp.prover.request import Budget, Free, Rules
 from kamicp.regions import Quotient, Regions, quotient, recolor, regions_of
 from kamicp.solver import OPTIMAL, Progress, Result, solve
@@ -253,7 +253,7 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
     regions = regions_of(level)
     if result.status != OPTIMAL:
         return CountResult(level.name, None, 0, 0, False, result.lower_bound, result.upper_bound, (),
-                           time.monotonic() - start, stopped_by="time")
+                           time.monotonic() - start, stopped_by=StoppedBy.TIME)
     optimum = len(result.moves)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     counter = PlanCounter(regions.adj, regions.colors, len(regions.palette), deadline=deadline, limit=limit,
@@ -278,7 +278,7 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
         if not solutions_complete:
             solutions = max(counter.found, 1)  # (the solver's replayed solution is one)
         classes = counter.found_classes
-        stopped_by = "limit" if limit is not None and classes >= limit else "time"
+        stopped_by = StoppedBy.LIMIT if limit is not None and classes >= limit else StoppedBy.TIME
         classes = max(classes, 1)
     if solutions_complete and solutions == 0 or complete and not 0 < classes <= solutions:
         raise SolverError(f"counted {solutions} plans in {classes} classes of {optimum} moves, "
@@ -297,4 +297,4 @@ def _partial(level: Level, result: Result, counter: PlanCounter, solutions: int 
     examples = tuple(_to_moves(regions_of(level), p) for p in counter.examples) or (result.moves,)
     return CountResult(level.name, optimum, max(counter.found, 1) if solutions is None else solutions,
                        max(counter.found_classes, 1), False, optimum, optimum, examples, time.monotonic() - start,
-                       solutions is not None, "interrupt")
+                       solutions is not None, StoppedBy.INTERRUPT)

@@ -46,6 +46,7 @@ class EngineName(StrEnum):
     BEAM = "beam"
     ROLLOUT = "rollout"
     CUBES = "cubes"  # a distributed proof: every cube of the horizon refuted (kamicp.distributed)
+    UNREACHABLE = "unreachable"  # Flood-It: regions the flood cannot reach differ in colour (no solution)
 
 
 ENGINES = (EngineName.CPSAT, EngineName.SEARCH, EngineName.AUTO)  # the ones a caller may choose
@@ -136,6 +137,14 @@ class Validation:
         return self.result.optimum
 
 
+class StoppedBy(StrEnum):
+    """What cut a count short."""
+
+    LIMIT = "limit"  # the classes reached --limit
+    TIME = "time"  # the time limit
+    INTERRUPT = "interrupt"  # SIGINT or SIGTERM
+
+
 @dataclass(frozen=True)
 class CountResult:
     """Optimal solutions of a level (kamicp.count for Kami, kamicp.floodit.count for Flood-It). `solutions`
@@ -153,7 +162,7 @@ class CountResult:
     examples: tuple[tuple[Move, ...], ...]  # the first class representatives found (normal forms)
     seconds: float
     solutions_complete: bool = False  # `solutions` is exact (it is counted before the classes)
-    stopped_by: str | None = None  # what cut the count short: "limit", "time", "interrupt", or None
+    stopped_by: StoppedBy | None = None  # what cut the count short, or None
 
     @property
     def unique(self) -> bool:

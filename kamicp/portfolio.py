@@ -23,11 +23,8 @@ replayed again here before they are returned.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import multiprocessing as mp
 import os
-import signal
 import time
 from dataclasses import replace
 from multiprocessing.connection import wait
@@ -40,6 +37,7 @@ from kamicp.level import Level
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status
 from kamicp.prover.request import Budget, Progress
 from kamicp.rules import verify
+from kamicp.runtime.processes import die_with, stop
 
 ENGINE_NAMES = (EngineName.SEARCH, EngineName.CPSAT)  # the engines whose proofs the ledger carries
 
@@ -177,22 +175,11 @@ class Ledger:
             search.stop_on(self.halt)
 
 
-def _die_with(parent: int) -> None:
-    """A worker never outlives the race: the parent handles SIGINT and stops its workers; SIGTERM ends a
-    worker at once; and (Linux) the kernel kills it when the parent dies, even by SIGKILL."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    with contextlib.suppress(OSError, AttributeError):  # (not Linux: no such call)
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
-
-
 def worker_main(conn, level: Level, engine: str, budget: Budget, kwargs: dict, parent: int,
                 deadline: float | None = None) -> None:
     """A race worker: the horizon loop of one engine; its Result, or its failure as a message. `deadline`:
     the parent's (the monotonic clock is the machine's), so the worker's start-up does not extend it."""
-    _die_with(parent)
+    die_with(parent)
     if deadline is not None:
         budget = budget.but(time_limit=max(deadline - time.monotonic(), 0.001))
     try:
@@ -264,7 +251,7 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
-        stop_workers(procs)
+        stop(procs.values(), wait=1.0)  # SIGTERM, then SIGKILL for a worker not ended within a second
 
 
 def _so_far(quick: Result, ledger: Ledger | None) -> Result:
@@ -299,20 +286,6 @@ def collect(conns: dict, procs: dict, deadline: float | None, progress: Progress
             if payload.status in (Status.OPTIMAL, Status.NO_SOLUTION):
                 return results
     return results
-
-
-def stop_workers(procs: dict) -> None:
-    """End every worker: SIGTERM, then SIGKILL for one that does not end within a second."""
-    for proc in procs.values():
-        if proc.pid is not None and proc.is_alive():
-            proc.terminate()
-    for proc in procs.values():
-        if proc.pid is None:
-            continue  # (never started)
-        proc.join(timeout=1)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
 
 
 def _merge(level: Level, quick: Result, results: dict[str, Result], max_steps: int | None, seconds: float

@@ -47,6 +47,7 @@ from kamicp.errors import Interrupted, KamiError, Terminated
 from kamicp.formats import write_json
 from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
 from kamicp.level import Level
+from kamicp.outcome import StoppedBy
 
 
 def _at_least(n: int, exact: bool) -> str:
@@ -74,7 +75,7 @@ def print_count(level: Level, res: CountResult) -> None:
         moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
         out.print(f"class {k}: {moves}", markup=False)
     if res.stopped_by:
-        why = "the limit" if res.stopped_by == "limit" else "the time limit"
+        why = "the limit" if res.stopped_by == StoppedBy.LIMIT else "the time limit"
         out.print(f"[yellow]stopped by {why}: the counts marked 'at least' are lower bounds[/]")
     out.print(f"total {res.seconds:.3f} s", markup=False)
 
@@ -113,7 +114,7 @@ def count_cmd(
     else:
         print_count(level, res)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
-    raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_NEGATIVE if none else EXIT_OK)
+    raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == StoppedBy.TIME else EXIT_NEGATIVE if none else EXIT_OK)
 
 
 def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:

@@ -20,12 +20,12 @@ from kamicp.floodit.search import PivotSearch
 from kamicp.horizons import Footing, HorizonLoop
 from kamicp.level import Label, Level, Move
 from kamicp.limits import time_budget
-from kamicp.outcome import EngineName, Outcome
+from kamicp.outcome import EngineName, Outcome, Status
 from kamicp.prover.request import Budget, check_budget
 from kamicp.rules import verify
 from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
 
-PIVOT_ENGINES = ("search", "cpsat", "astar", "auto")
+PIVOT_ENGINES = (EngineName.SEARCH, EngineName.CPSAT, EngineName.ASTAR, EngineName.AUTO)
 SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
 MODEL_SIZE_MAX = 20_000  # regions x steps: larger horizons stay with the search (the model takes seconds to build)
 
@@ -99,7 +99,7 @@ def pivot_footing(level: Level, game: PivotGame, deadline: float | None) -> Foot
 
 def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float | None, memory_mb: int,
               progress: Callable[[str], None] | None,
-              proof: list[Horizon]) -> tuple[str, list[int] | None, int]:
+              proof: list[Horizon]) -> tuple[Status, list[int] | None, int]:
     """(status, plan, proven lower bound) by the compiled A*; its rows go in `proof`."""
     def report(info: dict) -> None:
         if progress:
@@ -109,18 +109,18 @@ def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float
     plan = None if run.plan is None else list(run.plan)
     root = run.root_bound
     if root > 0:
-        proof.append(Horizon(root - 1, "bound", 0.0, "bound"))
-    if run.status == "optimal" and plan is not None:
+        proof.append(Horizon(root - 1, Outcome.BOUND, 0.0, EngineName.BOUND))
+    if run.status == Status.OPTIMAL and plan is not None:
         if len(plan) - 1 >= root:
-            proof.append(Horizon(len(plan) - 1, "infeasible", run.seconds, "astar"))
-        proof.append(Horizon(len(plan), "feasible", run.seconds, "astar"))
+            proof.append(Horizon(len(plan) - 1, Outcome.INFEASIBLE, run.seconds, EngineName.ASTAR))
+        proof.append(Horizon(len(plan), Outcome.FEASIBLE, run.seconds, EngineName.ASTAR))
         return OPTIMAL, plan, len(plan)
-    if run.status == "no-solution":
+    if run.status == Status.NO_SOLUTION:
         if run.lower - 1 >= root:
-            proof.append(Horizon(run.lower - 1, "infeasible", run.seconds, "astar"))
+            proof.append(Horizon(run.lower - 1, Outcome.INFEASIBLE, run.seconds, EngineName.ASTAR))
         return NO_SOLUTION, None, run.lower
     lower = run.lower if plan is None else min(run.lower, len(plan))
-    proof.append(Horizon(lower, "unknown", run.seconds, "astar"))
+    proof.append(Horizon(lower, Outcome.UNKNOWN, run.seconds, EngineName.ASTAR))
     return UNKNOWN, plan, lower
 
 
@@ -137,10 +137,10 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     game = pivot_game(level, pivot)
-    name = engine
+    name = EngineName(engine)
     proof: list[Horizon] = []
 
-    def result(status: str, plan: list[int] | None, lower: int) -> Result:
+    def result(status: Status, plan: list[int] | None, lower: int) -> Result:
         moves = tuple(Move(game.pivot_cell, game.regions.palette[c]) for c in plan or [])
         if plan is not None:
             verify(level, moves, pivot=game.pivot_cell)
@@ -150,13 +150,13 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
                       colors=game.regions.num_colors)
 
     if game.blocked:
-        proof.append(Horizon(max_steps or 0, "bound", 0.0, "unreachable"))
+        proof.append(Horizon(max_steps or 0, Outcome.BOUND, 0.0, EngineName.UNREACHABLE))
         return result(NO_SOLUTION, None, 0)
-    if engine == "astar" and not game.blocked and not astar.available(game):
+    if engine == EngineName.ASTAR and not astar.available(game):
         raise UsageError("engine astar needs the compiled core (pip install -e . builds it), at most "
                          f"{astar.MAX_COLOURS} colours and {astar.MAX_REGIONS:,} regions")
-    if engine == "astar" or (engine == "auto" and astar.available(game)):
-        name = "astar"
+    if engine == EngineName.ASTAR or (engine == EngineName.AUTO and astar.available(game)):
+        name = EngineName.ASTAR
         status, plan, lower = _by_astar(game, level.name or "level", max_steps, deadline, memory_mb, progress, proof)
         if status == UNKNOWN and plan is None:
             plan = greedy_plan(game, deadline)  # a solution to show with the bounds, if time is left

@@ -9,7 +9,6 @@ Dask worker leaves no process behind. `stop_all()` ends every running child (Ctr
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing as mp
 import os
 import resource
@@ -22,10 +21,10 @@ from kamicp.errors import KamiError
 from kamicp.floodit.rules import rules_named
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, row_from_validation
 from kamicp.prover.request import Budget
+from kamicp.runtime.processes import on_parent_death, signal_group, stop_group
 
 GRACE = 30.0  # seconds past the time limit before a level's process is killed (it ends on its own before)
 STOP_WAIT = 2.0  # seconds between SIGTERM and SIGKILL when stopping children
-PR_SET_PDEATHSIG = 1
 
 _children: set[mp.process.BaseProcess] = set()
 _lock = threading.Lock()
@@ -46,14 +45,6 @@ def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
     return replace(row, result={**(row.result or {}), **extra}) if extra else row
 
 
-def _die_with_parent() -> None:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux: the runner's stop_all still applies
-        pass
-
-
 def _cap_memory(megabytes: int | None) -> None:
     if megabytes:
         limit = megabytes * 1024 * 1024
@@ -70,7 +61,7 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
     os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
     signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
-    _die_with_parent()
+    on_parent_death(signal.SIGTERM)
     work = mp.get_context("fork").Process(target=_work, args=(conn, loaded, key, settings))
     work.start()
     conn.close()
@@ -84,7 +75,7 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
 def _work(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
     """Answer, or report why not, on `conn`."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent()
+    on_parent_death(signal.SIGTERM)
     start = time.monotonic()
     try:
         _cap_memory(settings.memory_mb)
@@ -105,22 +96,6 @@ def _signal_name(number: int) -> str:
         return signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
-
-
-def _kill_group(proc: mp.process.BaseProcess, sig: int) -> None:
-    try:
-        os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError, TypeError):
-        if proc.is_alive():
-            proc.kill() if sig == signal.SIGKILL else proc.terminate()
-
-
-def _end(proc: mp.process.BaseProcess) -> None:
-    """Stop a level's process group: SIGTERM, then SIGKILL whatever is left."""
-    _kill_group(proc, signal.SIGTERM)
-    proc.join(STOP_WAIT)
-    _kill_group(proc, signal.SIGKILL)
-    proc.join(STOP_WAIT)
 
 
 def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
@@ -155,7 +130,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
             except (EOFError, OSError):
                 pass
         else:
-            _end(proc)
+            stop_group(proc, STOP_WAIT)
             return error_row(loaded, key, Verdict.error, f"no answer within {limit:.0f} s: killed", settings,
                              time.monotonic() - start)
         proc.join(STOP_WAIT)
@@ -169,7 +144,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
     finally:
         proc.join(STOP_WAIT)
         if proc.is_alive():
-            _end(proc)
+            stop_group(proc, STOP_WAIT)
         with _lock:
             _children.discard(proc)
         parent.close()
@@ -181,12 +156,12 @@ def stop_all() -> None:
         _stopping.set()
         procs = list(_children)
     for proc in procs:
-        _kill_group(proc, signal.SIGTERM)
+        signal_group(proc, signal.SIGTERM)
     deadline = time.monotonic() + STOP_WAIT
     for proc in procs:
         proc.join(max(0.0, deadline - time.monotonic()))
     for proc in procs:
-        _kill_group(proc, signal.SIGKILL)
+        signal_group(proc, signal.SIGKILL)
 
 
 def reset() -> None:

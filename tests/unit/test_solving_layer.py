@@ -53,7 +53,8 @@ def _crashing_worker(target_kwargs: dict) -> tuple[dict, dict]:
 
 
 def test_a_crashing_worker_is_an_error_with_its_message():
-    from kamicp.portfolio import collect, stop_workers
+    from kamicp.portfolio import collect
+    from kamicp.runtime.processes import stop
 
     bad = SolveOptions(model=ModelOptions(cpsat_parameters=(("no_such_parameter", 1),)))
     conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", Budget(time_limit=30), {"options": bad})})
@@ -61,14 +62,15 @@ def test_a_crashing_worker_is_an_error_with_its_message():
         with pytest.raises(WorkerError, match="cpsat worker failed: AttributeError.*no_such_parameter"):
             collect(conns, procs, time.monotonic() + 30, None)
     finally:
-        stop_workers(procs)
+        stop(procs.values())
     assert not any(p.is_alive() for p in procs.values())
 
 
 def test_a_worker_that_dies_is_an_error_with_its_exit_code():
     import multiprocessing as mp
 
-    from kamicp.portfolio import collect, stop_workers
+    from kamicp.portfolio import collect
+    from kamicp.runtime.processes import stop
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
@@ -79,4 +81,4 @@ def test_a_worker_that_dies_is_an_error_with_its_exit_code():
         with pytest.raises(WorkerError, match="search worker failed: process ended without an answer .exit code 7"):
             collect({parent: "search"}, {"search": proc}, time.monotonic() + 30, None)
     finally:
-        stop_workers({"search": proc})
+        stop([proc])
