@@ -13,6 +13,7 @@ from kamicp.cli.common import out, shown
 from kamicp.cli.report import moves_table, print_result, summary
 from kamicp.floodit import Pivot, pivot_cell, rules_named
 from kamicp.level import Label, Level
+from kamicp.outcome import EngineName, Outcome
 from kamicp.prover.request import Rules as RulesObject
 from kamicp.solver import Result, options_without
 
@@ -53,14 +54,15 @@ def _proof_table(result: Result) -> Table:
     table = Table(title="proof", title_justify="left", show_edge=False)
     for col, justify in (("moves", "right"), ("result", "left"), ("seconds", "right"), ("by", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    words = {"infeasible": "impossible (proven)", "feasible": "solved", "unknown": "unknown (time limit)"}
+    words = {Outcome.INFEASIBLE: "impossible (proven)", Outcome.FEASIBLE: "solved",
+             Outcome.UNKNOWN: "unknown (time limit)"}
     for h in result.proof_by_horizon():
-        if h.engine == "unreachable":
+        if h.engine == EngineName.UNREACHABLE:
             table.add_row("any", "impossible: regions the flood cannot reach differ in colour", "-", "bound")
-        elif h.outcome == "bound":
-            why = "layered bound" if result.engine == "astar" else "pivot bound (distance and colours left)"
+        elif h.outcome == Outcome.BOUND:
+            why = "layered bound" if result.engine == EngineName.ASTAR else "pivot bound (distance and colours left)"
             table.add_row(f"≤ {h.steps}", f"impossible: {why} {h.steps + 1}", "-", "bound")
-        elif h.engine == "astar" and h.outcome == "infeasible":  # one A* run refutes every shorter horizon
+        elif h.engine == EngineName.ASTAR and h.outcome == Outcome.INFEASIBLE:  # one A* run: every shorter one
             table.add_row(f"≤ {h.steps}", words[h.outcome], f"{h.seconds:.3f}", "astar")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
@@ -74,6 +76,6 @@ def print_pivot_result(level: Level, result: Result, label: Label | None, *, sho
     if result.moves and show_moves:
         out.print(moves_table(level, result))
     out.print(_proof_table(result))
-    unreachable = any(h.engine == "unreachable" for h in result.proof)
+    unreachable = any(h.engine == EngineName.UNREACHABLE for h in result.proof)
     out.print(f"[bold]{'no solution (proven)' if unreachable else summary(result)}[/]")
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}")

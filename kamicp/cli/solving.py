@@ -83,14 +83,13 @@ def solve_cmd(
         unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order)) if value)
         distributed = dask_settings(dask, dask_workers, cube_depth, store, how.name != "free", unused, verbose)
     cubes = None
+    budget = Budget(max_steps, time_limit, workers, seed, engine.value)
     with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
         if distributed is not None:
-            cubes = solve_on_dask(level, distributed, max_steps=max_steps, time_limit=time_limit,
-                                  engine=engine.value, seed=seed, progress=not as_json,
-                                  options=options_without(no or []))
+            cubes = solve_on_dask(level, distributed, budget, progress=not as_json, options=options_without(no or []))
             result = cubes.result
         else:
-            result = how.solve(level, Budget(max_steps, time_limit, workers, seed, engine.value, progress))
+            result = how.solve(level, budget.but(progress=progress))
     if as_json:
         print_json(cubes.to_dict(level) if cubes else result_data(level, result, how))
     else:
