@@ -17,14 +17,15 @@ import signal
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from kamicp.bounds import quotient_bound
 from kamicp.errors import Interrupted, SolverError, Terminated, UsageError
 from kamicp.level import Level, Move
 from kamicp.limits import time_budget
+from kamicp.outcome import CountResult, StoppedBy
+from kamicp.prover.request import Budget, Free, Rules
 from kamicp.regions import Quotient, Regions, quotient, recolor, regions_of
-from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
+from kamicp.solver import OPTIMAL, Progress, Result, solve
 
 Letter = tuple[tuple[int, ...], int, int]  # (initial regions of the tapped region, old colour, new colour)
 State = tuple[int, ...]  # a colour per initial region
@@ -35,46 +36,6 @@ REPORT_SECONDS = 0.5  # how often a running count is reported
 
 class _Stop(Exception):
     """Internal: the deadline passed or the limit was reached."""
-
-
-@dataclass(frozen=True)
-class CountResult:
-    """Optimal solutions of a level. `solutions` and `classes` are exact when `complete`, else lower
-    bounds (the limit or the time limit cut the count short). `optimum` is None when the solver did not
-    prove one (then the counts are 0 and `lower_bound`/`upper_bound` say what is known)."""
-
-    level: str
-    optimum: int | None
-    solutions: int
-    classes: int
-    complete: bool
-    lower_bound: int
-    upper_bound: int | None
-    examples: tuple[tuple[Move, ...], ...]  # the first class representatives found (normal forms)
-    seconds: float
-    solutions_complete: bool = False  # `solutions` is exact (it is counted before the classes)
-    stopped_by: str | None = None  # what cut the count short: "limit", "time", "interrupt", or None
-
-    @property
-    def unique(self) -> bool:
-        """One class of optimal solutions (proven only when complete)."""
-        return self.complete and self.classes == 1
-
-    def to_dict(self, level: Level) -> dict:
-        return {
-            "level": self.level,
-            "optimum": self.optimum,
-            "solutions": self.solutions,
-            "classes": self.classes,
-            "complete": self.complete,
-            "solutions_complete": self.solutions_complete,
-            "stopped_by": self.stopped_by,
-            "unique": self.unique,
-            "lower_bound": self.lower_bound,
-            "upper_bound": self.upper_bound,
-            "examples": [[move_dict(level, m) for m in plan] for plan in self.examples],
-            "seconds": round(self.seconds, 4),
-        }
 
 
 class PlanCounter:
@@ -263,11 +224,18 @@ def _to_moves(regions: Regions, plan: Sequence[Letter]) -> tuple[Move, ...]:
 
 
 def count_optimal(level: Level, *, limit: int | None = None, time_limit: float | None = None,
-                  engine: str = "auto", workers: int | None = None, progress: Progress | None = None
-                  ) -> CountResult:
-    """The proven optimum of `level`, the number of optimal solutions and of their classes."""
+                  engine: str = "auto", workers: int | None = None, progress: Progress | None = None,
+                  rules: Rules | None = None) -> CountResult:
+    """The proven optimum of `level`, the number of optimal solutions and of their classes. `rules`: Kami's
+    (`Free`, the default) or another puzzle's, which counts by its own engines (Flood-It's `Pivot`: no two
+    moves commute, so the classes are the solutions and there is nothing to limit)."""
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise UsageError(f"limit must be a positive integer, got {limit!r}")
+    if rules is not None and rules.name != Free.name:
+        if limit is not None:
+            raise UsageError("--limit is for the free rules (the Flood-It count is exact, it enumerates nothing)")
+        return rules.count(level, Budget(time_limit=time_limit, workers=workers, engine=engine,  # type: ignore[attr-defined]
+                                         progress=progress))
     time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
     start = time.monotonic()
     result = solve(level, time_limit=time_limit, engine=engine, workers=workers, progress=progress)
@@ -285,7 +253,7 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
     regions = regions_of(level)
     if result.status != OPTIMAL:
         return CountResult(level.name, None, 0, 0, False, result.lower_bound, result.upper_bound, (),
-                           time.monotonic() - start, stopped_by="time")
+                           time.monotonic() - start, stopped_by=StoppedBy.TIME)
     optimum = len(result.moves)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     counter = PlanCounter(regions.adj, regions.colors, len(regions.palette), deadline=deadline, limit=limit,
@@ -310,7 +278,7 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
         if not solutions_complete:
             solutions = max(counter.found, 1)  # (the solver's replayed solution is one)
         classes = counter.found_classes
-        stopped_by = "limit" if limit is not None and classes >= limit else "time"
+        stopped_by = StoppedBy.LIMIT if limit is not None and classes >= limit else StoppedBy.TIME
         classes = max(classes, 1)
     if solutions_complete and solutions == 0 or complete and not 0 < classes <= solutions:
         raise SolverError(f"counted {solutions} plans in {classes} classes of {optimum} moves, "
@@ -329,4 +297,4 @@ def _partial(level: Level, result: Result, counter: PlanCounter, solutions: int 
     examples = tuple(_to_moves(regions_of(level), p) for p in counter.examples) or (result.moves,)
     return CountResult(level.name, optimum, max(counter.found, 1) if solutions is None else solutions,
                        max(counter.found_classes, 1), False, optimum, optimum, examples, time.monotonic() - start,
-                       solutions is not None, "interrupt")
+                       solutions is not None, StoppedBy.INTERRUPT)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from kamicp.config import CpSatOptions, ModelOptions, SearchOptions
-from kamicp.coordination import Coordinator, Solo
+from kamicp.coordination import SharedCubes, Solo
 from kamicp.outcome import EngineName, Outcome, Plan
 from kamicp.prior import root_prior
 from kamicp.regions import Regions
@@ -46,7 +46,7 @@ class CpSatEngine:
     name = EngineName.CPSAT
 
     def __init__(self, regions: Regions, *, workers: int | None, seed: int, model: ModelOptions,
-                 cpsat: CpSatOptions, known: Plan | None = None, coordinator: Coordinator | None = None,
+                 cpsat: CpSatOptions, known: Plan | None = None, coordinator: SharedCubes | None = None,
                  monotone: bool = False) -> None:
         self.regions, self.workers, self.seed = regions, workers, seed
         self.model_options, self.cpsat = model, cpsat

@@ -17,19 +17,20 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from kamicp.bounds import BoundReport, bound_report
-from kamicp.config import ModelOptions, SolveOptions, as_solve_options
-from kamicp.coordination import Coordinator, Solo
-from kamicp.engines import CpSatEngine, Engine, SearchEngine
+from kamicp.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
+from kamicp.coordination import Coordinator, SharedProofs, Solo
+from kamicp.engines import Answer, CpSatEngine, SearchEngine
 from kamicp.errors import Interrupted, SolverError, Terminated
 from kamicp.level import Level, Move
 from kamicp.outcome import EngineName, Horizon, Outcome, Plan, Result, Status, to_moves
+from kamicp.prover.request import Budget
 from kamicp.regions import Regions, regions_of
 from kamicp.rules import verify
 from kamicp.upper import UpperBound, greedy, improve
 
-Progress = Callable[[str], None]
 NO_TOP = 1 << 30  # the highest horizon to try when there is no upper bound
 
 
@@ -63,28 +64,56 @@ def prepare(level: Level, options: SolveOptions, *, start: float, time_limit: fl
     return Prepared(known.regions, known.bound, upper)
 
 
-def run_horizons(level: Level, engine: str, *, max_steps: int | None = None, time_limit: float | None = None,
-                 workers: int | None = None, seed: int = 0, options: SolveOptions | ModelOptions | None = None,
-                 progress: Progress | None = None, coordinator: Coordinator | None = None,
+def run_horizons(level: Level, engine: str, budget: Budget | None = None, *,
+                 options: SolveOptions | ModelOptions | None = None, coordinator: Coordinator | None = None,
                  prepared: Prepared | None = None, known: Prepared | None = None,
                  refuted: tuple[Horizon, ...] = (), search: SearchEngine | None = None) -> Result:
-    """One engine ('cpsat' or 'search') through the horizon loop (parameters checked by `solver.solve`).
+    """One Kami engine ('cpsat' or 'search') through the horizon loop (parameters checked by `solver.solve`).
 
     `prepared`: the region graph, bound and upper bound to use as they are; `known`: to improve first (the
     race's workers). `refuted`: horizons already proved infeasible; the loop starts above them and the
     proof includes them. `search`: a search engine for this level to continue with, transposition table
     and all. `coordinator`: the other engines' proofs and cubes (the race's ledger)."""
+    budget = budget or Budget()
     start = time.monotonic()
     opts = as_solve_options(options)
+    coord = coordinator if coordinator is not None else Solo()
     try:
         if prepared is None:
-            prepared = prepare(level, opts, start=start, time_limit=time_limit, known=known)
+            prepared = prepare(level, opts, start=start, time_limit=budget.time_limit, known=known)
     except KeyboardInterrupt as exc:
         raise Interrupted(None, signal_of(exc)) from None
-    loop = HorizonLoop(level, prepared, EngineName(engine), opts, start=start, time_limit=time_limit,
-                       max_steps=max_steps, workers=workers, seed=seed, progress=progress,
-                       coordinator=coordinator if coordinator is not None else Solo(), search=search)
+    footing = kami_footing(level, prepared, opts)
+
+    def cpsat(workers: int | None, seed: int, plan: Plan | None) -> CpSatEngine:
+        return CpSatEngine(prepared.regions, workers=workers, seed=seed, model=opts.model, cpsat=opts.cpsat,
+                           known=plan, coordinator=coord, monotone=footing.monotone)
+
+    runner: Prover
+    if engine == EngineName.CPSAT:
+        runner = cpsat(budget.workers, budget.seed, prepared.upper.plan)
+    else:
+        runner = search if search is not None else SearchEngine(prepared.regions, opts.search)
+        coord.attach(runner.ida)
+    def hand_over(plan: Plan | None) -> CpSatEngine:  # the race's search process: one worker, another seed
+        return cpsat(1, budget.seed + 1, prepared.upper.plan if plan is None else plan)
+
+    loop = HorizonLoop(footing, runner, budget, start=start, label=EngineName(engine), coordinator=coord,
+                       hand_over=hand_over, race=opts.race, parts=int(opts.cpsat.cubes))
     return loop.run(refuted)
+
+
+def kami_footing(level: Level, prepared: Prepared, options: SolveOptions) -> Footing:
+    """Where Kami's loop starts: the prepared bound and replayed upper bound, plans on the region graph."""
+    regions = prepared.regions
+    plan = prepared.upper.plan
+    return Footing(level=level, lower=prepared.bound.value, best=None if plan is None else to_moves(regions, plan),
+                   source=prepared.upper.source, found_at=prepared.upper.found_at, size=regions.size,
+                   colors=regions.num_colors, moves=lambda p: to_moves(regions, p),
+                   replay=lambda moves, most: verify(level, moves, max_moves=most), bound=prepared.bound,
+                   # horizons are monotone on a connected board (models/flood.md): a refuted horizon implies
+                   # the shorter ones
+                   monotone=options.race.top_down and prepared.bound.islands == 1)
 
 
 def signal_of(exc: KeyboardInterrupt) -> int:
@@ -92,51 +121,81 @@ def signal_of(exc: KeyboardInterrupt) -> int:
     return signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
 
 
+@dataclass(frozen=True)
+class Footing:
+    """What the loop knows before its first horizon, and how a plan becomes moves the rules engine replays
+    (`replay(moves, at_most)`: a RuleError when they do not solve the level within `at_most` moves). Kami
+    builds it from `Prepared` (`kami_footing`); Flood-It and the cubes build their own."""
+
+    level: Level
+    lower: int  # the sound lower bound: every horizon below it is ruled out
+    best: tuple[Move, ...] | None  # the best replayed solution (the upper bound), None without one
+    source: EngineName  # who found it
+    found_at: float  # seconds after the start
+    size: int  # regions
+    colors: int
+    moves: Callable[[Any], tuple[Move, ...]]  # a prover's plan as moves
+    replay: Callable[[tuple[Move, ...], int | None], None]
+    bound: BoundReport | None = None  # (shown with the result)
+    monotone: bool = False  # a refuted horizon implies every shorter one (the loop may go top-down)
+
+
+class Prover(Protocol):
+    """What the loop asks of a puzzle's engines: one horizon at a time ("a solution within `steps` moves?"),
+    answered FEASIBLE with a plan, INFEASIBLE (a proof) or UNKNOWN (the deadline, or `stop`). `name` is the
+    engine of the last answer (its proof row's engine); a prover may also name, as `found_by`, who found
+    its last solution (default: `name`)."""
+
+    name: EngineName
+
+    def horizon(self, steps: int, deadline: float | None, stop: Callable[[], bool] | None = None) -> Answer: ...
+
+
 class HorizonLoop:
-    """Bottom-up from the lower bound (and, in the race, top-down near the upper bound) to `finish`."""
+    """Bottom-up from the lower bound (and, in the race or for the cubes, top-down from the upper bound) to
+    `finish`, every answer recorded as a proof row."""
 
-    def __init__(self, level: Level, prepared: Prepared, engine: EngineName, options: SolveOptions, *,
-                 start: float, time_limit: float | None, max_steps: int | None, workers: int | None,
-                 seed: int, progress: Progress | None, coordinator: Coordinator,
-                 search: SearchEngine | None) -> None:
-        self.level, self.regions, self.report = level, prepared.regions, prepared.bound
-        self.options, self.label, self.coord = options, engine, coordinator
-        self.start, self.max_steps, self.workers, self.seed = start, max_steps, workers, seed
-        self.deadline = None if time_limit is None else start + time_limit
-        self.note = progress or (lambda _msg: None)
-        self.plan: Plan | None = prepared.upper.plan
-        self.best: tuple[Move, ...] | None = None if self.plan is None else to_moves(self.regions, self.plan)
-        self.source, self.found_at = prepared.upper.source, prepared.upper.found_at
+    def __init__(self, footing: Footing, runner: Prover, budget: Budget, *, start: float, label: EngineName,
+                 coordinator: SharedProofs | None = None, hand_over: Callable[[Plan | None], Prover] | None = None,
+                 race: RaceOptions | None = None, parts: int = 0) -> None:
+        self.footing, self.level, self.runner, self.label = footing, footing.level, runner, label
+        self.coord = coordinator if coordinator is not None else Solo()
+        self.start, self.max_steps = start, budget.max_steps
+        self.deadline = None if budget.time_limit is None else start + budget.time_limit
+        self.note = budget.progress or (lambda _msg: None)
+        self.hand_over_to = hand_over
+        self.top_down_span = (race or RaceOptions()).top_down_span
+        self.parts = parts  # CP-SAT's first-move cubes per horizon (what the race's other process may solve)
+        self.plan: Plan | None = None
+        self.best, self.source, self.found_at = footing.best, footing.source, footing.found_at
         self.proof: list[Horizon] = []
-        self.lb = self.report.value
-        # horizons are monotone on a connected board (models/flood.md): a refuted horizon implies the shorter
-        self.monotone = options.race.top_down and self.report.islands == 1
-        self.runner: Engine = (self._cpsat(workers, seed) if engine == EngineName.CPSAT
-                               else search if search is not None else SearchEngine(self.regions, options.search))
-        if self.runner.name == EngineName.SEARCH:
-            coordinator.attach(self.runner.ida)
-
-    def _cpsat(self, workers: int | None, seed: int) -> CpSatEngine:
-        return CpSatEngine(self.regions, workers=workers, seed=seed, model=self.options.model,
-                           cpsat=self.options.cpsat, known=self.plan, coordinator=self.coord,
-                           monotone=self.monotone)
+        self.lb = footing.lower
+        self.monotone = footing.monotone
 
     def _hand_over(self) -> None:
-        """The race's search process switches to CP-SAT (one worker, another seed than the other process)."""
-        self.runner = self._cpsat(1, self.seed + 1)
+        """The race's search process switches to CP-SAT."""
+        if self.hand_over_to is not None:
+            self.runner = self.hand_over_to(self.plan)
 
     def _past_deadline(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
 
     def _result(self, status: Status, lower: int, moves: tuple[Move, ...] | None = None) -> Result:
         moves = self.best if moves is None else moves
+        f = self.footing
         return Result(level=self.level.name, status=status, moves=moves or (), lower_bound=lower,
                       upper_bound=None if moves is None else len(moves), max_steps=self.max_steps,
-                      proof=tuple(self.proof),
-                      engine=self.label, seconds=time.monotonic() - self.start, regions=self.regions.size,
-                      colors=self.regions.num_colors, bound=self.report)
+                      proof=tuple(sorted(self.proof, key=lambda h: h.steps)), engine=self.label,
+                      seconds=time.monotonic() - self.start, regions=f.size, colors=f.colors,
+                      bound=f.bound)  # type: ignore[arg-type]
 
-    def run(self, refuted: tuple[Horizon, ...]) -> Result:
+    def partial(self) -> Result:
+        """What is proven so far (status 'unknown')."""
+        return self._result(Status.UNKNOWN, self.lb)
+
+    def run(self, refuted: tuple[Horizon, ...] = (), *, top_down: bool = False) -> Result:
+        """The loop: bottom-up (after the `refuted` horizons), or `top_down` from the best solution less one
+        (monotone horizons only: the cubes)."""
         if self.lb > 0:
             self.proof.append(Horizon(self.lb - 1, Outcome.BOUND, 0.0, EngineName.BOUND))
         for h in refuted:
@@ -147,9 +206,9 @@ class HorizonLoop:
         top = NO_TOP if self.best is None else len(self.best) - 1
         self.top = top if self.max_steps is None else min(top, self.max_steps)
         try:
-            return self._bottom_up()
+            return self._top_down(self.top) if top_down else self._bottom_up()
         except KeyboardInterrupt as exc:  # what is proven so far, for the caller to report
-            raise Interrupted(self._result(Status.UNKNOWN, self.lb), signal_of(exc)) from None
+            raise Interrupted(self.partial(), signal_of(exc)) from None
 
     # --- bottom-up ------------------------------------------------------------------------------
     def _bottom_up(self) -> Result:
@@ -172,9 +231,8 @@ class HorizonLoop:
         return self._finish(self.lb)
 
     def _goes_top_down(self, steps: int) -> bool:
-        span = self.options.race.top_down_span
         return (self.coord.racing and self.monotone and self.runner.name == EngineName.CPSAT
-                and steps < self.top < steps + span)
+                and steps < self.top < steps + self.top_down_span)
 
     def _step_up(self, steps: int) -> Result | None:
         """Answer one horizon going up: a Result when the loop ends here, None to go on."""
@@ -200,7 +258,7 @@ class HorizonLoop:
             return None
         return self._record_up(steps, outcome, plan, time.monotonic() - t0)
 
-    def _record_up(self, steps: int, outcome: Outcome, plan: Plan | None, seconds: float) -> Result | None:
+    def _record_up(self, steps: int, outcome: Outcome, plan: Any, seconds: float) -> Result | None:
         row = Horizon(steps, outcome, seconds, self.runner.name)
         self.proof.append(row)
         self.note(f"horizon {steps}: {outcome}")
@@ -211,18 +269,17 @@ class HorizonLoop:
         if outcome == Outcome.UNKNOWN:
             return self._result(Status.UNKNOWN, steps)
         assert plan is not None
-        moves = to_moves(self.regions, plan)
-        verify(self.level, moves, max_moves=steps)
+        moves = self.footing.moves(plan)
+        self.footing.replay(moves, steps)
         if len(moves) != steps:
             raise SolverError(f"{self.runner.name} solved horizon {steps} in {len(moves)} moves, "
                               "below a proven bound: refusing to report it")
         return self._result(Status.OPTIMAL, steps, moves)
 
-    # --- top-down (the race, connected boards) --------------------------------------------------
+    # --- top-down (the race on connected boards, the cubes) -------------------------------------
     def _top_down(self, steps: int) -> Result:
         """Horizons from `steps` down, each solved one shortening the best solution, until one is refuted
         (by this process or the other) or the bound is reached."""
-        parts = int(self.options.cpsat.cubes)
         while steps >= self.lb:
             if self._past_deadline():
                 return self._result(Status.UNKNOWN, self.lb)
@@ -235,7 +292,7 @@ class HorizonLoop:
             if outcome == Outcome.UNKNOWN:
                 if self.coord.proven_from(steps) is not None:
                     continue  # the other process proved it (taken from the coordinator above)
-                if self.coord.any_solved(steps, parts):
+                if self.coord.any_solved(steps, self.parts):
                     steps -= 1  # the other process solved it and reports that solution
                     continue
                 return self._result(Status.UNKNOWN, self.lb)
@@ -251,11 +308,13 @@ class HorizonLoop:
             steps = len(self.best) - 1
         return self._finish(self.lb)
 
-    def _shorter(self, plan: Plan, steps: int) -> None:
+    def _shorter(self, plan: Any, steps: int) -> None:
         """A solution within `steps` moves found on the way down: the new best, and the new hint."""
-        self.best = to_moves(self.regions, plan)
-        verify(self.level, self.best, max_moves=steps)
-        self.plan = plan
+        moves = self.footing.moves(plan)
+        self.footing.replay(moves, steps)
+        self.best, self.plan = moves, plan
+        self.source = getattr(self.runner, "found_by", self.runner.name)
+        self.found_at = time.monotonic() - self.start
         if isinstance(self.runner, CpSatEngine):
             self.runner.known = plan
 
@@ -269,7 +328,9 @@ class HorizonLoop:
         if self.max_steps is not None and lower > self.max_steps:
             return self._result(Status.NO_SOLUTION, lower)
         if self.best is None or len(self.best) != lower:
-            return self._result(Status.UNKNOWN, lower)  # (in the race: the other process found that solution)
+            if self.coord.racing or self.best is None:  # (in the race: the other process found that solution)
+                return self._result(Status.UNKNOWN, lower)
+            raise SolverError(f"{lower - 1} moves were refuted but the best solution has {len(self.best)}")
         if not any(h.steps == lower and h.outcome == Outcome.FEASIBLE for h in self.proof):
             # the replayed upper-bound solution
             self.proof.append(Horizon(lower, Outcome.FEASIBLE, self.found_at, self.source))

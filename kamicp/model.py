@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from kamicp.config import ModelOptions
+from kamicp.errors import SolverError
 from kamicp.interrupt import INTERRUPT
 from kamicp.outcome import Outcome, Plan
 from kamicp.regions import Regions, islands
@@ -329,7 +330,7 @@ class FloodModel:
         if status == cp_model.INFEASIBLE:
             return HorizonOutcome(Outcome.INFEASIBLE, None, seconds)
         if status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+            raise SolverError(f"CP-SAT rejected the model: {model.validate()}")
         return HorizonOutcome(Outcome.UNKNOWN, None, seconds)
 
     def cube_regions(self, part: int, parts: int) -> range:

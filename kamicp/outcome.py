@@ -46,6 +46,7 @@ class EngineName(StrEnum):
     BEAM = "beam"
     ROLLOUT = "rollout"
     CUBES = "cubes"  # a distributed proof: every cube of the horizon refuted (kamicp.distributed)
+    UNREACHABLE = "unreachable"  # Flood-It: regions the flood cannot reach differ in colour (no solution)
 
 
 ENGINES = (EngineName.CPSAT, EngineName.SEARCH, EngineName.AUTO)  # the ones a caller may choose
@@ -134,6 +135,55 @@ class Validation:
     @property
     def optimum(self) -> int | None:
         return self.result.optimum
+
+
+class StoppedBy(StrEnum):
+    """What cut a count short."""
+
+    LIMIT = "limit"  # the classes reached --limit
+    TIME = "time"  # the time limit
+    INTERRUPT = "interrupt"  # SIGINT or SIGTERM
+
+
+@dataclass(frozen=True)
+class CountResult:
+    """Optimal solutions of a level (kamicp.count for Kami, kamicp.floodit.count for Flood-It). `solutions`
+    and `classes` are exact when `complete`, else lower bounds (the limit or the time limit cut the count
+    short). `optimum` is None when the solver did not prove one (then the counts are 0 and
+    `lower_bound`/`upper_bound` say what is known)."""
+
+    level: str
+    optimum: int | None
+    solutions: int
+    classes: int
+    complete: bool
+    lower_bound: int
+    upper_bound: int | None
+    examples: tuple[tuple[Move, ...], ...]  # the first class representatives found (normal forms)
+    seconds: float
+    solutions_complete: bool = False  # `solutions` is exact (it is counted before the classes)
+    stopped_by: StoppedBy | None = None  # what cut the count short, or None
+
+    @property
+    def unique(self) -> bool:
+        """One class of optimal solutions (proven only when complete)."""
+        return self.complete and self.classes == 1
+
+    def to_dict(self, level: Level) -> dict:
+        return {
+            "level": self.level,
+            "optimum": self.optimum,
+            "solutions": self.solutions,
+            "classes": self.classes,
+            "complete": self.complete,
+            "solutions_complete": self.solutions_complete,
+            "stopped_by": self.stopped_by,
+            "unique": self.unique,
+            "lower_bound": self.lower_bound,
+            "upper_bound": self.upper_bound,
+            "examples": [[move_dict(level, m) for m in plan] for plan in self.examples],
+            "seconds": round(self.seconds, 4),
+        }
 
 
 def move_dict(level: Level, move: Move) -> dict:

@@ -23,11 +23,8 @@ replayed again here before they are returned.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import multiprocessing as mp
 import os
-import signal
 import time
 from dataclasses import replace
 from multiprocessing.connection import wait
@@ -35,10 +32,12 @@ from multiprocessing.connection import wait
 from kamicp.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
 from kamicp.engines import SearchEngine
 from kamicp.errors import Interrupted, WorkerError
-from kamicp.horizons import Prepared, Progress, prepare, run_horizons, signal_of
+from kamicp.horizons import Prepared, prepare, run_horizons, signal_of
 from kamicp.level import Level
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status
+from kamicp.prover.request import Budget, Progress
 from kamicp.rules import verify
+from kamicp.runtime.processes import die_with, stop
 
 ENGINE_NAMES = (EngineName.SEARCH, EngineName.CPSAT)  # the engines whose proofs the ledger carries
 
@@ -176,26 +175,15 @@ class Ledger:
             search.stop_on(self.halt)
 
 
-def _die_with(parent: int) -> None:
-    """A worker never outlives the race: the parent handles SIGINT and stops its workers; SIGTERM ends a
-    worker at once; and (Linux) the kernel kills it when the parent dies, even by SIGKILL."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    with contextlib.suppress(OSError, AttributeError):  # (not Linux: no such call)
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
-
-
-def worker_main(conn, level: Level, engine: str, kwargs: dict, parent: int,
+def worker_main(conn, level: Level, engine: str, budget: Budget, kwargs: dict, parent: int,
                 deadline: float | None = None) -> None:
     """A race worker: the horizon loop of one engine; its Result, or its failure as a message. `deadline`:
     the parent's (the monotonic clock is the machine's), so the worker's start-up does not extend it."""
-    _die_with(parent)
+    die_with(parent)
     if deadline is not None:
-        kwargs = {**kwargs, "time_limit": max(deadline - time.monotonic(), 0.001)}
+        budget = budget.but(time_limit=max(deadline - time.monotonic(), 0.001))
     try:
-        conn.send(("ok", run_horizons(level, engine, **kwargs)))
+        conn.send(("ok", run_horizons(level, engine, budget, **kwargs)))
     except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent, which raises it
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
@@ -209,9 +197,9 @@ def _context():
         return mp.get_context("spawn")
 
 
-def solve_auto(level: Level, *, max_steps: int | None, time_limit: float | None, workers: int | None, seed: int,
-               options: SolveOptions | ModelOptions | None, progress: Progress | None) -> Result:
+def solve_auto(level: Level, budget: Budget, options: SolveOptions | ModelOptions | None) -> Result:
     """The search alone for a first slice; then the race, whose first proof wins (or the merged bounds)."""
+    max_steps, time_limit = budget.max_steps, budget.time_limit
     start = time.monotonic()
     opts = as_solve_options(options)
     first = opts.race.first_slice if time_limit is None else min(opts.race.first_slice, time_limit)
@@ -221,39 +209,39 @@ def solve_auto(level: Level, *, max_steps: int | None, time_limit: float | None,
         raise Interrupted(None, signal_of(exc)) from None
     # the race's search process continues this search (a forked child inherits its table)
     search = SearchEngine(prepared.regions, opts.search)
-    quick = run_horizons(level, "search", max_steps=max_steps, time_limit=first - (time.monotonic() - start),
-                         seed=seed, options=opts, progress=progress, prepared=prepared, search=search)
+    quick = run_horizons(level, "search", budget.but(time_limit=first - (time.monotonic() - start), workers=None),
+                         options=opts, prepared=prepared, search=search)
     left = None if time_limit is None else time_limit - (time.monotonic() - start)
     if quick.status != Status.UNKNOWN or (left is not None and left <= 0.05 * time_limit):
         return replace(quick, engine=EngineName.AUTO, seconds=time.monotonic() - start)
-    results = _race(level, prepared, quick, search, opts, left=left, max_steps=max_steps, workers=workers,
-                    seed=seed, progress=progress)
+    results = _race(level, prepared, quick, search, opts, budget.but(time_limit=left))
     return _merge(level, quick, results, max_steps, time.monotonic() - start)
 
 
-def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions, *,
-          left: float | None, max_steps: int | None, workers: int | None, seed: int,
-          progress: Progress | None) -> dict[str, Result]:
-    """Both engines in their own processes, handed what this process computed; their results by engine."""
+def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions,
+          budget: Budget) -> dict[str, Result]:
+    """Both engines in their own processes, handed what this process computed (`budget.time_limit`: the
+    time left); their results by engine."""
+    left, progress = budget.time_limit, budget.progress
     ctx = _context()
     refuted = tuple(h for h in quick.proof if h.outcome == Outcome.INFEASIBLE)
     ledger = Ledger(ctx, opts.race) if opts.race.ledger else None
     for h in refuted if ledger is not None else ():
         ledger.publish(h)
-    common = {"max_steps": max_steps, "seed": seed, "refuted": refuted, "coordinator": ledger,
-              "known": prepared, "time_limit": left}
+    common = {"refuted": refuted, "coordinator": ledger, "known": prepared}
+    budgets = {"search": budget.but(workers=None, progress=None), "cpsat": budget.but(workers=budget.workers or 1,
+                                                                                    progress=None)}
     # (the race's search process leaves the rollouts to the CP-SAT process, which needs them most)
     searching = replace(opts, upper=replace(opts.upper, rollout=False)) if ledger is not None else opts
     inherit = {"search": search} if ctx.get_start_method() == "fork" else {}
-    specs = {"search": {"workers": None, "options": searching, **inherit},
-             "cpsat": {"workers": workers or 1, "options": opts}}
+    specs = {"search": {"options": searching, **inherit}, "cpsat": {"options": opts}}
     procs, conns = {}, {}
     end = None if left is None else time.monotonic() + left
     try:
         for name, extra in specs.items():
             parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=worker_main, args=(child, level, name, {**common, **extra}, os.getpid(), end),
-                               daemon=True)
+            args = (child, level, name, budgets[name], {**common, **extra}, os.getpid(), end)
+            proc = ctx.Process(target=worker_main, args=args, daemon=True)
             procs[name], conns[parent] = proc, name
             proc.start()
             child.close()
@@ -263,7 +251,7 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
-        stop_workers(procs)
+        stop(procs.values(), wait=1.0)  # SIGTERM, then SIGKILL for a worker not ended within a second
 
 
 def _so_far(quick: Result, ledger: Ledger | None) -> Result:
@@ -298,20 +286,6 @@ def collect(conns: dict, procs: dict, deadline: float | None, progress: Progress
             if payload.status in (Status.OPTIMAL, Status.NO_SOLUTION):
                 return results
     return results
-
-
-def stop_workers(procs: dict) -> None:
-    """End every worker: SIGTERM, then SIGKILL for one that does not end within a second."""
-    for proc in procs.values():
-        if proc.pid is not None and proc.is_alive():
-            proc.terminate()
-    for proc in procs.values():
-        if proc.pid is None:
-            continue  # (never started)
-        proc.join(timeout=1)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
 
 
 def _merge(level: Level, quick: Result, results: dict[str, Result], max_steps: int | None, seconds: float

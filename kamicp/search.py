@@ -12,14 +12,12 @@ import time
 from collections.abc import Sequence
 
 from kamicp.bounds import bound_report
+from kamicp.errors import SolverError
+from kamicp.interrupt import SearchTimeout
 from kamicp.prior import RootPrior
 from kamicp.regions import islands, quotient, recolor
 
 Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
-
-
-class SearchTimeout(Exception):
-    """Internal: the deadline passed during a horizon."""
 
 
 class IDAStar:
@@ -120,7 +118,7 @@ class CompiledIDAStar:
         prior: RootPrior | None = None,
     ) -> None:
         if _fastsearch is None:
-            raise RuntimeError("the compiled search is not built (pip install -e . builds it)")
+            raise SolverError("the compiled search is not built (pip install -e . builds it)")
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
         self._handle = _fastsearch.create(
             [list(a) for a in adj0], list(start), num_colors, table_limit=table_limit,

@@ -13,33 +13,21 @@ from dataclasses import replace
 from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
 from kamicp.coordination import stop_everything
 from kamicp.errors import UsageError
-from kamicp.horizons import Progress, run_horizons
+from kamicp.horizons import run_horizons
 from kamicp.level import Level
 from kamicp.limits import time_budget
 from kamicp.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
 from kamicp.portfolio import solve_auto
 from kamicp.prior import After
+from kamicp.prover.request import SEED_RANGE, Budget, Free, Progress, Rules, check_budget
 
 OPTIMAL, NO_SOLUTION, UNKNOWN = Status.OPTIMAL, Status.NO_SOLUTION, Status.UNKNOWN
-SEED_RANGE = (-(2**31), 2**31 - 1 - 64)  # CP-SAT's seeds are 32-bit; the race adds up to 7 + cubes to it
 
 __all__ = [
-    "ENGINES", "NO_SOLUTION", "OPTIMAL", "TECHNIQUES", "UNKNOWN", "EngineName", "Horizon", "ModelOptions",
+    "ENGINES", "NO_SOLUTION", "OPTIMAL", "SEED_RANGE", "TECHNIQUES", "UNKNOWN", "EngineName", "Horizon", "ModelOptions",
     "Outcome", "Result", "SolveOptions", "Status", "Validation", "Verdict", "move_dict", "options_without",
     "interrupt_solves", "prove_under", "solve", "validate",
 ]
-
-
-def _check_params(max_steps: int | None, time_limit: float | None, workers: int | None, engine: str,
-                  seed: int) -> None:
-    if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 0):
-        raise UsageError(f"max-steps must be a non-negative integer, got {max_steps!r}")
-    if workers is not None and workers < 1:
-        raise UsageError(f"workers must be at least 1, got {workers!r}")
-    if engine not in ENGINES:
-        raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    if not isinstance(seed, int) or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise UsageError(f"seed must be an integer from {SEED_RANGE[0]} to {SEED_RANGE[1]}, got {seed!r}")
 
 
 def solve(
@@ -52,13 +40,20 @@ def solve(
     seed: int = 0,
     options: SolveOptions | ModelOptions | None = None,
     progress: Progress | None = None,
+    rules: Rules | None = None,
+    budget: Budget | None = None,
 ) -> Result:
     """Find a shortest solution of `level` with at most `max_steps` moves, and prove it shortest.
-    `options`: the whole configuration, or only the model's constraints."""
+    `options`: the whole configuration, or only the model's constraints. `budget`: max_steps, time_limit,
+    workers, seed, engine and progress in one (it replaces those keywords). `rules`: Kami's (`Free`, the
+    default) or another puzzle's, which brings its own engines (Flood-It: `kamicp.floodit.Pivot(cell)`)."""
+    if budget is None:
+        budget = Budget(max_steps, time_limit, workers, seed, engine, progress)
+    if rules is not None and rules.name != Free.name:
+        return rules.solve(level, budget)
     if isinstance(options, SolveOptions) and options.search.after is not None:
         raise UsageError("a prior move is internal to cubes (its 'no solution' is not the level's answer)")
-    return _solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers, engine=engine, seed=seed,
-                  options=options, progress=progress)
+    return _solve(level, budget, options)
 
 
 def solve_after(level: Level, after: After, *, options: SolveOptions | None = None, **kwargs) -> Result:
@@ -66,19 +61,16 @@ def solve_after(level: Level, after: After, *, options: SolveOptions | None = No
     move `after` (kamicp/prior.py). Its NO_SOLUTION means only "no solution canonical after that move
     within max_steps", never that the level has none: it must not be reported as the level's answer."""
     opts = options or SolveOptions()
-    return _solve(level, options=replace(opts, search=replace(opts.search, after=after)), **kwargs)
+    return _solve(level, Budget(**kwargs), replace(opts, search=replace(opts.search, after=after)))
 
 
-def _solve(level: Level, *, max_steps: int | None = None, time_limit: float | None = None,
-           workers: int | None = None, engine: str = "cpsat", seed: int = 0,
-           options: SolveOptions | ModelOptions | None = None, progress: Progress | None = None) -> Result:
-    time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
-    _check_params(max_steps, time_limit, workers, engine, seed)
-    if engine == EngineName.AUTO:
-        return solve_auto(level, max_steps=max_steps, time_limit=time_limit, workers=workers, seed=seed,
-                          options=options, progress=progress)
-    return run_horizons(level, engine, max_steps=max_steps, time_limit=time_limit, workers=workers, seed=seed,
-                        options=options, progress=progress)
+def _solve(level: Level, budget: Budget, options: SolveOptions | ModelOptions | None) -> Result:
+    # infinity: no limit; a limit too long for a timer: clamped
+    budget = budget.but(time_limit=time_budget(budget.time_limit), engine=budget.engine_or(EngineName.CPSAT))
+    check_budget(budget, ENGINES)
+    if budget.engine == EngineName.AUTO:
+        return solve_auto(level, budget, options)
+    return run_horizons(level, str(budget.engine), budget, options=options)
 
 
 def interrupt_solves(on: bool = True) -> None:
@@ -88,23 +80,38 @@ def interrupt_solves(on: bool = True) -> None:
     stop_everything(on)
 
 
-def validate(level: Level, par: int | None = None, *, slack: int = 2, **kwargs) -> Validation:
-    """Check a designed par: solve up to par + slack moves and compare the proven bounds with it."""
+def validate(level: Level, par: int | None = None, *, slack: int = 2, rules: Rules | None = None,
+             budget: Budget | None = None, options: SolveOptions | ModelOptions | None = None,
+             **kwargs) -> Validation:
+    """Check a designed par: solve up to par + slack moves and compare the proven bounds with it.
+    `budget` (or its fields as keywords: time_limit, workers, engine, seed, progress) and `rules` as `solve`'s."""
+    budget = Budget(**kwargs) if budget is None else budget
+    if rules is not None and rules.name != Free.name:
+        return rules.validate(level, par, budget, slack=slack)
+    par = check_par(level, par)
+    res = solve(level, budget=budget.but(max_steps=par + slack), options=options)
+    return Validation(level.name, par, judge(res, par), res)
+
+
+def check_par(level: Level, par: int | None) -> int:
+    """The par to validate: given, or the level's (a UsageError when neither is a non-negative integer)."""
     par = level.par if par is None else par
     if par is None:
         raise UsageError(f"{level.name or 'level'}: no par given (in the file or with --par)")
     if not isinstance(par, int) or par < 0:
         raise UsageError(f"par must be a non-negative integer, got {par!r}")
-    res = solve(level, max_steps=par + slack, **kwargs)
-    if res.lower_bound > par:
-        verdict = Verdict.UNACHIEVABLE
-    elif res.upper_bound is not None and res.upper_bound < par:
-        verdict = Verdict.NOT_MINIMAL
-    elif res.lower_bound == par and res.upper_bound == par:
-        verdict = Verdict.CORRECT
-    else:
-        verdict = Verdict.UNKNOWN
-    return Validation(level.name, par, verdict, res)
+    return par
+
+
+def judge(res: Result, par: int) -> Verdict:
+    """The verdict on `par` from a solve up to par + slack moves (any rules)."""
+    if res.status == NO_SOLUTION or res.lower_bound > par:  # (Flood-It: islands of several colours: none)
+        return Verdict.UNACHIEVABLE
+    if res.upper_bound is not None and res.upper_bound < par:
+        return Verdict.NOT_MINIMAL
+    if res.lower_bound == par and res.upper_bound == par:
+        return Verdict.CORRECT
+    return Verdict.UNKNOWN
 
 
 def prove_under(level: Level, under: int, **kwargs) -> Result:

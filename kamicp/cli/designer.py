@@ -41,13 +41,13 @@ from kamicp.cli.common import (
     plural,
     spinner,
 )
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, rules_of
 from kamicp.count import CountResult, count_optimal
 from kamicp.errors import Interrupted, KamiError, Terminated
-from kamicp.floodit.count import count_pivot
 from kamicp.formats import write_json
 from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
 from kamicp.level import Level
+from kamicp.outcome import StoppedBy
 
 
 def _at_least(n: int, exact: bool) -> str:
@@ -75,7 +75,7 @@ def print_count(level: Level, res: CountResult) -> None:
         moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
         out.print(f"class {k}: {moves}", markup=False)
     if res.stopped_by:
-        why = "the limit" if res.stopped_by == "limit" else "the time limit"
+        why = "the limit" if res.stopped_by == StoppedBy.LIMIT else "the time limit"
         out.print(f"[yellow]stopped by {why}: the counts marked 'at least' are lower bounds[/]")
     out.print(f"total {res.seconds:.3f} s", markup=False)
 
@@ -99,18 +99,12 @@ def count_cmd(
     With --rules pivot (Flood-It) no two moves commute: the classes are the solutions."""
     level = load(level_path, fmt, geometry)
     with bad_input():
-        label = pivot_label(level, rules, pivot)
-        if rules == Rules.pivot and limit is not None:
-            raise fail("--limit is for the free rules (the Flood-It count is exact, it enumerates nothing)")
+        how = rules_of(level, rules, pivot)
     with interruptible():
         try:
             with bad_input(), spinner(not as_json) as progress:
-                if rules == Rules.pivot:
-                    res = count_pivot(level, label, time_limit=time_limit, engine=engine.value, workers=workers,
-                                      progress=progress)
-                else:
-                    res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value,
-                                        workers=workers, progress=progress)
+                res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
+                                    progress=progress, rules=how)
         except Interrupted as e:
             if not isinstance(e.result, CountResult):
                 raise  # (the solve before the count: interruptible says what it had proven)
@@ -120,7 +114,7 @@ def count_cmd(
     else:
         print_count(level, res)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
-    raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == "time" else EXIT_NEGATIVE if none else EXIT_OK)
+    raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == StoppedBy.TIME else EXIT_NEGATIVE if none else EXIT_OK)
 
 
 def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:

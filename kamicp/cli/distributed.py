@@ -35,6 +35,7 @@ from kamicp.limits import time_budget
 from kamicp.outcome import EngineName, Status
 from kamicp.packs.dask_runner import check_address, dashboard_link
 from kamicp.packs.store import Store
+from kamicp.prover.request import Budget
 from kamicp.render.safe import printable
 from kamicp.solver import solve
 
@@ -121,13 +122,13 @@ def local_first() -> float:
     return value
 
 
-def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None, time_limit: float | None,
-                  engine: str, seed: int, progress: bool, options: SolveOptions | None = None) -> DistributedResult:
+def solve_on_dask(level: Level, settings: DaskSettings, budget: Budget, *, progress: bool,
+                  options: SolveOptions | None = None) -> DistributedResult:
     """Open the store, then (for 'local') try the single-machine race for `local_first()` seconds: most levels
     are proven before a cluster could start. Otherwise connect (or start the LocalCluster), run the
     distributed proof and close everything, all within `time_limit` (the cluster's start and stop count)."""
     start = time.monotonic()
-    limit = time_budget(time_limit)
+    limit = time_budget(budget.time_limit)
 
     def left() -> float | None:
         return None if limit is None else limit - (time.monotonic() - start)
@@ -137,13 +138,12 @@ def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None
     with store_cm() as store:
         if race > 0:
             first = race if limit is None else min(race, limit)
-            quick = solve(level, max_steps=max_steps, time_limit=first, engine=engine, seed=seed, options=options)
+            quick = solve(level, budget=budget.but(time_limit=first, workers=None, progress=None), options=options)
             rest = left()  # (a cluster started with less time left than the race had would only cost it)
             if quick.status != Status.UNKNOWN or (rest is not None and rest <= STOP_RESERVE + first):
                 return DistributedResult(replace(quick, seconds=time.monotonic() - start), (), 0)
         try:
-            return _on_cluster(level, settings, store, left, max_steps=max_steps, engine=engine, seed=seed,
-                               progress=progress, options=options)
+            return _on_cluster(level, settings, store, left, budget, progress=progress, options=options)
         except ClusterLost as e:
             kept = f"; the cube answers proven so far are in {printable(settings.store)}: the same command " \
                 "resumes from them" if settings.store else ""
@@ -155,18 +155,18 @@ def solve_on_dask(level: Level, settings: DaskSettings, *, max_steps: int | None
             raise
 
 
-def _on_cluster(level: Level, settings: DaskSettings, store: Store | None, left: Callable[[], float | None], *,
-                max_steps: int | None, engine: str, seed: int, progress: bool, options: SolveOptions | None
-                ) -> DistributedResult:
+def _on_cluster(level: Level, settings: DaskSettings, store: Store | None, left: Callable[[], float | None],
+                budget: Budget, *, progress: bool, options: SolveOptions | None) -> DistributedResult:
     rest = left()
     with dask_client(settings.address, settings.workers, rest) as client, _bar(progress) as bar:
         link = dashboard_link(client)
         if bar is not None and link is not None:
             err.print(f"Dask dashboard: {link}", markup=False, highlight=False)
         rest = left()
-        budget = None if rest is None else max(rest - STOP_RESERVE, 0.001)
-        return solve_distributed(level, client, depth=settings.depth, engine=engine, time_limit=budget,
-                                 max_steps=max_steps, seed=seed, store=store, progress=bar, options=options)
+        limit = None if rest is None else max(rest - STOP_RESERVE, 0.001)
+        return solve_distributed(level, client, depth=settings.depth, engine=budget.engine_or("auto"),
+                                 time_limit=limit, max_steps=budget.max_steps, seed=budget.seed, store=store,
+                                 progress=bar, options=options)
 
 
 def _counts_text(h: HorizonCubes) -> str:

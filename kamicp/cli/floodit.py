@@ -10,12 +10,12 @@ import typer
 from rich.table import Table
 
 from kamicp.cli.common import out, shown
-from kamicp.cli.report import moves_table, summary
-from kamicp.errors import UsageError
-from kamicp.floodit import pivot_cell
-from kamicp.floodit.validate import parse_pivot
+from kamicp.cli.report import moves_table, print_result, summary
+from kamicp.floodit import Pivot, pivot_cell, rules_named
 from kamicp.level import Label, Level
-from kamicp.solver import Result
+from kamicp.outcome import EngineName, Outcome
+from kamicp.prover.request import Rules as RulesObject
+from kamicp.solver import Result, options_without
 
 
 class Rules(StrEnum):
@@ -31,34 +31,38 @@ PivotOpt = Annotated[str | None, typer.Option("--pivot", metavar="R,C", help="Th
 
 
 
-def pivot_label(level: Level, rules: Rules, text: str | None) -> Label | None:
-    """The pivot's label from --pivot (UsageError when malformed, not a cell, or without --rules pivot)."""
-    if text is None:
-        return None
-    if rules != Rules.pivot:
-        raise UsageError("--pivot needs --rules pivot")
-    return parse_pivot(level, text)
+def rules_of(level: Level, rules: Rules, pivot: str | None, no: list[str] | None = None) -> RulesObject:
+    """The rules the options name, for `level` (UsageError when --pivot is malformed, not a cell, or without
+    --rules pivot); `no`: the --no switches (Kami's)."""
+    return rules_named(level, rules.value, pivot, options=options_without(no or []))
 
 
-def pivot_data(level: Level, result: Result, label: Label | None) -> dict:
-    data = result.to_dict(level)
-    data["rules"] = "pivot"
-    data["pivot"] = level.tap_data(pivot_cell(level, label))
-    return data
+def result_data(level: Level, result: Result, rules: RulesObject) -> dict:
+    """A solve's JSON: the result, then what the rules add (Flood-It: the rules and the pivot cell)."""
+    return {**result.to_dict(level), **rules.data(level)}
+
+
+def print_solved(level: Level, result: Result, rules: RulesObject, *, show_moves: bool = True) -> None:
+    """A solve's result as the rules show it (Flood-It's proof rows come from its own bounds)."""
+    if isinstance(rules, Pivot):
+        print_pivot_result(level, result, rules.cell, show_moves=show_moves)
+    else:
+        print_result(level, result, show_moves=show_moves)
 
 
 def _proof_table(result: Result) -> Table:
     table = Table(title="proof", title_justify="left", show_edge=False)
     for col, justify in (("moves", "right"), ("result", "left"), ("seconds", "right"), ("by", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    words = {"infeasible": "impossible (proven)", "feasible": "solved", "unknown": "unknown (time limit)"}
+    words = {Outcome.INFEASIBLE: "impossible (proven)", Outcome.FEASIBLE: "solved",
+             Outcome.UNKNOWN: "unknown (time limit)"}
     for h in result.proof_by_horizon():
-        if h.engine == "unreachable":
+        if h.engine == EngineName.UNREACHABLE:
             table.add_row("any", "impossible: regions the flood cannot reach differ in colour", "-", "bound")
-        elif h.outcome == "bound":
-            why = "layered bound" if result.engine == "astar" else "pivot bound (distance and colours left)"
+        elif h.outcome == Outcome.BOUND:
+            why = "layered bound" if result.engine == EngineName.ASTAR else "pivot bound (distance and colours left)"
             table.add_row(f"≤ {h.steps}", f"impossible: {why} {h.steps + 1}", "-", "bound")
-        elif h.engine == "astar" and h.outcome == "infeasible":  # one A* run refutes every shorter horizon
+        elif h.engine == EngineName.ASTAR and h.outcome == Outcome.INFEASIBLE:  # one A* run: every shorter one
             table.add_row(f"≤ {h.steps}", words[h.outcome], f"{h.seconds:.3f}", "astar")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
@@ -72,6 +76,6 @@ def print_pivot_result(level: Level, result: Result, label: Label | None, *, sho
     if result.moves and show_moves:
         out.print(moves_table(level, result))
     out.print(_proof_table(result))
-    unreachable = any(h.engine == "unreachable" for h in result.proof)
+    unreachable = any(h.engine == EngineName.UNREACHABLE for h in result.proof)
     out.print(f"[bold]{'no solution (proven)' if unreachable else summary(result)}[/]")
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}")

@@ -42,6 +42,7 @@ from kamicp.cli.common import (
 )
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
 from kamicp.errors import ClusterLost, Terminated
+from kamicp.floodit.rules import check_rules
 from kamicp.packs import (
     LEVEL_SUFFIXES,
     Outcome,
@@ -203,8 +204,8 @@ def validate_cmd(
     level is unknown or failed, else 1 a par is wrong, else 0."""
     settings = PackSettings(par=par, slack=slack, time_limit=time_limit, engine=engine.value, workers=workers,
                             seed=seed, memory_mb=memory_mb or None, rules=rules.value, pivot=pivot)
-    if pivot is not None and rules != Rules.pivot:
-        raise fail("--pivot needs --rules pivot")
+    with bad_input():
+        check_rules(settings.rules, settings.pivot)
     store = _open_store(store_path, resume)  # checked before any work: one line, exit 2
     try:
         rows = _validate(paths, settings, store, store_path, resume=resume, jobs=jobs, dask=dask, fmt=fmt,

@@ -44,30 +44,11 @@ from kamicp.cli.distributed import (
     print_cubes,
     solve_on_dask,
 )
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_data, pivot_label, print_pivot_result
-from kamicp.cli.report import exit_for, print_result
-from kamicp.floodit import solve_pivot
-from kamicp.level import Label, Level
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, print_solved, result_data, rules_of
+from kamicp.cli.report import exit_for
+from kamicp.prover.request import Budget
 from kamicp.render.files import check_steps_dir, write_steps
-from kamicp.solver import NO_SOLUTION, OPTIMAL, Progress, Result, options_without, solve
-
-
-def _solve(level: Level, rules: Rules, label: Label | None, *, max_steps: int | None, time_limit: float | None,
-           workers: int | None, engine: Engine, seed: int, progress: Progress | None,
-           no: list[str] | None = None) -> Result:
-    """The solver of the rules: Flood-It (kamicp.floodit's own horizon loop) or Kami."""
-    if rules == Rules.pivot:
-        return solve_pivot(level, label, engine=engine.value, max_steps=max_steps, time_limit=time_limit,
-                           workers=workers, seed=seed, progress=progress)
-    return solve(level, max_steps=max_steps, time_limit=time_limit, workers=workers, engine=engine.value, seed=seed,
-                 progress=progress, options=options_without(no or []))
-
-
-def _show(level: Level, result: Result, rules: Rules, label: Label | None, *, show_moves: bool = True) -> None:
-    if rules == Rules.pivot:
-        print_pivot_result(level, result, label, show_moves=show_moves)
-    else:
-        print_result(level, result, show_moves=show_moves)
+from kamicp.solver import NO_SOLUTION, OPTIMAL, options_without
 
 
 @app.command("solve")
@@ -95,28 +76,25 @@ def solve_cmd(
     """Print a shortest solution (taps and colours) with the proof that nothing shorter exists."""
     level = load(level_path, fmt, geometry)
     with bad_input():
-        label = pivot_label(level, rules, pivot)
+        how = rules_of(level, rules, pivot, no)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
         no_besides_cube_order = [n for n in no or () if n != "cube-order"]  # --dask takes only --no cube-order
         unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order)) if value)
-        distributed = dask_settings(dask, dask_workers, cube_depth, store, rules == Rules.pivot, unused, verbose)
+        distributed = dask_settings(dask, dask_workers, cube_depth, store, how.name != "free", unused, verbose)
     cubes = None
+    budget = Budget(max_steps, time_limit, workers, seed, engine.value)
     with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
         if distributed is not None:
-            cubes = solve_on_dask(level, distributed, max_steps=max_steps, time_limit=time_limit,
-                                  engine=engine.value, seed=seed, progress=not as_json,
-                                  options=options_without(no or []))
+            cubes = solve_on_dask(level, distributed, budget, progress=not as_json, options=options_without(no or []))
             result = cubes.result
         else:
-            result = _solve(level, rules, label, max_steps=max_steps, time_limit=time_limit, workers=workers,
-                            engine=engine, seed=seed, progress=progress, no=no)
+            result = how.solve(level, budget.but(progress=progress))
     if as_json:
-        print_json(pivot_data(level, result, label) if rules == Rules.pivot
-                   else cubes.to_dict(level) if cubes else result.to_dict(level))
+        print_json(cubes.to_dict(level) if cubes else result_data(level, result, how))
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
-        _show(level, result, rules, label, show_moves=result.status != NO_SOLUTION)
+        print_solved(level, result, how, show_moves=result.status != NO_SOLUTION)
         if cubes is not None:
             print_cubes(level, cubes, verbose=verbose)
     if steps_dir is not None and result.status != NO_SOLUTION and (result.moves or result.status == OPTIMAL):
@@ -143,23 +121,22 @@ def prove_cmd(
     """Prove that LEVEL has no solution with fewer than N moves, or show one that has."""
     level = load(level_path, fmt, geometry)
     with bad_input():
-        label = pivot_label(level, rules, pivot)
+        how = rules_of(level, rules, pivot)
     with interruptible(), bad_input(), spinner(not as_json) as progress:
-        result = _solve(level, rules, label, max_steps=under - 1, time_limit=time_limit, workers=workers,
-                        engine=engine, seed=seed, progress=progress)
+        result = how.solve(level, Budget(under - 1, time_limit, workers, seed, engine.value, progress))
     if as_json:
-        data = pivot_data(level, result, label) if rules == Rules.pivot else result.to_dict(level)
+        data = result_data(level, result, how)
         data["under"] = under
         data["proven"] = result.status == NO_SOLUTION
         print_json(data)
     elif result.status == NO_SOLUTION:
-        _show(level, result, rules, label, show_moves=False)
+        print_solved(level, result, how, show_moves=False)
         out.print(f"[bold green]proven: no solution with fewer than {plural(under, 'move')}[/]")
     elif result.status == OPTIMAL:
-        _show(level, result, rules, label)
+        print_solved(level, result, how)
         out.print(f"[bold red]not proven: this solution has {plural(len(result.moves), 'move')}, fewer than "
                   f"{under}[/]")
     else:
-        _show(level, result, rules, label, show_moves=False)
+        print_solved(level, result, how, show_moves=False)
     code = {NO_SOLUTION: EXIT_OK, OPTIMAL: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)
     raise typer.Exit(code)

@@ -8,13 +8,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from kamicp.count import CountResult
 from kamicp.errors import SolverError
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.solver import solve_pivot
 from kamicp.level import Label, Level, Move
 from kamicp.limits import time_budget
+from kamicp.outcome import CountResult, StoppedBy
 from kamicp.solver import NO_SOLUTION, OPTIMAL
 
 KEEP = 3  # example plans kept
@@ -80,7 +80,7 @@ def count_pivot(level: Level, pivot: Label | None = None, *, time_limit: float |
                            True, None)
     if result.status != OPTIMAL:
         return CountResult(level.name, None, 0, 0, False, result.lower_bound, result.upper_bound, (),
-                           time.monotonic() - start, stopped_by="time")
+                           time.monotonic() - start, stopped_by=StoppedBy.TIME)
     game = pivot_game(level, pivot)
     optimum = len(result.moves)
     deadline = None if time_limit is None else start + time_limit
@@ -92,7 +92,7 @@ def count_pivot(level: Level, pivot: Label | None = None, *, time_limit: float |
         solutions = counter.plans(*first, optimum)
     except _Stop:
         return CountResult(level.name, optimum, 1, 1, False, optimum, optimum, (result.moves,),
-                           time.monotonic() - start, stopped_by="time")
+                           time.monotonic() - start, stopped_by=StoppedBy.TIME)
     if solutions == 0:
         raise SolverError(f"counted no plan of {optimum} moves, but the solver replayed one: refusing to report it")
     examples = tuple(tuple(Move(game.pivot_cell, game.regions.palette[c]) for c in plan)

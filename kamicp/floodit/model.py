@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from kamicp.floodit.game import PivotGame
+from kamicp.outcome import Outcome
 
 
 @dataclass
@@ -90,8 +91,8 @@ class PivotModel:
                 for t in range(1, self.T + 1)]
 
     def solve(self, time_limit: float | None = None, workers: int | None = None,
-              seed: int = 0) -> tuple[str, list[int] | None]:
-        """'feasible' with a plan, 'infeasible' (proven) or 'unknown'. `seed` is CP-SAT's random seed: which
+              seed: int = 0) -> tuple[Outcome, list[int] | None]:
+        """FEASIBLE with a plan, INFEASIBLE (proven) or UNKNOWN. `seed` is CP-SAT's random seed: which
         solution it finds among several may depend on it (with one worker and no time limit, runs repeat)."""
         solver = cp_model.CpSolver()
         solver.parameters.random_seed = seed
@@ -101,7 +102,7 @@ class PivotModel:
             solver.parameters.num_workers = workers
         status = solver.solve(self.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return "feasible", self.extract(solver)
+            return Outcome.FEASIBLE, self.extract(solver)
         if status == cp_model.INFEASIBLE:
-            return "infeasible", None
-        return "unknown", None
+            return Outcome.INFEASIBLE, None
+        return Outcome.UNKNOWN, None

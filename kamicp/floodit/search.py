@@ -13,12 +13,10 @@ import time
 
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame
+from kamicp.interrupt import SearchTimeout
+from kamicp.outcome import Outcome
 
 NODES_PER_CLOCK = 1  # every node: on large boards one node's bound takes milliseconds, and a clock read is ~0.1 us
-
-
-class SearchTimeout(Exception):
-    pass
 
 
 class PivotSearch:
@@ -32,17 +30,17 @@ class PivotSearch:
     def start(self) -> tuple[int, int]:
         return 1 << self.game.start, self.game.regions.colors[self.game.start]
 
-    def horizon(self, steps: int, deadline: float | None = None) -> tuple[str, list[int] | None]:
-        """'feasible' with the colours of a solution of at most `steps` moves, 'infeasible' (proven) or
-        'unknown' (the deadline passed)."""
+    def horizon(self, steps: int, deadline: float | None = None) -> tuple[Outcome, list[int] | None]:
+        """FEASIBLE with the colours of a solution of at most `steps` moves, INFEASIBLE (proven) or UNKNOWN
+        (the deadline passed)."""
         self.deadline = deadline
         flooded, color = self.start()
         plan: list[int] = []
         try:
             found = self._dfs(flooded, color, steps, plan)
         except SearchTimeout:
-            return "unknown", None
-        return ("feasible", plan) if found else ("infeasible", None)
+            return Outcome.UNKNOWN, None
+        return (Outcome.FEASIBLE, plan) if found else (Outcome.INFEASIBLE, None)
 
     def _children(self, flooded: int, color: int) -> list[tuple[int, int]]:
         game = self.game

@@ -11,17 +11,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from kamicp.engines import Answer
 from kamicp.errors import UsageError
 from kamicp.floodit import astar
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.search import PivotSearch
+from kamicp.horizons import Footing, HorizonLoop
 from kamicp.level import Label, Level, Move
 from kamicp.limits import time_budget
+from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.prover.request import Budget, check_budget
 from kamicp.rules import verify
 from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
 
-PIVOT_ENGINES = ("search", "cpsat", "astar", "auto")
+PIVOT_ENGINES = (EngineName.SEARCH, EngineName.CPSAT, EngineName.ASTAR, EngineName.AUTO)
 SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
 MODEL_SIZE_MAX = 20_000  # regions x steps: larger horizons stay with the search (the model takes seconds to build)
 
@@ -43,30 +47,59 @@ def greedy_plan(game: PivotGame, deadline: float | None = None) -> list[int] | N
     return plan
 
 
-def _horizon(game: PivotGame, steps: int, engine: str, search: PivotSearch | None, deadline: float | None,
-             workers: int | None, seed: int, proof: list[Horizon]) -> tuple[str, list[int] | None]:
-    """One horizon by the search (auto: for SEARCH_FIRST s), then by CP-SAT; the answer's row goes in `proof`."""
-    t0 = time.monotonic()
-    outcome, plan = "unknown", None
-    search_only = engine == "search" or (search is not None and game.n * steps > MODEL_SIZE_MAX)
-    if search is not None:
-        stop = deadline if search_only else min(deadline or float("inf"), t0 + SEARCH_FIRST)
-        outcome, plan = search.horizon(steps, stop)
-        by = "search"
-    past = deadline is not None and time.monotonic() >= deadline
-    if outcome == "unknown" and not search_only and not past:
-        from kamicp.floodit.model import PivotModel  # OR-Tools: only once a horizon needs CP-SAT
+class PivotEngines:
+    """Flood-It's side of the horizon loop (kamicp.horizons.Prover): each horizon by the pivot IDA* (auto: for
+    SEARCH_FIRST s), then by the pivot CP-SAT model; `name` is the engine of the last answer."""
 
-        left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-        outcome, plan = PivotModel(game, steps).solve(time_limit=left, workers=workers, seed=seed)
-        by = "cpsat"
-    proof.append(Horizon(steps, outcome, time.monotonic() - t0, by))
-    return outcome, plan
+    def __init__(self, game: PivotGame, engine: str, budget: Budget, label: str) -> None:
+        self.game, self.engine, self.budget, self.label = game, engine, budget, label
+        self.search = PivotSearch(game) if engine != EngineName.CPSAT else None
+        self.name = EngineName.SEARCH if self.search is not None else EngineName.CPSAT
+
+    def horizon(self, steps: int, deadline: float | None, stop: Callable[[], bool] | None = None) -> Answer:
+        if self.budget.progress:
+            self.budget.progress(f"{self.label}: {steps} moves")
+        t0 = time.monotonic()
+        outcome, plan = Outcome.UNKNOWN, None
+        search_only = self.engine == EngineName.SEARCH or (
+            self.search is not None and self.game.n * steps > MODEL_SIZE_MAX)
+        if self.search is not None:
+            until = deadline if search_only else min(deadline or float("inf"), t0 + SEARCH_FIRST)
+            outcome, plan = self.search.horizon(steps, until)
+            self.name = EngineName.SEARCH
+        past = deadline is not None and time.monotonic() >= deadline
+        if outcome == Outcome.UNKNOWN and not search_only and not past:
+            from kamicp.floodit.model import PivotModel  # OR-Tools: only once a horizon needs CP-SAT
+
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
+            outcome, plan = PivotModel(self.game, steps).solve(time_limit=left, workers=self.budget.workers,
+                                                               seed=self.budget.seed)
+            self.name = EngineName.CPSAT
+        return Answer(Outcome(outcome), plan)
+
+
+def pivot_footing(level: Level, game: PivotGame, deadline: float | None) -> Footing:
+    """Where the pivot loop starts: the pivot bound and the greedy's replayed solution (None when the deadline
+    passed first); a plan is the colours the pivot's region takes, replayed with the pivot rule."""
+    cell, palette = game.pivot_cell, game.regions.palette
+
+    def moves(plan: list[int]) -> tuple[Move, ...]:
+        return tuple(Move(cell, palette[c]) for c in plan)
+
+    def replay(played: tuple[Move, ...], most: int | None) -> None:
+        verify(level, played, max_moves=most, pivot=cell)
+
+    best = greedy_plan(game, deadline)
+    if best is not None:
+        replay(moves(best), None)
+    return Footing(level=level, lower=pivot_bound(game, 1 << game.start, game.regions.colors[game.start]),
+                   best=None if best is None else moves(best), source=EngineName.GREEDY, found_at=0.0,
+                   size=game.n, colors=game.regions.num_colors, moves=moves, replay=replay)
 
 
 def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float | None, memory_mb: int,
               progress: Callable[[str], None] | None,
-              proof: list[Horizon]) -> tuple[str, list[int] | None, int]:
+              proof: list[Horizon]) -> tuple[Status, list[int] | None, int]:
     """(status, plan, proven lower bound) by the compiled A*; its rows go in `proof`."""
     def report(info: dict) -> None:
         if progress:
@@ -76,18 +109,18 @@ def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float
     plan = None if run.plan is None else list(run.plan)
     root = run.root_bound
     if root > 0:
-        proof.append(Horizon(root - 1, "bound", 0.0, "bound"))
-    if run.status == "optimal" and plan is not None:
+        proof.append(Horizon(root - 1, Outcome.BOUND, 0.0, EngineName.BOUND))
+    if run.status == Status.OPTIMAL and plan is not None:
         if len(plan) - 1 >= root:
-            proof.append(Horizon(len(plan) - 1, "infeasible", run.seconds, "astar"))
-        proof.append(Horizon(len(plan), "feasible", run.seconds, "astar"))
+            proof.append(Horizon(len(plan) - 1, Outcome.INFEASIBLE, run.seconds, EngineName.ASTAR))
+        proof.append(Horizon(len(plan), Outcome.FEASIBLE, run.seconds, EngineName.ASTAR))
         return OPTIMAL, plan, len(plan)
-    if run.status == "no-solution":
+    if run.status == Status.NO_SOLUTION:
         if run.lower - 1 >= root:
-            proof.append(Horizon(run.lower - 1, "infeasible", run.seconds, "astar"))
+            proof.append(Horizon(run.lower - 1, Outcome.INFEASIBLE, run.seconds, EngineName.ASTAR))
         return NO_SOLUTION, None, run.lower
     lower = run.lower if plan is None else min(run.lower, len(plan))
-    proof.append(Horizon(lower, "unknown", run.seconds, "astar"))
+    proof.append(Horizon(lower, Outcome.UNKNOWN, run.seconds, EngineName.ASTAR))
     return UNKNOWN, plan, lower
 
 
@@ -99,18 +132,15 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
     `seed` is CP-SAT's random seed (the only random choice: the greedy and the search break ties by colour);
     it may change which optimal solution is found, never the optimum. `memory_mb`: the A*'s budget for its
     stored flood sets (beyond it: `unknown` with the bound it proved)."""
-    if engine not in PIVOT_ENGINES:
-        raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(PIVOT_ENGINES)})")
-    if max_steps is not None and max_steps < 0:
-        raise UsageError(f"max-steps must be a non-negative integer, got {max_steps!r}")
+    check_budget(Budget(max_steps, time_limit, workers, seed, engine), PIVOT_ENGINES)
     time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     game = pivot_game(level, pivot)
-    name = engine
+    name = EngineName(engine)
     proof: list[Horizon] = []
 
-    def result(status: str, plan: list[int] | None, lower: int) -> Result:
+    def result(status: Status, plan: list[int] | None, lower: int) -> Result:
         moves = tuple(Move(game.pivot_cell, game.regions.palette[c]) for c in plan or [])
         if plan is not None:
             verify(level, moves, pivot=game.pivot_cell)
@@ -120,40 +150,25 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
                       colors=game.regions.num_colors)
 
     if game.blocked:
-        proof.append(Horizon(max_steps or 0, "bound", 0.0, "unreachable"))
+        proof.append(Horizon(max_steps or 0, Outcome.BOUND, 0.0, EngineName.UNREACHABLE))
         return result(NO_SOLUTION, None, 0)
-    if engine == "astar" and not game.blocked and not astar.available(game):
+    if engine == EngineName.ASTAR and not astar.available(game):
         raise UsageError("engine astar needs the compiled core (pip install -e . builds it), at most "
                          f"{astar.MAX_COLOURS} colours and {astar.MAX_REGIONS:,} regions")
-    if engine == "astar" or (engine == "auto" and astar.available(game)):
-        name = "astar"
+    if engine == EngineName.ASTAR or (engine == EngineName.AUTO and astar.available(game)):
+        name = EngineName.ASTAR
         status, plan, lower = _by_astar(game, level.name or "level", max_steps, deadline, memory_mb, progress, proof)
         if status == UNKNOWN and plan is None:
             plan = greedy_plan(game, deadline)  # a solution to show with the bounds, if time is left
         if status == OPTIMAL and plan is not None and max_steps is not None and len(plan) > max_steps:
             return result(NO_SOLUTION, plan, len(plan))  # (only the one move to the final colour)
         return result(status, plan, lower)
-    lower = pivot_bound(game, 1 << game.start, game.regions.colors[game.start])
-    best = greedy_plan(game, deadline)  # None only when the deadline passed
-    if lower > 0:
-        proof.append(Horizon(lower - 1, "bound", 0.0, "bound"))
-    search = PivotSearch(game) if engine != "cpsat" else None
-    top = len(best) - 1 if best is not None else game.n * game.regions.num_colors  # (a plan is never longer)
-    top = top if max_steps is None else min(top, max_steps)
-    for steps in range(lower, top + 1):
-        if progress:
-            progress(f"{level.name or 'level'}: {steps} moves")
-        if deadline is not None and time.monotonic() >= deadline:
-            return result(UNKNOWN, best, steps)
-        outcome, plan = _horizon(game, steps, engine, search, deadline, workers, seed, proof)
-        if outcome == "feasible":
-            return result(OPTIMAL, plan, len(plan or []))
-        if outcome == "unknown":
-            return result(UNKNOWN, best, steps)
-    if best is None or (max_steps is not None and len(best) > max_steps):
-        return result(NO_SOLUTION, best, max(lower, (max_steps or 0) + 1))
-    proof.append(Horizon(len(best), "feasible", 0.0, "greedy"))
-    return result(OPTIMAL, best, len(best))
+    budget = Budget(max_steps, time_limit, workers, seed, engine, progress)
+    footing = pivot_footing(level, game, deadline)
+    loop = HorizonLoop(footing, PivotEngines(game, engine, budget, level.name or "level"),
+                       budget.but(progress=None), start=start,  # (the pivot engines report each horizon)
+                       label=EngineName(engine))
+    return loop.run()
 
 
 def prove_pivot_under(level: Level, under: int, pivot: Label | None = None, **kwargs) -> Result:

@@ -11,7 +11,7 @@ from kamicp.floodit.solver import solve_pivot
 from kamicp.formats.common import cut
 from kamicp.level import Label, Level
 from kamicp.limits import MAX_DIGITS
-from kamicp.solver import NO_SOLUTION, UNKNOWN, Validation
+from kamicp.solver import Validation, check_par, judge
 
 _PIVOT_INT = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")  # few enough digits for int() (not '9' * 5000)
 
@@ -35,18 +35,6 @@ def validate_pivot(level: Level, par: int | None = None, pivot: Label | None = N
                    **kwargs) -> Validation:
     """Check a par under the Flood-It rules: solve up to par + slack pivot moves and compare the proven
     bounds with it (verdicts as `kamicp.solver.validate`). `kwargs` go to `solve_pivot`."""
-    par = level.par if par is None else par
-    if par is None:
-        raise UsageError(f"{level.name or 'level'}: no par given (in the file or with --par)")
-    if not isinstance(par, int) or par < 0:
-        raise UsageError(f"par must be a non-negative integer, got {par!r}")
+    par = check_par(level, par)
     res = solve_pivot(level, pivot, max_steps=par + slack, **kwargs)
-    if res.status == NO_SOLUTION or res.lower_bound > par:  # (islands of several colours: none at all)
-        verdict = "unachievable"
-    elif res.upper_bound is not None and res.upper_bound < par:
-        verdict = "not-minimal"
-    elif res.lower_bound == par and res.upper_bound == par:
-        verdict = "correct"
-    else:
-        verdict = UNKNOWN
-    return Validation(level.name, par, verdict, res)
+    return Validation(level.name, par, judge(res, par), res)

@@ -11,12 +11,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 
+from kamicp.interrupt import SearchTimeout  # (the solutions yielded before it are all the search found)
+
 Column = int | str
 NODES_PER_CLOCK = 2048  # deadline checked every this many nodes
-
-
-class SearchTimeout(Exception):
-    """The deadline passed; the solutions yielded so far are all the search found."""
 
 
 class AlgorithmX:

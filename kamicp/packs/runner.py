@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kamicp.errors import KamiError, Terminated, UsageError
 from kamicp.extras import require
-from kamicp.floodit.validate import parse_pivot
+from kamicp.floodit.rules import check_rules, rules_named
 from kamicp.formats import detect_format, load_level
 from kamicp.limits import time_budget
 from kamicp.packs import worker
@@ -65,11 +65,10 @@ def _precheck(item: Loaded, settings: PackSettings) -> Row | None:
         return error_row(item, "", Verdict.bad_input, item.error, settings)
     if settings.par is None and item.level.par is None:
         return error_row(item, "", Verdict.bad_input, f"{item.path}: no par in the file (give --par)", settings)
-    if settings.rules == "pivot":
-        try:
-            parse_pivot(item.level, settings.pivot)
-        except KamiError as e:  # --pivot names no cell of this level
-            return error_row(item, "", Verdict.bad_input, f"{item.path}: {e}", settings)
+    try:
+        rules_named(item.level, settings.rules, settings.pivot)
+    except KamiError as e:  # --pivot names no cell of this level
+        return error_row(item, "", Verdict.bad_input, f"{item.path}: {e}", settings)
     return None
 
 
@@ -104,10 +103,7 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
     """
     if resume and store is None:
         raise UsageError("--resume needs --store")
-    if settings.rules not in ("free", "pivot"):
-        raise UsageError(f"unknown rules {settings.rules!r} (expected free or pivot)")
-    if settings.pivot is not None and settings.rules != "pivot":
-        raise UsageError("--pivot needs --rules pivot")
+    check_rules(settings.rules, settings.pivot)
     if dask is not None:  # before any work
         check_address(dask)
         require("dask", "--dask")

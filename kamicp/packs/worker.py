@@ -9,7 +9,6 @@ Dask worker leaves no process behind. `stop_all()` ends every running child (Ctr
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing as mp
 import os
 import resource
@@ -19,14 +18,13 @@ import time
 from dataclasses import replace
 
 from kamicp.errors import KamiError
-from kamicp.floodit.game import pivot_cell
-from kamicp.floodit.validate import parse_pivot, validate_pivot
+from kamicp.floodit.rules import rules_named
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, row_from_validation
-from kamicp.solver import validate
+from kamicp.prover.request import Budget
+from kamicp.runtime.processes import on_parent_death, signal_group, stop_group
 
 GRACE = 30.0  # seconds past the time limit before a level's process is killed (it ends on its own before)
 STOP_WAIT = 2.0  # seconds between SIGTERM and SIGKILL when stopping children
-PR_SET_PDEATHSIG = 1
 
 _children: set[mp.process.BaseProcess] = set()
 _lock = threading.Lock()
@@ -34,29 +32,17 @@ _stopping = threading.Event()
 
 
 def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
-    """The work of one level (in the child): validate it with the pack's settings."""
-    assert loaded.level is not None
-    if settings.rules == "pivot":
-        level = loaded.level
-        label = parse_pivot(level, settings.pivot)
-        check = validate_pivot(level, settings.par, label, slack=settings.slack,
-                               time_limit=settings.time_limit, workers=settings.workers, engine=settings.engine,
-                               seed=settings.seed)
-        row = row_from_validation(loaded, key, check, settings)
-        # the pivot cell used (the default resolved), as `solve --rules pivot --json` gives it
-        pivot = level.tap_data(pivot_cell(level, label))
-        return replace(row, result={**(row.result or {}), "rules": "pivot", "pivot": pivot})
-    check = validate(loaded.level, settings.par, slack=settings.slack, time_limit=settings.time_limit,
-                     workers=settings.workers, engine=settings.engine, seed=settings.seed)
-    return row_from_validation(loaded, key, check, settings)
-
-
-def _die_with_parent() -> None:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux: the runner's stop_all still applies
-        pass
+    """The work of one level (in the child): validate it with the pack's settings and rules."""
+    level = loaded.level
+    assert level is not None
+    rules = rules_named(level, settings.rules, settings.pivot)
+    budget = Budget(time_limit=settings.time_limit, workers=settings.workers, seed=settings.seed,
+                    engine=settings.engine)
+    row = row_from_validation(loaded, key, rules.validate(level, settings.par, budget, slack=settings.slack),
+                              settings)
+    # the rules and the pivot cell used (the default resolved), as `solve --rules pivot --json` gives them
+    extra = rules.data(level)
+    return replace(row, result={**(row.result or {}), **extra}) if extra else row
 
 
 def _cap_memory(megabytes: int | None) -> None:
@@ -75,7 +61,7 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
     os.setpgid(0, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
     signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
-    _die_with_parent()
+    on_parent_death(signal.SIGTERM)
     work = mp.get_context("fork").Process(target=_work, args=(conn, loaded, key, settings))
     work.start()
     conn.close()
@@ -89,7 +75,7 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
 def _work(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
     """Answer, or report why not, on `conn`."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent()
+    on_parent_death(signal.SIGTERM)
     start = time.monotonic()
     try:
         _cap_memory(settings.memory_mb)
@@ -110,22 +96,6 @@ def _signal_name(number: int) -> str:
         return signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
-
-
-def _kill_group(proc: mp.process.BaseProcess, sig: int) -> None:
-    try:
-        os.killpg(proc.pid, sig)
-    except (ProcessLookupError, PermissionError, TypeError):
-        if proc.is_alive():
-            proc.kill() if sig == signal.SIGKILL else proc.terminate()
-
-
-def _end(proc: mp.process.BaseProcess) -> None:
-    """Stop a level's process group: SIGTERM, then SIGKILL whatever is left."""
-    _kill_group(proc, signal.SIGTERM)
-    proc.join(STOP_WAIT)
-    _kill_group(proc, signal.SIGKILL)
-    proc.join(STOP_WAIT)
 
 
 def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
@@ -160,7 +130,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
             except (EOFError, OSError):
                 pass
         else:
-            _end(proc)
+            stop_group(proc, STOP_WAIT)
             return error_row(loaded, key, Verdict.error, f"no answer within {limit:.0f} s: killed", settings,
                              time.monotonic() - start)
         proc.join(STOP_WAIT)
@@ -174,7 +144,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
     finally:
         proc.join(STOP_WAIT)
         if proc.is_alive():
-            _end(proc)
+            stop_group(proc, STOP_WAIT)
         with _lock:
             _children.discard(proc)
         parent.close()
@@ -186,12 +156,12 @@ def stop_all() -> None:
         _stopping.set()
         procs = list(_children)
     for proc in procs:
-        _kill_group(proc, signal.SIGTERM)
+        signal_group(proc, signal.SIGTERM)
     deadline = time.monotonic() + STOP_WAIT
     for proc in procs:
         proc.join(max(0.0, deadline - time.monotonic()))
     for proc in procs:
-        _kill_group(proc, signal.SIGKILL)
+        signal_group(proc, signal.SIGKILL)
 
 
 def reset() -> None:

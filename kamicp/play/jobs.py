@@ -11,7 +11,6 @@ has gone. A Gate lets `slots` requests work and `queue` more wait; any more are 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing as mp
 import os
 import resource
@@ -24,6 +23,7 @@ import anyio
 from starlette.requests import Request
 
 from kamicp.errors import KamiError
+from kamicp.runtime.processes import die_with, kill
 
 POLL = 0.05  # seconds between looks at a child's pipe and at the client's connection
 
@@ -102,12 +102,7 @@ async def unless_gone(request: Request, work: Callable[[], Awaitable[Any]]) -> A
 
 def _child(conn, fn: Callable[..., Any], args: tuple, parent: int) -> None:
     """A solve's process: dies with the server (Linux), answers ("ok", value) or ("error", message)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:
-        os._exit(1)
+    die_with(parent)
     # the server's sockets are not the solve's: a copy held here would keep a connection the server
     # closed (or whose client left) open until the solve ends
     keep = conn.fileno()
@@ -169,7 +164,7 @@ class Processes:
         finally:
             self._running.discard(proc)
             with anyio.CancelScope(shield=True):  # (reaping it may wait: never on the event loop)
-                await anyio.to_thread.run_sync(_kill, proc)
+                await anyio.to_thread.run_sync(kill, proc)
             parent.close()
         if kind != "ok":
             raise (KamiError if kind == "error" else RuntimeError)(value)
@@ -181,12 +176,6 @@ class Processes:
         for proc in list(self._running):
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 os.kill(proc.pid, signal.SIGKILL)
-
-
-def _kill(proc: mp.process.BaseProcess) -> None:
-    if proc.is_alive():
-        proc.kill()
-    proc.join(timeout=5)
 
 
 class Threads:

@@ -21,6 +21,7 @@ from kamicp.coordination import Solo
 from kamicp.horizons import run_horizons
 from kamicp.model import FloodModel, ModelOptions
 from kamicp.outcome import to_moves
+from kamicp.prover.request import Budget
 from kamicp.regions import islands, regions_of
 from kamicp.search import HAVE_COMPILED, CompiledIDAStar, IDAStar
 from kamicp.solver import OPTIMAL, solve
@@ -257,7 +258,7 @@ def test_cpsat_engine_in_cubes_matches_the_oracle():
     options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0), upper=UpperOptions(beam=False))
     for i, (seed, level, _regions, opt) in enumerate(BOARDS[:16]):
         ledger = Ledger(mp.get_context()) if i % 2 else Solo()
-        res = run_horizons(level, "cpsat", time_limit=60, workers=1, options=options, coordinator=ledger)
+        res = run_horizons(level, "cpsat", Budget(time_limit=60, workers=1), options=options, coordinator=ledger)
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
 
 
@@ -275,7 +276,7 @@ def test_two_cpsat_workers_share_the_cubes():
         results = []
 
         def run(s, lvl=level, led=ledger, out=results):
-            out.append(run_horizons(lvl, "cpsat", time_limit=60, workers=1, seed=s, options=options,
+            out.append(run_horizons(lvl, "cpsat", Budget(time_limit=60, workers=1, seed=s), options=options,
                                     coordinator=led))
 
         threads = [threading.Thread(target=run, args=(s,)) for s in (0, 1)]
@@ -331,7 +332,7 @@ def test_top_down_matches_the_oracle(cubes, span):
                            upper=UpperOptions(beam=False, rollout=False), race=RaceOptions(top_down_span=span))
     descended = 0
     for seed, level, _regions, opt in connected(BOARDS)[:12] + _greedy_above(6):
-        res = run_horizons(level, "cpsat", time_limit=60, workers=1, options=options,
+        res = run_horizons(level, "cpsat", Budget(time_limit=60, workers=1), options=options,
                            coordinator=Ledger(mp.get_context()))
         assert res.status == OPTIMAL and len(res.moves) == opt == res.lower_bound, seed
         verify(level, res.moves, max_moves=opt)

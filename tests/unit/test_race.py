@@ -13,6 +13,7 @@ from kamicp.engines import CpSatEngine
 from kamicp.horizons import run_horizons
 from kamicp.model import FloodModel, ModelOptions
 from kamicp.outcome import Horizon
+from kamicp.prover.request import Budget
 from kamicp.regions import islands, regions_of
 from kamicp.search import HAVE_COMPILED, CompiledIDAStar, IDAStar, make_search
 from kamicp.solver import OPTIMAL, solve
@@ -126,7 +127,7 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     # horizon 9 "proved by the other process" one second in (the search alone needs minutes)
     timer = threading.Timer(1.0, ledger.publish, args=(Horizon(9, "infeasible", 12.0, "cpsat"),))
     timer.start()
-    res = run_horizons(level, "search", max_steps=9, time_limit=60, coordinator=ledger,  # (without the clusters,
+    res = run_horizons(level, "search", Budget(max_steps=9, time_limit=60), coordinator=ledger,  # (no clusters,
                        options=SolveOptions(race=RaceOptions(top_down=top_down),  # the bound is 7, 9 slow)
                                             bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
     timer.join()
@@ -182,7 +183,7 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
 
     helper = threading.Thread(target=other)
     helper.start()
-    res = run_horizons(level, "search", max_steps=9, time_limit=120, coordinator=ledger,  # without the clusters:
+    res = run_horizons(level, "search", Budget(max_steps=9, time_limit=120), coordinator=ledger,  # no clusters:
                        options=SolveOptions(bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
     helper.join()  # (with them the bound is 8 and the search refutes 9 alone in seconds)
     return res
@@ -251,7 +252,7 @@ def test_top_down_with_max_steps_proves_no_solution():
     for _seed, level, _regions, opt in connected(BOARDS):
         if opt < 3:
             continue
-        res = run_horizons(level, "cpsat", max_steps=opt - 1, time_limit=60, workers=1,
+        res = run_horizons(level, "cpsat", Budget(max_steps=opt - 1, time_limit=60, workers=1),
                            options=NO_UPPER, coordinator=Ledger(mp.get_context()))
         assert res.status == NO_SOLUTION and res.lower_bound == opt
         checked += 1
@@ -267,7 +268,7 @@ def test_top_down_is_used_only_on_connected_boards():
     split = [e for e in BOARDS if len(islands(e[2].size, e[2].adj)) > 1 and e[3] >= 3][:6]
     assert split
     for seed, level, _regions, opt in split:
-        res = run_horizons(level, "cpsat", time_limit=60, workers=1,
+        res = run_horizons(level, "cpsat", Budget(time_limit=60, workers=1),
                            options=NO_UPPER, coordinator=Ledger(mp.get_context()))
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
         assert not any(h.outcome == "implied" for h in res.proof), seed

@@ -12,6 +12,7 @@ from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_withou
 from kamicp.errors import WorkerError
 from kamicp.formats import load_level
 from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.prover.request import Budget
 from kamicp.solver import solve
 from tests.helpers import PUZZLES
 
@@ -52,22 +53,24 @@ def _crashing_worker(target_kwargs: dict) -> tuple[dict, dict]:
 
 
 def test_a_crashing_worker_is_an_error_with_its_message():
-    from kamicp.portfolio import collect, stop_workers
+    from kamicp.portfolio import collect
+    from kamicp.runtime.processes import stop
 
     bad = SolveOptions(model=ModelOptions(cpsat_parameters=(("no_such_parameter", 1),)))
-    conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", {"options": bad, "time_limit": 30})})
+    conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", Budget(time_limit=30), {"options": bad})})
     try:
         with pytest.raises(WorkerError, match="cpsat worker failed: AttributeError.*no_such_parameter"):
             collect(conns, procs, time.monotonic() + 30, None)
     finally:
-        stop_workers(procs)
+        stop(procs.values())
     assert not any(p.is_alive() for p in procs.values())
 
 
 def test_a_worker_that_dies_is_an_error_with_its_exit_code():
     import multiprocessing as mp
 
-    from kamicp.portfolio import collect, stop_workers
+    from kamicp.portfolio import collect
+    from kamicp.runtime.processes import stop
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
@@ -78,4 +81,4 @@ def test_a_worker_that_dies_is_an_error_with_its_exit_code():
         with pytest.raises(WorkerError, match="search worker failed: process ended without an answer .exit code 7"):
             collect({parent: "search"}, {"search": proc}, time.monotonic() + 30, None)
     finally:
-        stop_workers({"search": proc})
+        stop([proc])
