@@ -15,9 +15,9 @@ from typing import Any
 
 from kamicp.errors import ClusterLost, UsageError
 from kamicp.extras import require
-from kamicp.formats.common import cut
 from kamicp.packs import worker
 from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row
+from kamicp.runtime.text import cut
 
 CONNECT_TIMEOUT = 5.0  # seconds for a scheduler to answer (at most: the time limit's rest when shorter)
 LOCAL_DASHBOARD = "127.0.0.1:0"  # the local cluster's HTTP server (dashboard): a free port, this machine only

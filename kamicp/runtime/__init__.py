@@ -1,0 +1,4 @@
+"""The runtime wing: what every layer above may use while it runs, and nothing about levels or proofs:
+the process's interrupt flag, the optional extras, the SQLite store (`store`), connecting to Dask
+(`cluster`) and cutting text for one-line messages (`text`). It may import only the foundations
+(`kamicp.errors`, `kamicp.limits`) and the standard library (Dask only inside `cluster`'s functions)."""
