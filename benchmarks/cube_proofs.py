@@ -27,7 +27,7 @@ from pathlib import Path
 from kamicp import load_level
 from kamicp.config import options_without
 from kamicp.distributed import CubeSource, DistributedResult, solve_distributed
-from kamicp.packs.dask_runner import connect
+from kamicp.runtime.cluster import connect
 from kamicp.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,6 +25,7 @@ from itertools import islice
 from multiprocessing import current_process
 from typing import Any
 
+from kamicp.board.hashing import level_hash
 from kamicp.bounds import lower_bound
 from kamicp.config import SolveOptions, UpperOptions
 from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
@@ -33,11 +34,10 @@ from kamicp.horizons import Prepared, prepare, signal_of
 from kamicp.level import Level, Move
 from kamicp.limits import time_budget
 from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status, move_dict, to_moves
-from kamicp.packs.rows import level_hash
-from kamicp.packs.store import Store
 from kamicp.prior import After
 from kamicp.regions import regions_of
 from kamicp.rules import verify
+from kamicp.runtime.store import Store
 from kamicp.solver import solve, solve_after
 
 # The children's own upper bound: the greedy alone; the beam and rollouts (up to 2 s + 4 s) would cost more
@@ -217,7 +217,7 @@ def dask_client(address: str, workers: int, timeout: float | None = None) -> Ite
     """A Dask client of the scheduler at `address` (which must answer within `timeout` seconds, at most
     the connect timeout), or of a LocalCluster of `workers` one-thread worker processes for 'local'; closed
     (and the LocalCluster shut down) on the way out."""
-    from kamicp.packs.dask_runner import connect, quiet_logs
+    from kamicp.runtime.cluster import connect, quiet_logs
 
     with quiet_logs():
         client, cluster = connect(address, workers, timeout)
@@ -480,7 +480,7 @@ class DistributedRun:
         is a ClusterLost; a task that failed (or killed workers again and again) a SolverError."""
         from concurrent.futures import CancelledError
 
-        from kamicp.packs.dask_runner import lost_scheduler, scheduler_lost
+        from kamicp.runtime.cluster import lost_scheduler, scheduler_lost
 
         try:
             return fut.result()

@@ -33,9 +33,9 @@ from kamicp.extras import require
 from kamicp.level import Level
 from kamicp.limits import time_budget
 from kamicp.outcome import EngineName, Status
-from kamicp.packs.dask_runner import check_address, dashboard_link
-from kamicp.packs.store import Store
 from kamicp.render.safe import printable
+from kamicp.runtime.cluster import check_address, dashboard_link
+from kamicp.runtime.store import Store
 from kamicp.solver import solve
 
 DaskOpt = Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Split the proof into cubes "

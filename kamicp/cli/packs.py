@@ -47,7 +47,6 @@ from kamicp.packs import (
     Outcome,
     PackSettings,
     Row,
-    Store,
     Verdict,
     discover,
     load_pack,
@@ -58,9 +57,12 @@ from kamicp.packs import (
     to_json,
     to_markdown,
 )
+from kamicp.packs import (
+    PackStore as Store,  # (the body's name; PackStore is the pack's view of runtime.store.Store)
+)
 from kamicp.packs.report import bounds_text, optimum_text, proof_text, rules_text, settings_text
 from kamicp.packs.runner import default_jobs
-from kamicp.packs.store import StoreWriteError
+from kamicp.runtime.store import StoreWriteError
 
 VERDICT_TEXT = {
     Verdict.correct: "correct (achievable, minimal)",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass
 from enum import StrEnum
@@ -136,13 +135,6 @@ class Row:
         proof = tuple((p["steps"], p["outcome"], p["engine"]) if isinstance(p, dict) else tuple(p)
                       for p in data["proof"])
         return cls(**{**data, "verdict": Verdict(data["verdict"]), "proof": proof})
-
-
-def level_hash(level: Level) -> str:
-    """The level's content hash: its geometry, cells, colours, adjacency and par (not its name or file),
-    so a renamed or converted copy of a level is recognised as answered."""
-    data = [level.geometry, list(level.labels), list(level.colors), list(level.edges), level.par]
-    return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:32]
 
 
 def row_from_validation(loaded: Loaded, key: str, check: Validation, settings: PackSettings) -> Row:

@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 from kamicp import load_level
+from kamicp.board.hashing import level_hash
 from kamicp.formats import write_json
 from kamicp.packs import (
     Outcome,
     PackSettings,
+    PackStore,
     Row,
-    Store,
     Verdict,
     discover,
-    level_hash,
     load_pack,
     outcome,
     proof_text,
@@ -93,7 +93,7 @@ def test_rows_match_the_solver_and_are_stored_then_resumed(tmp_path, monkeypatch
     files = copy_puzzles(tmp_path / "pack")
     store_path = tmp_path / "s.sqlite"
     seen: list[tuple[str, bool]] = []
-    with Store(store_path) as store:
+    with PackStore(store_path) as store:
         rows = run_pack(load_pack(files), FAST, jobs=2, store=store, on_row=lambda r, s: seen.append((r.path, s)))
     assert [r.path for r in rows] == [str(f) for f in files]  # in the pack's order, whatever finished first
     assert sorted(p for p, _ in seen) == sorted(str(f) for f in files) and not any(s for _, s in seen)
@@ -106,13 +106,13 @@ def test_rows_match_the_solver_and_are_stored_then_resumed(tmp_path, monkeypatch
     shutil.copy(files[0], tmp_path / "pack" / "copy-of-first.json")
     monkeypatch.setattr(worker, "run_isolated", lambda *a: pytest.fail("a stored level was run again"))
     seen.clear()
-    with Store(store_path) as store:
+    with PackStore(store_path) as store:
         again = run_pack(load_pack(discover([tmp_path / "pack"])), FAST, jobs=2, store=store, resume=True,
                          on_row=lambda r, s: seen.append((r.path, s)))
         assert all(s for _, s in seen) and len(again) == len(files) + 1
         assert {r.path: r.verdict for r in store.rows()} == {r.path: r.verdict for r in again}
     # other settings are another key: they run
-    with Store(store_path) as store, pytest.raises(pytest.fail.Exception):
+    with PackStore(store_path) as store, pytest.raises(pytest.fail.Exception):
         run_pack(load_pack(files[:1]), replace(FAST, slack=3), store=store, resume=True)
 
 
@@ -194,26 +194,26 @@ def test_store_refuses_other_files(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database" * 100)
     with pytest.raises(FormatError, match="junk.sqlite"):
-        Store(junk)
+        PackStore(junk)
     assert junk.read_text() == "not a database" * 100
     other = tmp_path / "other.db"  # another program's database is not written into
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE mine (x)")
     before = other.read_bytes()
     with pytest.raises(FormatError, match="not a kamicp results store"):
-        Store(other)
+        PackStore(other)
     assert other.read_bytes() == before
     with pytest.raises(FormatError, match="folder does not exist"):
-        Store(tmp_path / "nowhere" / "s.sqlite")
+        PackStore(tmp_path / "nowhere" / "s.sqlite")
     with pytest.raises(FormatError, match="no such store"):
-        Store(tmp_path / "absent.sqlite", create=False)
+        PackStore(tmp_path / "absent.sqlite", create=False)
 
 
 def test_store_keeps_the_latest_row_per_file(tmp_path):
     level = load_level(PUZZLES / "blog-18.json")
     path = tmp_path / "lvl.json"
     write_json(level, path)
-    with Store(tmp_path / "s.sqlite") as store:
+    with PackStore(tmp_path / "s.sqlite") as store:
         first = run_pack(load_pack([path]), FAST, store=store)[0]
         write_json(replace(level, par=4), path, overwrite=True)  # the designer edits the par
         second = run_pack(load_pack([path]), FAST, store=store, resume=True)[0]
@@ -255,7 +255,7 @@ def _row(path: str, verdict: Verdict, settings: PackSettings, optimum: int | Non
 
 def test_store_rows_one_per_level_the_strongest_answer_newest_among_equals(tmp_path):
     short, long_ = replace(FAST, time_limit=1), replace(FAST, time_limit=60)
-    with Store(tmp_path / "s.sqlite") as store:
+    with PackStore(tmp_path / "s.sqlite") as store:
         store.put(_row("a.json", Verdict.correct, long_, 5))
         store.put(_row("a.json", Verdict.unknown, short))  # weaker and newer: the proof stays
         store.put(_row("b.json", Verdict.unknown, short))
@@ -275,7 +275,7 @@ def test_store_rows_one_per_level_the_strongest_answer_newest_among_equals(tmp_p
 
 def test_resume_keeps_a_proof_made_under_another_time_limit_engine_or_seed(tmp_path, monkeypatch):
     files = copy_puzzles(tmp_path / "pack")[:2]
-    with Store(tmp_path / "s.sqlite") as store:
+    with PackStore(tmp_path / "s.sqlite") as store:
         run_pack(load_pack(files), FAST, store=store)
         ran: list[str] = []
         real = worker.run_isolated
