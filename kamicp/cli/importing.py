@@ -77,7 +77,7 @@ def _import_screenshot(shot_path: Path, output: Path, geometry: Geometry | None,
             level = level.with_par(par if par is not None else rep.par)
         write_json(level, output, overwrite=force)
         if overlay is not None:
-            write_overlay(overlay, open_image(shot_path), rep, force=force)
+            write_overlay(overlay, open_image(shot_path), rep.box, rep.overlay_cells(), force=force)
     return shot
 
 
