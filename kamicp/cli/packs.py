@@ -44,13 +44,13 @@ from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
 from kamicp.errors import ClusterLost, Terminated
 from kamicp.packs import (
     LEVEL_SUFFIXES,
-    Outcome,
+    PackOutcome,
     PackSettings,
     Row,
     Verdict,
     discover,
     load_pack,
-    outcome,
+    pack_outcome,
     run_pack,
     summarize,
     to_csv,
@@ -65,15 +65,15 @@ from kamicp.packs.runner import default_jobs
 from kamicp.runtime.store import StoreWriteError
 
 VERDICT_TEXT = {
-    Verdict.correct: "correct (achievable, minimal)",
-    Verdict.not_minimal: "not minimal: shorter exists",
-    Verdict.unachievable: "not achievable",
-    Verdict.unknown: "unknown (time limit)",
-    Verdict.bad_input: "bad input",
-    Verdict.error: "failed",
+    Verdict.CORRECT: "correct (achievable, minimal)",
+    Verdict.NOT_MINIMAL: "not minimal: shorter exists",
+    Verdict.UNACHIEVABLE: "not achievable",
+    Verdict.UNKNOWN: "unknown (time limit)",
+    Verdict.BAD_INPUT: "bad input",
+    Verdict.ERROR: "failed",
 }
-EXIT_FOR = {Outcome.correct: EXIT_OK, Outcome.wrong: EXIT_NEGATIVE, Outcome.unknown: EXIT_UNKNOWN,
-            Outcome.bad_input: EXIT_BAD_INPUT}
+EXIT_FOR = {PackOutcome.CORRECT: EXIT_OK, PackOutcome.WRONG: EXIT_NEGATIVE, PackOutcome.UNKNOWN: EXIT_UNKNOWN,
+            PackOutcome.BAD_INPUT: EXIT_BAD_INPUT}
 
 
 def pack_table(rows: list[Row], *, settings: bool = False) -> Table:
@@ -91,7 +91,7 @@ def pack_table(rows: list[Row], *, settings: bool = False) -> Table:
         table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left",
                          no_wrap=col == "rules")  # 'pivot (1, 2)' on one line
     for r, rule in zip(rows, rules, strict=True):
-        style = {Verdict.correct: "green", Verdict.unknown: "yellow"}.get(r.verdict, "red")
+        style = {Verdict.CORRECT: "green", Verdict.UNKNOWN: "yellow"}.get(r.verdict, "red")
         verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
         cells = {"level": Text(r.level), "par": "" if r.par is None else str(r.par), "rules": Text(rule),
                  "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": Text(verdict, style=style),
@@ -126,11 +126,11 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
 
     def count(row: Row) -> None:
         counts["done"] += 1
-        if row.verdict in (Verdict.correct, Verdict.not_minimal, Verdict.unachievable):
+        if row.verdict in (Verdict.CORRECT, Verdict.NOT_MINIMAL, Verdict.UNACHIEVABLE):
             counts["proven"] += 1
-        if row.verdict in (Verdict.not_minimal, Verdict.unachievable):
+        if row.verdict in (Verdict.NOT_MINIMAL, Verdict.UNACHIEVABLE):
             counts["wrong"] += 1
-        if row.verdict in (Verdict.unknown, Verdict.error):
+        if row.verdict in (Verdict.UNKNOWN, Verdict.ERROR):
             counts["unknown"] += 1
 
     if not err.is_terminal:
@@ -214,7 +214,7 @@ def validate_cmd(
     finally:
         if store is not None:
             store.close()
-    raise typer.Exit(EXIT_FOR[outcome(rows)])
+    raise typer.Exit(EXIT_FOR[pack_outcome(rows)])
 
 
 def _validate(paths: list[str], settings: PackSettings, store: Store | None, store_path: Path | None, *,
@@ -260,13 +260,13 @@ def _stopped(done: list[Row], total: int, store_path: Path | None, why: str, cod
 
 def _print_rows(rows: list[Row], *, as_json: bool, skipped: int, summary: bool = True) -> None:
     for r in rows:
-        if r.verdict == Verdict.bad_input:
+        if r.verdict == Verdict.BAD_INPUT:
             err.print(f"error: {r.error}", markup=False, soft_wrap=True)
-        elif r.verdict == Verdict.error:
+        elif r.verdict == Verdict.ERROR:
             err.print(f"error: {r.path}: {r.error}", markup=False, soft_wrap=True)
     if as_json:
         out.print_json(to_json(rows))
-    elif any(r.verdict != Verdict.bad_input for r in rows):
+    elif any(r.verdict != Verdict.BAD_INPUT for r in rows):
         out.print(pack_table(rows))
         if len(rows) > 1 and summary:
             out.print(f"[bold]{summarize(rows, skipped).line()}[/]")
@@ -294,4 +294,4 @@ def report_cmd(
     else:
         out.print(pack_table(rows, settings=True))
         out.print(f"[bold]{summarize(rows).line()}[/]")
-    raise typer.Exit(EXIT_FOR[outcome(rows)] if rows else EXIT_OK)
+    raise typer.Exit(EXIT_FOR[pack_outcome(rows)] if rows else EXIT_OK)

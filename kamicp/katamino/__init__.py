@@ -11,12 +11,12 @@ from kamicp.katamino.solver import (
     AUTO,
     ENGINES,
     KataminoResult,
-    Status,
+    KataminoStatus,
     asymmetric_piece,
     solve_katamino,
     usable_engines,
 )
 
 __all__ = ["AUTO", "ENGINES", "LETTERS", "Book", "Challenge", "KataminoResult", "Placement", "Puzzle", "Rule",
-           "Status", "asymmetric_piece", "check_solution", "i_direction", "impossibility", "orientations",
+           "KataminoStatus", "asymmetric_piece", "check_solution", "i_direction", "impossibility", "orientations",
            "puzzle_from_data", "shorthand", "solve_book", "solve_katamino", "symmetries", "usable_engines"]

@@ -5,16 +5,17 @@
 - `run_pack(loaded, settings, ...)`: each level validated in its own process; answered rows go to a
   `PackStore` (the SQLite results store of kamicp.runtime.store) one by one, so an interrupted run loses
   nothing already answered.
-- `summarize(rows)`, `outcome(rows)` (worst wins), `to_json/to_csv/to_markdown(rows)`: the pack report.
+- `summarize(rows)`, `pack_outcome(rows)` (worst wins), `to_json/to_csv/to_markdown(rows)`: the pack report.
 """
 
+from kamicp.outcome import Verdict
 from kamicp.packs.discover import LEVEL_SUFFIXES, discover
-from kamicp.packs.report import Outcome, Summary, outcome, proof_text, summarize, to_csv, to_json, to_markdown
+from kamicp.packs.report import PackOutcome, Summary, pack_outcome, proof_text, summarize, to_csv, to_json, to_markdown
 from kamicp.packs.results import PackStore
-from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict
+from kamicp.packs.rows import Loaded, PackSettings, Row
 from kamicp.packs.runner import load_pack, run_pack
 
 __all__ = [
-    "LEVEL_SUFFIXES", "Loaded", "Outcome", "PackSettings", "PackStore", "Row", "Summary", "Verdict", "discover",
-    "load_pack", "outcome", "proof_text", "run_pack", "summarize", "to_csv", "to_json", "to_markdown",
+    "LEVEL_SUFFIXES", "Loaded", "PackOutcome", "PackSettings", "PackStore", "Row", "Summary", "Verdict", "discover",
+    "load_pack", "pack_outcome", "proof_text", "run_pack", "summarize", "to_csv", "to_json", "to_markdown",
 ]

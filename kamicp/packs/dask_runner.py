@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from kamicp.extras import require
+from kamicp.outcome import Verdict
 from kamicp.packs import worker
-from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row
+from kamicp.packs.rows import Loaded, PackSettings, Row, error_row
 from kamicp.runtime.cluster import connect, lost_scheduler, quiet_logs, scheduler_lost
 
 
@@ -50,7 +51,7 @@ def _gather(client: Any, todo: list[tuple[int, Loaded, str]], settings: PackSett
             except Exception as e:  # noqa: BLE001 - a lost worker or task is that level's row
                 if scheduler_lost(client, e):
                     raise lost_scheduler(address) from None
-                row = error_row(item, key, Verdict.error, f"the Dask task failed: {e!r}", settings)
+                row = error_row(item, key, Verdict.ERROR, f"the Dask task failed: {e!r}", settings)
             record(i, row, False)
     except BaseException:
         with contextlib.suppress(Exception):  # (a lost scheduler cannot be asked to cancel)

@@ -5,7 +5,8 @@ rows of the report."""
 from __future__ import annotations
 
 from kamicp.errors import FormatError
-from kamicp.packs.rows import Row, Verdict, game, question
+from kamicp.outcome import Verdict
+from kamicp.packs.rows import Row, game, question
 from kamicp.runtime.store import Store
 
 

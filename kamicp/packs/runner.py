@@ -20,10 +20,11 @@ from kamicp.extras import require
 from kamicp.floodit.validate import parse_pivot
 from kamicp.formats import detect_format, load_level
 from kamicp.limits import time_budget
+from kamicp.outcome import Verdict
 from kamicp.packs import worker
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.results import PackStore
-from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row
+from kamicp.packs.rows import Loaded, PackSettings, Row, error_row
 from kamicp.runtime.cluster import check_address
 
 OnRow = Callable[[Row, bool], None]  # (row, skipped: answered before, taken from the store)
@@ -63,14 +64,14 @@ def load_pack(files: Sequence[Path], fmt: str | None = None, geometry: str | Non
 def _precheck(item: Loaded, settings: PackSettings) -> Row | None:
     """The row of a level that cannot run (unreadable, or no par), else None."""
     if item.level is None:
-        return error_row(item, "", Verdict.bad_input, item.error, settings)
+        return error_row(item, "", Verdict.BAD_INPUT, item.error, settings)
     if settings.par is None and item.level.par is None:
-        return error_row(item, "", Verdict.bad_input, f"{item.path}: no par in the file (give --par)", settings)
+        return error_row(item, "", Verdict.BAD_INPUT, f"{item.path}: no par in the file (give --par)", settings)
     if settings.rules == "pivot":
         try:
             parse_pivot(item.level, settings.pivot)
         except KamiError as e:  # --pivot names no cell of this level
-            return error_row(item, "", Verdict.bad_input, f"{item.path}: {e}", settings)
+            return error_row(item, "", Verdict.BAD_INPUT, f"{item.path}: {e}", settings)
     return None
 
 
