@@ -1,6 +1,6 @@
 """The kamicp command line: a thin layer over the library that prints and picks exit codes.
 
-Each module registers its commands on the one typer `app` (kamicp.cli.common); importing them here
+Each module registers its commands on the one typer `app` (kamicp.cli.app); importing them here
 builds the whole command line. A new command goes in its own module, added to the list below.
 """
 
@@ -11,7 +11,7 @@ from kamicp.cli import importing  # noqa: F401, I001
 from kamicp.cli import play  # noqa: F401, I001
 from kamicp.cli import designer  # noqa: F401, I001
 from kamicp.cli import katamino  # noqa: F401, I001
-from kamicp.cli.common import app
+from kamicp.cli.app import app
 
 __all__ = ["app", "main"]
 

@@ -15,13 +15,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    Engine,
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
+from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
+from kamicp.cli.options import (
+    EngineChoice,
     EngineOpt,
     ForceOpt,
     FormatOpt,
@@ -31,17 +30,9 @@ from kamicp.cli.common import (
     LevelArg,
     TimeLimit,
     Workers,
-    app,
-    bad_input,
-    err,
-    fail,
-    interruptible,
     load,
-    out,
-    plural,
-    spinner,
 )
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_label
+from kamicp.cli.signals import interruptible
 from kamicp.count import CountResult, count_optimal
 from kamicp.errors import Interrupted, KamiError, Terminated
 from kamicp.floodit.count import count_pivot
@@ -88,7 +79,7 @@ def count_cmd(
                      ] = None,
     time_limit: TimeLimit = None,
     workers: Workers = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
@@ -178,7 +169,7 @@ def generate_cmd(
     count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT, metavar="N",
                                                   help="How many levels (a pack in the folder OUT).")] = 1,
     time_limit: TimeLimit = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     as_json: JsonOpt = False,
     force: ForceOpt = False,
 ) -> None:

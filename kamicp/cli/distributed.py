@@ -17,7 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import EXIT_UNKNOWN, MAX_WORKERS, err, fail, out
+from kamicp.cli.console import err, fail, out
+from kamicp.cli.exits import EXIT_UNKNOWN
+from kamicp.cli.options import MAX_WORKERS
 from kamicp.config import SolveOptions
 from kamicp.cubes import check_depth
 from kamicp.distributed import (

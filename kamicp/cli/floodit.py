@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kamicp.cli.common import out, shown
+from kamicp.cli.console import out, shown
 from kamicp.cli.report import moves_table, summary
 from kamicp.errors import UsageError
 from kamicp.floodit import pivot_cell

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from kamicp.cli.common import EXIT_OK, ForceOpt, Geometry, app, bad_input, err, fail, out
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out
+from kamicp.cli.exits import EXIT_OK
+from kamicp.cli.options import ForceOpt, Geometry
 from kamicp.formats import write_json
 from kamicp.render.files import check_writable
 from kamicp.render.terminal import swatch

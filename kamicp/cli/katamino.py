@@ -16,22 +16,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import (
-    EXIT_INTERRUPTED,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    ForceOpt,
-    JsonOpt,
-    TimeLimit,
-    app,
-    bad_input,
-    err,
-    fail,
-    interruptible,
-    out,
-    spinner,
-)
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out, spinner
+from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
+from kamicp.cli.signals import interruptible
 from kamicp.errors import Terminated
 from kamicp.formats.katamino import read_katamino_file
 from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorthand, solve_katamino
@@ -44,10 +33,12 @@ MARK = {KataminoStatus.SOLVED: "✓", KataminoStatus.IMPOSSIBLE: "✗", Katamino
 
 
 class KataminoEngine(StrEnum):
-    auto = "auto"
-    fast = "fast"
-    cpsat = "cpsat"
-    dlx = "dlx"
+    """The katamino command's --engine choices (kamicp.katamino.solver's ENGINES and AUTO)."""
+
+    AUTO = "auto"
+    FAST = "fast"
+    CPSAT = "cpsat"
+    DLX = "dlx"
 
 
 def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule) -> Puzzle | Book:
@@ -242,7 +233,7 @@ def katamino_cmd(
                                         "symmetries (per puzzle of a book).")] = False,
     engine: Annotated[KataminoEngine, typer.Option("--engine", help="auto (fast when the compiled core is "
                                                    "built), fast (bitboard search), cpsat (the exact-cover "
-                                                   "model) or dlx (Algorithm X).")] = KataminoEngine.auto,
+                                                   "model) or dlx (Algorithm X).")] = KataminoEngine.AUTO,
     time_limit: TimeLimit = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the (first) solution as SVG.")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Write the (first) solution as PNG.")] = None,

@@ -21,26 +21,11 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    MAX_WORKERS,
-    Engine,
-    EngineOpt,
-    FormatOpt,
-    GeometryOpt,
-    JsonOpt,
-    Seed,
-    app,
-    bad_input,
-    err,
-    fail,
-    out,
-)
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out
+from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
+from kamicp.cli.options import MAX_WORKERS, EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, Seed
 from kamicp.errors import ClusterLost, Terminated
 from kamicp.packs import (
     LEVEL_SUFFIXES,
@@ -179,7 +164,7 @@ def validate_cmd(
     time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.001, help="Seconds per level.")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS,
                                          help="CP-SAT threads per level.")] = 1,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     seed: Seed = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, max=MAX_WORKERS,
                                              help="Levels at a time (default: the cores, "

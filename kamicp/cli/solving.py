@@ -6,11 +6,22 @@ from typing import Annotated
 
 import typer
 
-from kamicp.cli.common import (
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    Engine,
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, out, plural, print_json, spinner
+from kamicp.cli.distributed import (
+    CubeDepthOpt,
+    CubeStoreOpt,
+    DaskOpt,
+    DaskWorkersOpt,
+    VerboseOpt,
+    dask_settings,
+    print_cubes,
+    solve_on_dask,
+)
+from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_data, pivot_label, print_pivot_result
+from kamicp.cli.options import (
+    EngineChoice,
     EngineOpt,
     ForceOpt,
     FormatOpt,
@@ -23,37 +34,19 @@ from kamicp.cli.common import (
     StepsDirOpt,
     TimeLimit,
     Workers,
-    app,
-    bad_input,
-    err,
-    interruptible,
     load,
-    out,
-    plural,
-    print_json,
-    printable,
-    spinner,
 )
-from kamicp.cli.distributed import (
-    CubeDepthOpt,
-    CubeStoreOpt,
-    DaskOpt,
-    DaskWorkersOpt,
-    VerboseOpt,
-    dask_settings,
-    print_cubes,
-    solve_on_dask,
-)
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, pivot_data, pivot_label, print_pivot_result
 from kamicp.cli.report import exit_for, print_result
+from kamicp.cli.signals import interruptible
 from kamicp.floodit import solve_pivot
 from kamicp.level import Label, Level
 from kamicp.render.files import check_steps_dir, write_steps
+from kamicp.render.safe import printable
 from kamicp.solver import NO_SOLUTION, OPTIMAL, Progress, Result, options_without, solve
 
 
 def _solve(level: Level, rules: Rules, label: Label | None, *, max_steps: int | None, time_limit: float | None,
-           workers: int | None, engine: Engine, seed: int, progress: Progress | None,
+           workers: int | None, engine: EngineChoice, seed: int, progress: Progress | None,
            no: list[str] | None = None) -> Result:
     """The solver of the rules: Flood-It (kamicp.floodit's own horizon loop) or Kami."""
     if rules == Rules.pivot:
@@ -76,7 +69,7 @@ def solve_cmd(
     max_steps: MaxSteps = None,
     time_limit: TimeLimit = None,
     workers: Workers = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     seed: Seed = 0,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
@@ -132,7 +125,7 @@ def prove_cmd(
     under: Annotated[int, typer.Option("--under", min=1, help="Prove no solution has fewer than N moves.")],
     time_limit: TimeLimit = None,
     workers: Workers = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     seed: Seed = 0,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
