@@ -1,4 +1,5 @@
-"""Designers' packs: validate many levels in parallel (local processes or Dask), resumably.
+"""The packs wing: designers' packs of levels validated in parallel (local processes or Dask), resumably,
+and their report.
 
 - `discover(paths)`: level files from files, folders and glob patterns (every format kamicp reads).
 - `load_pack(files, ...)`: each file read into a `Loaded` (a level, or the error that stopped it).
@@ -6,6 +7,11 @@
   `PackStore` (the SQLite results store of kamicp.runtime.store) one by one, so an interrupted run loses
   nothing already answered.
 - `summarize(rows)`, `pack_outcome(rows)` (worst wins), `to_json/to_csv/to_markdown(rows)`: the pack report.
+
+May import: the designer tools and everything below them (the prover, the siblings, formats, pictures,
+the board, the runtime, the foundations); never the faces (cli, play). What proofs share with packs (the
+store, level hashing, connecting to Dask) lives in the runtime and the board, so the prover never
+imports packs.
 """
 
 from kamicp.outcome import Verdict
