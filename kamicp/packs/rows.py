@@ -120,7 +120,7 @@ def row_from_validation(loaded: Loaded, key: str, check: Validation, settings: P
     assert loaded.level is not None
     return Row(
         path=loaded.path, level=check.level or Path(loaded.path).stem, level_hash=key,
-        verdict=check.verdict, par=check.par, optimum=check.optimum, lower=r.lower_bound,
+        verdict=Verdict(check.verdict), par=check.par, optimum=check.optimum, lower=r.lower_bound,
         upper=r.upper_bound, max_steps=r.max_steps, seconds=r.seconds,
         proof=tuple((h.steps, str(h.outcome), str(h.engine)) for h in r.proof_by_horizon()),
         result=r.to_dict(loaded.level), settings=settings.key(),
