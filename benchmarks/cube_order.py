@@ -21,7 +21,7 @@ from pathlib import Path
 from kamicp import load_level
 from kamicp.bounds import lower_bound
 from kamicp.config import SearchOptions
-from kamicp.cubes import child_level, enumerate_cubes
+from kamicp.cubes import cell_colors, enumerate_cubes
 from kamicp.prior import root_prior
 from kamicp.regions import Regions, regions_of
 from kamicp.search import make_search
@@ -56,7 +56,7 @@ def measure(path: str, horizon: int) -> dict:
            "order_nodes": 0, "order_cpu": 0.0, "free_found": 0, "order_found": 0}
     for cube in enumerate_cubes(regions, 1).cubes:
         row["cubes"] += 1
-        child = regions_of(child_level(level, regions, cube))
+        child = regions_of(level.position(cell_colors(regions, cube), level.name))
         if lower_bound(child.adj, child.colors, len(child.palette)) > horizon - 1:
             row["by_bound"] += 1
             continue

@@ -27,7 +27,7 @@ from benchmarks.report import RESULTS, command_line, options, write  # noqa: E40
 from kamicp import load_level  # noqa: E402
 from kamicp.config import options_without  # noqa: E402
 from kamicp.distributed import CubeSource, DistributedResult, solve_distributed  # noqa: E402
-from kamicp.packs.dask_runner import connect  # noqa: E402
+from kamicp.runtime.cluster import connect  # noqa: E402
 from kamicp.solver import solve  # noqa: E402
 
 

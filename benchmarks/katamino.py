@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
 from kamicp.formats.katamino import read_book  # noqa: E402
-from kamicp.katamino import ENGINES, LETTERS, Puzzle, Rule, Status, shorthand, solve_book, solve_katamino  # noqa: E402
+from kamicp.katamino import ENGINES, LETTERS, KataminoStatus, Puzzle, Rule, shorthand, solve_book, solve_katamino  # noqa: E402
 
 SLOW = ("cpsat", "dlx")
 
@@ -67,10 +67,10 @@ def piece_sets(rule: Rule, slow_max_n: int, cap: float) -> list[dict]:
                 result, cpu, _ = timed(puzzle, engine=engine, time_limit=cap)
                 seconds[engine] += cpu
                 status.add(result.status)
-            if len(status - {Status.UNKNOWN}) > 1:
+            if len(status - {KataminoStatus.UNKNOWN}) > 1:
                 raise SystemExit(f"engines disagree on 5x{n} {puzzle.pieces} ({rule.value}): {status}")
             rec["sets"] += 1
-            rec["solvable"] += Status.SOLVED in status
+            rec["solvable"] += KataminoStatus.SOLVED in status
         rec["cpu"] = {e: round(s, 4) for e, s in seconds.items()}
         print(f"5x{n} {rule.value}: {rec['solvable']} of {rec['sets']}", file=sys.stderr, flush=True)
         records.append(rec)
@@ -82,7 +82,7 @@ def book(path: Path, count: bool) -> dict:
     wall, cpu = time.perf_counter(), time.process_time()
     results = [r for _, r in solve_book(loaded, engine="fast", count=count)]
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    tally = {s.value: sum(r.status is s for r in results) for s in Status}
+    tally = {s.value: sum(r.status is s for r in results) for s in KataminoStatus}
     return {"book": path.name, "count": count, "challenges": len(loaded.challenges),
             "puzzles": len(results), **tally, "cpu": round(cpu, 4), "wall": round(wall, 4)}
 

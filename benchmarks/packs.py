@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, puzzles.make_p
 
 from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
 from kamicp import Level  # noqa: E402
-from kamicp.packs import PackSettings, Store, load_pack, run_pack, summarize  # noqa: E402
+from kamicp.packs import PackSettings, PackStore, load_pack, run_pack, summarize  # noqa: E402
 from kamicp.regions import regions_of  # noqa: E402
 from kamicp.upper import greedy  # noqa: E402
 from puzzles.make_puzzles import PALETTE, blob_rows  # noqa: E402
@@ -63,7 +63,7 @@ def generate(folder: Path, count: int) -> list[Path]:
 
 def timed_run(items, settings: PackSettings, store_path: Path, **kwargs) -> tuple[float, list, int]:
     skipped = []
-    with Store(store_path) as store:
+    with PackStore(store_path) as store:
         start = time.perf_counter()
         rows = run_pack(items, settings, store=store, on_row=lambda r, s: skipped.append(s), **kwargs)
         return time.perf_counter() - start, rows, sum(skipped)

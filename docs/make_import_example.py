@@ -23,7 +23,8 @@ from tests.helpers.shots import game_palette, game_shot, with_holes  # noqa: E40
 def main() -> None:
     level = with_holes(load_level(HERE.parent / "tests" / "data" / "levels" / "tri-20b4c-s103.json"), 0)
     shot = game_shot(level, game_palette(level, 0), par=6, size=(1242, 2208), out_size=(665, 1182), jpeg=85)
-    check = overlay_image(shot, level_from_image(shot).report)
+    report = level_from_image(shot).report
+    check = overlay_image(shot, report.box, report.overlay_cells())
     height = 520
     pair = [im.resize((round(im.width * height / im.height), height), Image.Resampling.LANCZOS) for im in (shot, check)]
     out = Image.new("RGB", (pair[0].width * 2 + 12, height), (255, 255, 255))

@@ -49,11 +49,6 @@ def eccentricity(s: int, adj: Sequence[Sequence[int]]) -> int:
     return _outermost_ring(s, adj)[0]
 
 
-def eccentricities(nodes: Sequence[int], adj: Sequence[Sequence[int]]) -> dict[int, int]:
-    """Eccentricity of each node of one connected component (breadth-first search from each)."""
-    return {s: _outermost_ring(s, adj)[0] for s in nodes}
-
-
 def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> tuple[int, int]:
     """(radius, min over x of ecc(x) + [x's outermost ring has two colours or more]) of one island.
 
@@ -95,7 +90,8 @@ def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Seq
     return cost
 
 
-def _distances(s: int, adj: Sequence[Sequence[int]]) -> dict[int, int]:
+def distances(s: int, adj: Sequence[Sequence[int]]) -> dict[int, int]:
+    """Each node's distance (in edges) from `s`, for the nodes of its component (breadth-first)."""
     dist = {s: 0}
     queue = deque([s])
     while queue:
@@ -107,7 +103,7 @@ def _distances(s: int, adj: Sequence[Sequence[int]]) -> dict[int, int]:
     return dist
 
 
-def _spread_sample(regions: list[int], dist: dict[int, dict[int, int]], size: int) -> list[int]:
+def spread_sample(regions: list[int], dist: dict[int, dict[int, int]], size: int) -> list[int]:
     """Up to `size` of the regions, far apart: from each start, farthest-point picks; the sample with the
     largest least pairwise distance. (Any subset gives a valid bound; this one only makes it strong.)"""
     if len(regions) <= size:
@@ -184,8 +180,8 @@ def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Se
             if v not in dist:
                 if deadline is not None and time.monotonic() >= deadline:
                     return {}
-                dist[v] = _distances(v, adj)
-        costs[c] = cluster_cost(_spread_sample(regions, dist, size), dist)
+                dist[v] = distances(v, adj)
+        costs[c] = cluster_cost(spread_sample(regions, dist, size), dist)
     return costs
 
 

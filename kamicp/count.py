@@ -38,6 +38,23 @@ class _Stop(Exception):
     """Internal: the deadline passed or the limit was reached."""
 
 
+def quick_bound(q: Quotient, gather: bool = True) -> int:
+    """A weaker bound, cheap to compute first: a move removes at most one colour, and an island needs
+    at least its radius, which is at least half the eccentricity of any of its regions (bounds.md).
+    `gather`: a move removes a colour only by painting its last region, so when no colour is down to
+    one region the first move removes none: one move more (the full bound's gather term, weakened to
+    be cheap; on the bench it prunes all but a few of the positions the full bound prunes)."""
+    depth, frontier, seen = 0, [0], {0}
+    while True:
+        frontier = [w for v in frontier for w in q.adj[v] if w not in seen and not seen.add(w)]
+        if not frontier:
+            break
+        depth += 1
+    counts = Counter(q.colors)
+    colours = len(counts) - 1 + (gather and 1 not in counts.values())
+    return max(colours, (depth + 1) // 2)
+
+
 class PlanCounter:
     """Counts plans of exactly `budget` moves that end one-coloured, on an initial region graph.
 
@@ -132,30 +149,13 @@ class PlanCounter:
         elif budget == 1:
             total = self._last_moves(q)
             self._credit(total)
-        elif budget == 0 or self._quick_bound(q, self.colours_first) > budget \
+        elif budget == 0 or quick_bound(q, self.colours_first) > budget \
                 or quotient_bound(q, self.num_colors) > budget:
             total = 0  # a sound lower bound: no plan of `budget` moves from here
         else:
             total = sum(self.plans(child, budget - 1) for _, child in self._moves_within(state, q, budget - 1))
         self.memo[key] = total
         return total
-
-    @staticmethod
-    def _quick_bound(q: Quotient, gather: bool = True) -> int:
-        """A weaker bound, cheap to compute first: a move removes at most one colour, and an island needs
-        at least its radius, which is at least half the eccentricity of any of its regions (bounds.md).
-        `gather`: a move removes a colour only by painting its last region, so when no colour is down to
-        one region the first move removes none: one move more (the full bound's gather term, weakened to
-        be cheap; on the bench it prunes all but a few of the positions the full bound prunes)."""
-        depth, frontier, seen = 0, [0], {0}
-        while True:
-            frontier = [w for v in frontier for w in q.adj[v] if w not in seen and not seen.add(w)]
-            if not frontier:
-                break
-            depth += 1
-        counts = Counter(q.colors)
-        colours = len(counts) - 1 + (gather and 1 not in counts.values())
-        return max(colours, (depth + 1) // 2)
 
     @staticmethod
     def _last_moves(q: Quotient) -> int:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from kamicp.bounds import lower_bound
 from kamicp.errors import UsageError
-from kamicp.level import Level, Move
+from kamicp.level import Move
 from kamicp.outcome import Plan, to_moves
 from kamicp.prior import After, after_move
 from kamicp.regions import Quotient, Regions, quotient, recolor
@@ -148,11 +148,6 @@ def cell_colors(regions: Regions, cube: Cube) -> tuple[str, ...]:
         for cell in cells:
             colors[cell] = regions.palette[cube.state[k]]
     return tuple(colors)
-
-
-def child_level(level: Level, regions: Regions, cube: Cube) -> Level:
-    """The cube's child as a level of its own (`Level.position`)."""
-    return level.position(cell_colors(regions, cube), f"{level.name}#{cube.key}")
 
 
 def cube_moves(regions: Regions, cube: Cube) -> tuple[Move, ...]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
+from kamicp.board.hashing import level_hash
 from kamicp.config import SolveOptions
 from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
 from kamicp.engines import Answer
@@ -32,11 +33,10 @@ from kamicp.horizons import Footing, HorizonLoop, Prepared, prepare, signal_of
 from kamicp.level import Level, Move
 from kamicp.limits import time_budget
 from kamicp.outcome import EngineName, Outcome, Result, to_moves
-from kamicp.packs.rows import level_hash
-from kamicp.packs.store import Store
 from kamicp.prover.cube_task import CUBE_OPTIONS, CubeAnswer, CubeOutcome, CubeSource, CubeTask, run_cube
 from kamicp.prover.request import Budget
 from kamicp.rules import verify
+from kamicp.runtime.store import Store
 
 __all__ = ["CUBE_OPTIONS", "CubeAnswer", "CubeOutcome", "CubeProgress", "CubeSource", "CubeTask", "CubesInterrupted",
            "DistributedResult", "DistributedRun", "HorizonCubes", "cube_settings", "dask_client", "run_cube",
@@ -109,7 +109,7 @@ def dask_client(address: str, workers: int, timeout: float | None = None) -> Ite
     """A Dask client of the scheduler at `address` (which must answer within `timeout` seconds, at most
     the connect timeout), or of a LocalCluster of `workers` one-thread worker processes for 'local'; closed
     (and the LocalCluster shut down) on the way out."""
-    from kamicp.packs.dask_runner import connect, quiet_logs
+    from kamicp.runtime.cluster import connect, quiet_logs
 
     with quiet_logs():
         client, cluster = connect(address, workers, timeout)
@@ -374,7 +374,7 @@ class DistributedRun:
         is a ClusterLost; a task that failed (or killed workers again and again) a SolverError."""
         from concurrent.futures import CancelledError
 
-        from kamicp.packs.dask_runner import lost_scheduler, scheduler_lost
+        from kamicp.runtime.cluster import lost_scheduler, scheduler_lost
 
         try:
             return fut.result()

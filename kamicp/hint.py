@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kamicp.errors import RuleError, UsageError
-from kamicp.formats.common import cut, json_int, short
 from kamicp.level import Label, Level, Move
 from kamicp.limits import MAX_DIGITS
 from kamicp.rules import Board, replay
+from kamicp.runtime.text import cut, json_int, short
 from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
 
 

@@ -3,7 +3,7 @@
 
 Set (from any thread) when the process is interrupted: every CP-SAT solve stops (kamicp.model's watcher),
 so the main thread can run its signal handler, which it cannot while CP-SAT holds it; see
-coordination.stop_everything and cli/common.py's interruptible. It lives here, not in kamicp.model, so
+coordination.stop_everything and cli/signals.py's interruptible. It lives here, not in kamicp.model, so
 that stopping everything does not import OR-Tools into a process that never solved with it.
 """
 

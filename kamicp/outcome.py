@@ -53,12 +53,26 @@ ENGINES = (EngineName.CPSAT, EngineName.SEARCH, EngineName.AUTO)  # the ones a c
 
 
 class Verdict(StrEnum):
-    """Is a designed par right?"""
+    """Is a designed par right? The solver's four (`Validation.verdict`), and a pack row's two more for a
+    level that got no answer (kamicp.packs)."""
 
     CORRECT = "correct"  # achievable and minimal
     NOT_MINIMAL = "not-minimal"  # a shorter solution exists
     UNACHIEVABLE = "unachievable"  # no solution within par
-    UNKNOWN = "unknown"
+    UNKNOWN = "unknown"  # the time limit ended the search (see the bounds)
+    BAD_INPUT = "bad-input"  # a pack's file could not be read, or no par was given
+    ERROR = "error"  # a pack level's process crashed, ran out of memory or overran its time: no answer
+
+    @property
+    def answered(self) -> bool:
+        """An answer for these settings (so a pack's --resume skips it); bad input and errors are tried
+        again."""
+        return self not in (Verdict.BAD_INPUT, Verdict.ERROR)
+
+    @property
+    def proven(self) -> bool:
+        """A proof: the par is correct, beatable or unachievable whatever time, engine or seed gave it."""
+        return self in (Verdict.CORRECT, Verdict.NOT_MINIMAL, Verdict.UNACHIEVABLE)
 
 
 @dataclass(frozen=True)

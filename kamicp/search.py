@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from kamicp.bounds import bound_report
 from kamicp.errors import SolverError
 from kamicp.interrupt import SearchTimeout
+from kamicp.outcome import Plan
 from kamicp.prior import RootPrior
 from kamicp.regions import islands, quotient, recolor
-
-Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
 
 
 class IDAStar:

@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from kamicp.katamino import LETTERS, Puzzle, Status, solve_katamino  # noqa: E402
+from kamicp.katamino import LETTERS, KataminoStatus, Puzzle, solve_katamino  # noqa: E402
 
 # (name, pieces in the line, start width, seed); designed lines first, then random ones
 DESIGNED = [(f"D{k:02d}", n, start, 100 + k) for k, (n, start) in enumerate(
@@ -30,7 +30,7 @@ RANDOM = [(f"R{k:02d}", n, start, 200 + k) for k, (n, start) in enumerate(
 
 
 def solvable(pieces: str) -> bool:
-    return solve_katamino(Puzzle(5, len(pieces), pieces)).status is Status.SOLVED
+    return solve_katamino(Puzzle(5, len(pieces), pieces)).status is KataminoStatus.SOLVED
 
 
 def grow(line: str, n: int, start: int, rng: random.Random) -> str | None:

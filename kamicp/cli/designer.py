@@ -15,13 +15,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    Engine,
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
+from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, rules_of
+from kamicp.cli.options import (
+    EngineChoice,
     EngineOpt,
     ForceOpt,
     FormatOpt,
@@ -31,17 +30,9 @@ from kamicp.cli.common import (
     LevelArg,
     TimeLimit,
     Workers,
-    app,
-    bad_input,
-    err,
-    fail,
-    interruptible,
     load,
-    out,
-    plural,
-    spinner,
 )
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, rules_of
+from kamicp.cli.signals import interruptible
 from kamicp.count import CountResult, count_optimal
 from kamicp.errors import Interrupted, KamiError, Terminated
 from kamicp.formats import write_json
@@ -88,11 +79,11 @@ def count_cmd(
                      ] = None,
     time_limit: TimeLimit = None,
     workers: Workers = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
-    rules: RulesOpt = Rules.free,
+    rules: RulesOpt = Rules.FREE,
     pivot: PivotOpt = None,
 ) -> None:
     """The optimum, the number of optimal solutions, and their classes up to commuting moves (unique = one).
@@ -129,9 +120,9 @@ MAX_COUNT = 100_000  # levels per run: the file names are made up front, so this
 
 
 class Symmetry(StrEnum):
-    none = "none"
-    mirror = "mirror"
-    rotate = "rotate"
+    NONE = "none"
+    MIRROR = "mirror"
+    ROTATE = "rotate"
 
 
 def _targets(spec: GenerateSpec, count: int, out_path: Path) -> list[Path]:
@@ -164,7 +155,7 @@ def generate_cmd(
     cols: Annotated[int | None, typer.Option("--cols", min=1, metavar="N",
                                              help="Columns (default: the game's board).")] = None,
     symmetry: Annotated[Symmetry, typer.Option("--symmetry", help="Mirror (left-right) or 180-degree "
-                                               "rotation symmetric boards.")] = Symmetry.none,
+                                               "rotation symmetric boards.")] = Symmetry.NONE,
     unique: Annotated[bool, typer.Option("--unique", help="Only levels with one class of optimal solutions.")
                       ] = False,
     seed: Annotated[int, typer.Option("--seed", min=0, metavar="N",
@@ -172,7 +163,7 @@ def generate_cmd(
     count: Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT, metavar="N",
                                                   help="How many levels (a pack in the folder OUT).")] = 1,
     time_limit: TimeLimit = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     as_json: JsonOpt = False,
     force: ForceOpt = False,
 ) -> None:

@@ -17,7 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import EXIT_UNKNOWN, MAX_WORKERS, err, fail, out
+from kamicp.cli.console import err, fail, out
+from kamicp.cli.exits import EXIT_UNKNOWN
+from kamicp.cli.options import MAX_WORKERS
 from kamicp.config import SolveOptions
 from kamicp.cubes import check_depth
 from kamicp.distributed import (
@@ -33,10 +35,10 @@ from kamicp.extras import require
 from kamicp.level import Level
 from kamicp.limits import time_budget
 from kamicp.outcome import EngineName, Status
-from kamicp.packs.dask_runner import check_address, dashboard_link
-from kamicp.packs.store import Store
 from kamicp.prover.request import Budget
 from kamicp.render.safe import printable
+from kamicp.runtime.cluster import check_address, dashboard_link
+from kamicp.runtime.store import Store
 from kamicp.solver import solve
 
 DaskOpt = Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Split the proof into cubes "

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kamicp.cli.common import out, shown
+from kamicp.cli.console import out, shown
 from kamicp.cli.report import moves_table, print_result, summary
 from kamicp.floodit import Pivot, pivot_cell, rules_named
 from kamicp.level import Label, Level
@@ -19,8 +19,8 @@ from kamicp.solver import Result, options_without
 
 
 class Rules(StrEnum):
-    free = "free"
-    pivot = "pivot"
+    FREE = "free"
+    PIVOT = "pivot"
 
 
 RulesOpt = Annotated[Rules, typer.Option("--rules", help="free (Kami: tap any region) or pivot (Flood-It: every "

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from kamicp.cli.common import EXIT_OK, ForceOpt, Geometry, app, bad_input, err, fail, out
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out
+from kamicp.cli.exits import EXIT_OK
+from kamicp.cli.options import ForceOpt, Geometry
 from kamicp.formats import write_json
 from kamicp.render.files import check_writable
 from kamicp.render.terminal import swatch
@@ -77,7 +80,7 @@ def _import_screenshot(shot_path: Path, output: Path, geometry: Geometry | None,
             level = level.with_par(par if par is not None else rep.par)
         write_json(level, output, overwrite=force)
         if overlay is not None:
-            write_overlay(overlay, open_image(shot_path), rep, force=force)
+            write_overlay(overlay, open_image(shot_path), rep.box, rep.overlay_cells(), force=force)
     return shot
 
 

@@ -16,38 +16,29 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import (
-    EXIT_INTERRUPTED,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    ForceOpt,
-    JsonOpt,
-    TimeLimit,
-    app,
-    bad_input,
-    err,
-    fail,
-    interruptible,
-    out,
-    spinner,
-)
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out, spinner
+from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
+from kamicp.cli.signals import interruptible
 from kamicp.errors import Terminated
 from kamicp.formats.katamino import read_katamino_file
-from kamicp.katamino import KataminoResult, Puzzle, Rule, Status, shorthand, solve_katamino
+from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorthand, solve_katamino
 from kamicp.katamino.book import Book, solve_book
 from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
 from kamicp.render.files import check_writable, picture_kind
 
-STATUS_STYLE = {Status.SOLVED: "green", Status.IMPOSSIBLE: "red", Status.UNKNOWN: "yellow"}
-MARK = {Status.SOLVED: "✓", Status.IMPOSSIBLE: "✗", Status.UNKNOWN: "?"}
+STATUS_STYLE = {KataminoStatus.SOLVED: "green", KataminoStatus.IMPOSSIBLE: "red", KataminoStatus.UNKNOWN: "yellow"}
+MARK = {KataminoStatus.SOLVED: "✓", KataminoStatus.IMPOSSIBLE: "✗", KataminoStatus.UNKNOWN: "?"}
 
 
 class KataminoEngine(StrEnum):
-    auto = "auto"
-    fast = "fast"
-    cpsat = "cpsat"
-    dlx = "dlx"
+    """The katamino command's --engine choices (kamicp.katamino.solver's ENGINES and AUTO)."""
+
+    AUTO = "auto"
+    FAST = "fast"
+    CPSAT = "cpsat"
+    DLX = "dlx"
 
 
 def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule) -> Puzzle | Book:
@@ -84,8 +75,8 @@ def _signal_of(exc: KeyboardInterrupt) -> int:
     return signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
 
 
-def _exit_code(status: Status) -> int:
-    return {Status.SOLVED: EXIT_OK, Status.IMPOSSIBLE: EXIT_NEGATIVE}.get(status, EXIT_UNKNOWN)
+def _exit_code(status: KataminoStatus) -> int:
+    return {KataminoStatus.SOLVED: EXIT_OK, KataminoStatus.IMPOSSIBLE: EXIT_NEGATIVE}.get(status, EXIT_UNKNOWN)
 
 
 def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, time_limit: float | None,
@@ -205,7 +196,7 @@ def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, 
                                                      for k, rs in sorted(results.items())], force=force)
         (err if as_json else out).print(f"wrote {len(written)} pictures into {pictures}", markup=False)
     statuses = [r.status for rs in results.values() for r in rs]
-    return EXIT_UNKNOWN if Status.UNKNOWN in statuses else EXIT_OK
+    return EXIT_UNKNOWN if KataminoStatus.UNKNOWN in statuses else EXIT_OK
 
 
 def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bool, as_json: bool, draw: bool,
@@ -219,10 +210,11 @@ def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bo
             out.print()
     out.print(book_table(book, results, count))
     rs = [r for line in results.values() for r in line]
-    tally = {s: sum(r.status is s for r in rs) for s in Status}
+    tally = {s: sum(r.status is s for r in rs) for s in KataminoStatus}
     seconds = sum(r.seconds for r in rs)
-    out.print(f"{len(rs)} puzzles: {tally[Status.SOLVED]} solved, {tally[Status.IMPOSSIBLE]} proven impossible, "
-              f"{tally[Status.UNKNOWN]} unknown; {seconds:.2f} s, engine {rs[0].engine if rs else '-'}",
+    out.print(f"{len(rs)} puzzles: {tally[KataminoStatus.SOLVED]} solved, "
+              f"{tally[KataminoStatus.IMPOSSIBLE]} proven impossible, {tally[KataminoStatus.UNKNOWN]} unknown; "
+              f"{seconds:.2f} s, engine {rs[0].engine if rs else '-'}",
               markup=False)
 
 
@@ -241,7 +233,7 @@ def katamino_cmd(
                                         "symmetries (per puzzle of a book).")] = False,
     engine: Annotated[KataminoEngine, typer.Option("--engine", help="auto (fast when the compiled core is "
                                                    "built), fast (bitboard search), cpsat (the exact-cover "
-                                                   "model) or dlx (Algorithm X).")] = KataminoEngine.auto,
+                                                   "model) or dlx (Algorithm X).")] = KataminoEngine.AUTO,
     time_limit: TimeLimit = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the (first) solution as SVG.")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Write the (first) solution as PNG.")] = None,

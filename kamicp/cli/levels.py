@@ -9,10 +9,11 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import (
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    Engine,
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out, print_json, shown, spinner
+from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK
+from kamicp.cli.options import (
+    EngineChoice,
     EngineOpt,
     ForceOpt,
     FormatOpt,
@@ -20,22 +21,14 @@ from kamicp.cli.common import (
     JsonOpt,
     LevelArg,
     TimeLimit,
-    app,
-    bad_input,
-    err,
-    fail,
     load,
-    out,
-    print_json,
-    printable,
-    shown,
-    spinner,
 )
 from kamicp.cli.report import exit_for, summary
 from kamicp.formats import write_json
 from kamicp.level import Level
 from kamicp.official import LevelSummary, summarize
 from kamicp.render.files import check_writable, write_picture
+from kamicp.render.safe import printable
 from kamicp.render.terminal import board_view, legend, mark_glyph, swatch
 from kamicp.rules import replay
 from kamicp.solver import OPTIMAL, solve
@@ -46,7 +39,7 @@ def show_cmd(
     level_path: LevelArg,
     solution: Annotated[bool, typer.Option("--solution", help="Solve, then show the board after each move.")] = False,
     time_limit: TimeLimit = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
     svg_path: Annotated[Path | None, typer.Option("--svg", help="Also write the picture (with --solution: "

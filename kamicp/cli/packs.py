@@ -21,38 +21,23 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    MAX_WORKERS,
-    Engine,
-    EngineOpt,
-    FormatOpt,
-    GeometryOpt,
-    JsonOpt,
-    Seed,
-    app,
-    bad_input,
-    err,
-    fail,
-    out,
-)
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out
+from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
+from kamicp.cli.options import MAX_WORKERS, EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, Seed
 from kamicp.errors import ClusterLost, Terminated
 from kamicp.floodit.rules import check_rules
 from kamicp.packs import (
     LEVEL_SUFFIXES,
-    Outcome,
+    PackOutcome,
     PackSettings,
+    PackStore,
     Row,
-    Store,
     Verdict,
     discover,
     load_pack,
-    outcome,
+    pack_outcome,
     run_pack,
     summarize,
     to_csv,
@@ -61,18 +46,18 @@ from kamicp.packs import (
 )
 from kamicp.packs.report import bounds_text, optimum_text, proof_text, rules_text, settings_text
 from kamicp.packs.runner import default_jobs
-from kamicp.packs.store import StoreWriteError
+from kamicp.runtime.store import StoreWriteError
 
 VERDICT_TEXT = {
-    Verdict.correct: "correct (achievable, minimal)",
-    Verdict.not_minimal: "not minimal: shorter exists",
-    Verdict.unachievable: "not achievable",
-    Verdict.unknown: "unknown (time limit)",
-    Verdict.bad_input: "bad input",
-    Verdict.error: "failed",
+    Verdict.CORRECT: "correct (achievable, minimal)",
+    Verdict.NOT_MINIMAL: "not minimal: shorter exists",
+    Verdict.UNACHIEVABLE: "not achievable",
+    Verdict.UNKNOWN: "unknown (time limit)",
+    Verdict.BAD_INPUT: "bad input",
+    Verdict.ERROR: "failed",
 }
-EXIT_FOR = {Outcome.correct: EXIT_OK, Outcome.wrong: EXIT_NEGATIVE, Outcome.unknown: EXIT_UNKNOWN,
-            Outcome.bad_input: EXIT_BAD_INPUT}
+EXIT_FOR = {PackOutcome.CORRECT: EXIT_OK, PackOutcome.WRONG: EXIT_NEGATIVE, PackOutcome.UNKNOWN: EXIT_UNKNOWN,
+            PackOutcome.BAD_INPUT: EXIT_BAD_INPUT}
 
 
 def pack_table(rows: list[Row], *, settings: bool = False) -> Table:
@@ -90,7 +75,7 @@ def pack_table(rows: list[Row], *, settings: bool = False) -> Table:
         table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left",
                          no_wrap=col == "rules")  # 'pivot (1, 2)' on one line
     for r, rule in zip(rows, rules, strict=True):
-        style = {Verdict.correct: "green", Verdict.unknown: "yellow"}.get(r.verdict, "red")
+        style = {Verdict.CORRECT: "green", Verdict.UNKNOWN: "yellow"}.get(r.verdict, "red")
         verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
         cells = {"level": Text(r.level), "par": "" if r.par is None else str(r.par), "rules": Text(rule),
                  "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": Text(verdict, style=style),
@@ -125,11 +110,11 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
 
     def count(row: Row) -> None:
         counts["done"] += 1
-        if row.verdict in (Verdict.correct, Verdict.not_minimal, Verdict.unachievable):
+        if row.verdict in (Verdict.CORRECT, Verdict.NOT_MINIMAL, Verdict.UNACHIEVABLE):
             counts["proven"] += 1
-        if row.verdict in (Verdict.not_minimal, Verdict.unachievable):
+        if row.verdict in (Verdict.NOT_MINIMAL, Verdict.UNACHIEVABLE):
             counts["wrong"] += 1
-        if row.verdict in (Verdict.unknown, Verdict.error):
+        if row.verdict in (Verdict.UNKNOWN, Verdict.ERROR):
             counts["unknown"] += 1
 
     if not err.is_terminal:
@@ -159,13 +144,13 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
         yield advance
 
 
-def _open_store(path: Path | None, resume: bool) -> Store | None:
+def _open_store(path: Path | None, resume: bool) -> PackStore | None:
     if resume and path is None:
         raise fail("--resume needs --store FILE")
     if path is None:
         return None
     with bad_input():
-        return Store(path)
+        return PackStore(path)
 
 
 @app.command("validate")
@@ -178,7 +163,7 @@ def validate_cmd(
     time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.001, help="Seconds per level.")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS,
                                          help="CP-SAT threads per level.")] = 1,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     seed: Seed = 0,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, max=MAX_WORKERS,
                                              help="Levels at a time (default: the cores, "
@@ -195,7 +180,7 @@ def validate_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
-    rules: RulesOpt = Rules.free,
+    rules: RulesOpt = Rules.FREE,
     pivot: PivotOpt = None,
 ) -> None:
     """Check each level's par: achievable, minimal, or how far off (a table; a summary line for a pack).
@@ -213,10 +198,10 @@ def validate_cmd(
     finally:
         if store is not None:
             store.close()
-    raise typer.Exit(EXIT_FOR[outcome(rows)])
+    raise typer.Exit(EXIT_FOR[pack_outcome(rows)])
 
 
-def _validate(paths: list[str], settings: PackSettings, store: Store | None, store_path: Path | None, *,
+def _validate(paths: list[str], settings: PackSettings, store: PackStore | None, store_path: Path | None, *,
               resume: bool, jobs: int | None, dask: str | None, fmt: str | None, geometry: str | None,
               as_json: bool) -> list[Row]:
     """Run the pack and print its table; stopped early (a signal, the store not written), print the table of
@@ -259,13 +244,13 @@ def _stopped(done: list[Row], total: int, store_path: Path | None, why: str, cod
 
 def _print_rows(rows: list[Row], *, as_json: bool, skipped: int, summary: bool = True) -> None:
     for r in rows:
-        if r.verdict == Verdict.bad_input:
+        if r.verdict == Verdict.BAD_INPUT:
             err.print(f"error: {r.error}", markup=False, soft_wrap=True)
-        elif r.verdict == Verdict.error:
+        elif r.verdict == Verdict.ERROR:
             err.print(f"error: {r.path}: {r.error}", markup=False, soft_wrap=True)
     if as_json:
         out.print_json(to_json(rows))
-    elif any(r.verdict != Verdict.bad_input for r in rows):
+    elif any(r.verdict != Verdict.BAD_INPUT for r in rows):
         out.print(pack_table(rows))
         if len(rows) > 1 and summary:
             out.print(f"[bold]{summarize(rows, skipped).line()}[/]")
@@ -282,7 +267,7 @@ def report_cmd(
     """Print a pack's table again from its store (exit code as validate's)."""
     if as_json + as_csv + as_markdown > 1:
         raise fail("give at most one of --json, --csv, --markdown")
-    with bad_input(), Store(store_path, create=False) as store:
+    with bad_input(), PackStore(store_path, create=False) as store:
         rows = store.rows()
     if as_csv:
         out.out(to_csv(rows), end="", highlight=False)
@@ -293,4 +278,4 @@ def report_cmd(
     else:
         out.print(pack_table(rows, settings=True))
         out.print(f"[bold]{summarize(rows).line()}[/]")
-    raise typer.Exit(EXIT_FOR[outcome(rows)] if rows else EXIT_OK)
+    raise typer.Exit(EXIT_FOR[pack_outcome(rows)] if rows else EXIT_OK)

@@ -10,25 +10,10 @@ from typing import Annotated
 
 import typer
 
-from kamicp.cli.common import (
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    Engine,
-    EngineOpt,
-    FormatOpt,
-    GeometryOpt,
-    JsonOpt,
-    LevelArg,
-    TimeLimit,
-    app,
-    bad_input,
-    err,
-    fail,
-    load,
-    out,
-    plural,
-    spinner,
-)
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
+from kamicp.cli.exits import EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.options import EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, LevelArg, TimeLimit, load
 from kamicp.errors import Terminated
 from kamicp.extras import missing_extra
 from kamicp.hint import Hint, HintStatus, hint, parse_moves
@@ -71,7 +56,7 @@ def hint_cmd(
     level_path: LevelArg,
     moves: MovesOpt = "",
     time_limit: TimeLimit = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,

@@ -6,7 +6,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN, out, plural, shown
+from kamicp.cli.console import out, plural, shown
+from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.level import Level
 from kamicp.render.safe import printable
 from kamicp.render.terminal import swatch

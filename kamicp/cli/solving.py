@@ -6,11 +6,22 @@ from typing import Annotated
 
 import typer
 
-from kamicp.cli.common import (
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    Engine,
+from kamicp.cli.app import app
+from kamicp.cli.console import bad_input, err, out, plural, print_json, spinner
+from kamicp.cli.distributed import (
+    CubeDepthOpt,
+    CubeStoreOpt,
+    DaskOpt,
+    DaskWorkersOpt,
+    VerboseOpt,
+    dask_settings,
+    print_cubes,
+    solve_on_dask,
+)
+from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, print_solved, result_data, rules_of
+from kamicp.cli.options import (
+    EngineChoice,
     EngineOpt,
     ForceOpt,
     FormatOpt,
@@ -23,31 +34,13 @@ from kamicp.cli.common import (
     StepsDirOpt,
     TimeLimit,
     Workers,
-    app,
-    bad_input,
-    err,
-    interruptible,
     load,
-    out,
-    plural,
-    print_json,
-    printable,
-    spinner,
 )
-from kamicp.cli.distributed import (
-    CubeDepthOpt,
-    CubeStoreOpt,
-    DaskOpt,
-    DaskWorkersOpt,
-    VerboseOpt,
-    dask_settings,
-    print_cubes,
-    solve_on_dask,
-)
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, print_solved, result_data, rules_of
 from kamicp.cli.report import exit_for
+from kamicp.cli.signals import interruptible
 from kamicp.prover.request import Budget
 from kamicp.render.files import check_steps_dir, write_steps
+from kamicp.render.safe import printable
 from kamicp.solver import NO_SOLUTION, OPTIMAL, options_without
 
 
@@ -57,7 +50,7 @@ def solve_cmd(
     max_steps: MaxSteps = None,
     time_limit: TimeLimit = None,
     workers: Workers = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     seed: Seed = 0,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
@@ -65,7 +58,7 @@ def solve_cmd(
     steps_dir: StepsDirOpt = None,
     force: ForceOpt = False,
     no: NoOpt = None,
-    rules: RulesOpt = Rules.free,
+    rules: RulesOpt = Rules.FREE,
     pivot: PivotOpt = None,
     dask: DaskOpt = None,
     dask_workers: DaskWorkersOpt = None,
@@ -110,12 +103,12 @@ def prove_cmd(
     under: Annotated[int, typer.Option("--under", min=1, help="Prove no solution has fewer than N moves.")],
     time_limit: TimeLimit = None,
     workers: Workers = None,
-    engine: EngineOpt = Engine.auto,
+    engine: EngineOpt = EngineChoice.AUTO,
     seed: Seed = 0,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
-    rules: RulesOpt = Rules.free,
+    rules: RulesOpt = Rules.FREE,
     pivot: PivotOpt = None,
 ) -> None:
     """Prove that LEVEL has no solution with fewer than N moves, or show one that has."""

@@ -1,5 +1,9 @@
-"""Flood-It with a fixed pivot: every move repaints the region holding the pivot cell (by default the
-top-left cell). A pivot bound, a pivot IDA*, a pivot CP-SAT model and a horizon loop with proofs."""
+"""A sibling puzzle, Flood-It with a fixed pivot: every move repaints the region holding the pivot cell (by
+default the top-left cell). A pivot bound, a pivot IDA*, a pivot CP-SAT model and a horizon loop with
+proofs.
+
+May import: the prover, the board, formats, pictures, the runtime and the foundations (never the designer
+tools, packs or faces)."""
 
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.count import count_pivot

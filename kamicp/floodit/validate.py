@@ -8,9 +8,9 @@ import re
 from kamicp.errors import UsageError
 from kamicp.floodit.game import pivot_cell
 from kamicp.floodit.solver import solve_pivot
-from kamicp.formats.common import cut
 from kamicp.level import Label, Level
 from kamicp.limits import MAX_DIGITS
+from kamicp.runtime.text import cut
 from kamicp.solver import Validation, check_par, judge
 
 _PIVOT_INT = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")  # few enough digits for int() (not '9' * 5000)

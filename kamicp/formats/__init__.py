@@ -1,7 +1,13 @@
-"""Level readers and writers: the only place kamicp touches level files.
+"""The formats wing: level readers and writers, the only place kamicp touches level files (JSON, text
+grids, Kami 2 .puz, Kami 1 .xml, Flood-It boards, screenshots through `formats.screenshot` and
+`formats/shot/`), and reading files safely (`formats.common`: regular files only, a byte limit, checked
+integers).
 
 `load_level` picks the reader by `fmt` or by the file's extension; a picture (.png, .jpg, ...) is read
 as a screenshot, so every level command takes one.
+
+May import: the board, the runtime and the foundations (never the prover, pictures, siblings, designer
+tools, packs or faces). `formats/katamino.py` is Katamino's reader, which moves to `katamino/files.py`.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from typing import Any
 
 from kamicp.errors import FormatError
 from kamicp.limits import ENV, MAX_DIGITS, MAX_MOVES, limits
+from kamicp.runtime.text import cut, json_int
 
 _INT = re.compile(r"[+-]?[0-9]+")
 
@@ -106,21 +107,6 @@ def check_cells(count: int, *, source: str, where: str, what: str = "cells") -> 
                           source=source, where=where)
 
 
-class HugeNumber:
-    """An integer literal with more than MAX_DIGITS digits, kept unconverted: no field accepts it, and
-    int() of a long enough literal would hit Python's digit limit (a ValueError) or take quadratic time."""
-
-    def __init__(self, literal: str) -> None:
-        self.digits = len(literal.lstrip("-"))
-
-    def __repr__(self) -> str:
-        return f"<a {self.digits}-digit number>"
-
-
-def json_int(literal: str) -> int | HugeNumber:
-    return HugeNumber(literal) if len(literal.lstrip("-")) > MAX_DIGITS else int(literal)
-
-
 def load_json(text: str, *, source: str, where: str | None = None) -> Any:
     """Parse JSON from a file or an option the way every reader must: integers of more than MAX_DIGITS
     digits become HugeNumber (refused by every field check, never int() of 5000 digits), and nesting too
@@ -132,17 +118,3 @@ def load_json(text: str, *, source: str, where: str | None = None) -> Any:
                           where=where or f"line {e.lineno}") from None
     except RecursionError:  # the C decoder stops cleanly at the interpreter's recursion limit
         raise FormatError("not valid JSON: nested too deeply", source=source, where=where) from None
-
-
-def cut(text: str, width: int = 60) -> str:
-    """Text from a file for an error message, cut to `width` characters."""
-    return text if len(text) <= width else text[:width - 3] + "..."
-
-
-def short(value: Any, width: int = 60) -> str:
-    """A value from a file for an error message: as JSON, cut to `width` characters."""
-    try:
-        text = json.dumps(value, default=repr)
-    except (ValueError, RecursionError):
-        text = type(value).__name__
-    return cut(text, width)

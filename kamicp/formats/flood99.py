@@ -16,8 +16,9 @@ import re
 from pathlib import Path
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import check_cells, cut, parse_int, read_text_file
+from kamicp.formats.common import check_cells, parse_int, read_text_file
 from kamicp.level import Level
+from kamicp.runtime.text import cut
 
 KEYS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 NAME = re.compile(r"[0-9]+_[0-9]+_[0-9]+_[0-9]+")  # how the benchmark names its files

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import check_cells, check_range, cut, load_json, read_text_file, short
+from kamicp.formats.common import check_cells, check_range, load_json, read_text_file
 from kamicp.level import HOLE, Level, Move
 from kamicp.limits import ENV, limits
+from kamicp.runtime.text import cut, short
 
 
 def _is_int(value: Any) -> bool:

@@ -28,9 +28,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from kamicp.errors import FormatError
-from kamicp.formats.common import check_cells, cut, parse_int, read_text_file
+from kamicp.formats.common import check_cells, parse_int, read_text_file
 from kamicp.level import HOLE, Level, Move
 from kamicp.limits import MAX_DIGITS, MAX_MOVES, limits
+from kamicp.runtime.text import cut
 
 FIELDS = ("version", "palette", "lowX", "lowY", "W", "L", "tiles", "par", "unused", "flag", "solution")
 VERSION = "01"

@@ -1,7 +1,10 @@
-"""Katamino: pack a set of distinct pentominoes exactly into a rectangle (with blocked cells), under the
-game's rule (the I lies lengthwise) or freely, by a compiled bitboard search, a CP-SAT exact-cover model
-(models/katamino.md) or Knuth's Algorithm X, with counts up to the board's symmetries; and the game's
-challenges (a line of pieces from a starting width) and books of them."""
+"""A sibling puzzle, Katamino: pack a set of distinct pentominoes exactly into a rectangle (with blocked
+cells), under the game's rule (the I lies lengthwise) or freely, by a compiled bitboard search, a CP-SAT
+exact-cover model (models/katamino.md) or Knuth's Algorithm X, with counts up to the board's symmetries;
+and the game's challenges (a line of pieces from a starting width) and books of them.
+
+May import: the prover, the board, formats, pictures, the runtime and the foundations (never the designer
+tools, packs or faces). Its files are read by `formats/katamino.py` (moving to `katamino/files.py`)."""
 
 from kamicp.katamino.board import check_solution, impossibility, symmetries
 from kamicp.katamino.book import Book, Challenge, solve_book
@@ -11,12 +14,12 @@ from kamicp.katamino.solver import (
     AUTO,
     ENGINES,
     KataminoResult,
-    Status,
+    KataminoStatus,
     asymmetric_piece,
     solve_katamino,
     usable_engines,
 )
 
 __all__ = ["AUTO", "ENGINES", "LETTERS", "Book", "Challenge", "KataminoResult", "Placement", "Puzzle", "Rule",
-           "Status", "asymmetric_piece", "check_solution", "i_direction", "impossibility", "orientations",
+           "KataminoStatus", "asymmetric_piece", "check_solution", "i_direction", "impossibility", "orientations",
            "puzzle_from_data", "shorthand", "solve_book", "solve_katamino", "symmetries", "usable_engines"]

@@ -2,7 +2,7 @@
 
 A challenge is an ordered list of pieces and a starting width: its puzzles are the 5 x w boards for
 w = start .. the number of pieces, each with the first w pieces (the game's slider). A book is a named
-list of challenges. Plain data in (parsed JSON, read by kamicp.formats.katamino), typed data out.
+list of challenges. Plain data in (parsed JSON, read by the Katamino file reader), typed data out.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from kamicp.errors import FormatError, UsageError
-from kamicp.formats.common import short
 from kamicp.katamino.pieces import Rule
 from kamicp.katamino.puzzle import Puzzle, check_pieces, read_rule
 from kamicp.katamino.solver import AUTO, KataminoResult, solve_katamino
+from kamicp.runtime.text import short
 
 ROWS = 5  # the game's tray is 5 cells high
 MAX_CHALLENGES = 10_000  # a book holds at most this many (bounded time on hostile input)

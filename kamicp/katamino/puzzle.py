@@ -12,9 +12,9 @@ from functools import cached_property
 from typing import Any
 
 from kamicp.errors import FormatError, UsageError
-from kamicp.formats.common import cut, short
 from kamicp.katamino.pieces import LETTERS, Rule, lies_lengthwise, orientations
 from kamicp.limits import MAX_DIGITS
+from kamicp.runtime.text import cut, short
 
 MAX_SIDE = 64  # rows and columns are at most this (bounded memory on hostile input)
 

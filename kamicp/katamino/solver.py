@@ -30,7 +30,9 @@ AUTO = "auto"  # the fast engine when the compiled core is built, else CP-SAT
 ASYMMETRIC = "LYNPF"  # the pieces with no symmetry of their own, in the order tried for symmetry breaking
 
 
-class Status(StrEnum):
+class KataminoStatus(StrEnum):
+    """How a Katamino solve ended (a packing has no optimum: not the flood puzzles' `outcome.Status`)."""
+
     SOLVED = "solved"  # a solution is shown (and, when counting, every solution was counted)
     IMPOSSIBLE = "impossible"  # proven: no solution
     UNKNOWN = "unknown"  # the time limit ran out first
@@ -42,7 +44,7 @@ class KataminoResult:
     exact when `complete`, else lower bounds (None when not counting)."""
 
     puzzle: Puzzle
-    status: Status
+    status: KataminoStatus
     solutions: tuple[Grid, ...]
     reason: str
     engine: str
@@ -153,13 +155,13 @@ def solve_katamino(puzzle: Puzzle, *, engine: str = AUTO, count: bool = False, a
     group = symmetries(puzzle)
     enumerate_all = count or all_solutions
 
-    def result(status: Status, sols: tuple[Grid, ...], reason: str, **kw) -> KataminoResult:
+    def result(status: KataminoStatus, sols: tuple[Grid, ...], reason: str, **kw) -> KataminoResult:
         return KataminoResult(puzzle, status, sols, reason, engine, clock.elapsed(), len(group), **kw)
 
     reason = impossibility(puzzle)
     if reason is not None:
         zero = {"count": 0, "distinct": 0, "complete": True} if enumerate_all else {}
-        return result(Status.IMPOSSIBLE, (), reason, **zero)
+        return result(KataminoStatus.IMPOSSIBLE, (), reason, **zero)
     by = {"dlx": "exhaustive search (Algorithm X)", "cpsat": "CP-SAT", "fast": "exhaustive bitboard search"}[engine]
     if engine == "fast" and count and not all_solutions and asymmetric_piece(puzzle) is not None:
         return _count_fast(puzzle, group, clock, result, by)
@@ -170,10 +172,10 @@ def solve_katamino(puzzle: Puzzle, *, engine: str = AUTO, count: bool = False, a
         check_solution(puzzle, g)
     if not enumerate_all:
         if grids:
-            return result(Status.SOLVED, (grids[0],), f"found by {by}")
+            return result(KataminoStatus.SOLVED, (grids[0],), f"found by {by}")
         if complete:
-            return result(Status.IMPOSSIBLE, (), f"no exact cover exists (proven by {by})")
-        return result(Status.UNKNOWN, (), "time limit reached")
+            return result(KataminoStatus.IMPOSSIBLE, (), f"no exact cover exists (proven by {by})")
+        return result(KataminoStatus.UNKNOWN, (), "time limit reached")
     classes = {canonical(g, group, puzzle.cols) for g in grids}
     total = sum(len(orbit(c, group, puzzle.cols)) for c in classes)
     listed = tuple(sorted({img for c in classes for img in orbit(c, group, puzzle.cols)})) if all_solutions \
@@ -188,10 +190,10 @@ def _counted(result: MakeResult, listed: tuple[Grid, ...], total: int, distinct:
              by: str) -> KataminoResult:
     counts = {"count": total, "distinct": distinct, "complete": complete}
     if not complete:
-        return result(Status.UNKNOWN, listed, f"time limit reached after {total} solutions", **counts)
+        return result(KataminoStatus.UNKNOWN, listed, f"time limit reached after {total} solutions", **counts)
     if not distinct:
-        return result(Status.IMPOSSIBLE, (), f"no exact cover exists (proven by {by})", **counts)
-    return result(Status.SOLVED, listed, f"all solutions enumerated by {by}", **counts)
+        return result(KataminoStatus.IMPOSSIBLE, (), f"no exact cover exists (proven by {by})", **counts)
+    return result(KataminoStatus.SOLVED, listed, f"all solutions enumerated by {by}", **counts)
 
 
 def _count_fast(puzzle: Puzzle, group: tuple[Perm, ...], clock: _Clock, result: MakeResult, by: str) -> KataminoResult:

@@ -10,21 +10,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kamicp.formats.common import cut
-from kamicp.packs.rows import WRONG, Row, Verdict
+from kamicp.outcome import Verdict
+from kamicp.packs.rows import WRONG, Row
+from kamicp.runtime.text import cut
 
 COLUMNS = ("level", "file", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof", "settings", "error")
 
 
-class Outcome(StrEnum):
-    """The pack's outcome; the worst row wins, in this order: bad input, unknown, par wrong, all correct.
+class PackOutcome(StrEnum):
+    """The pack's outcome (not a horizon's `outcome.Outcome`); the worst row wins, in this order: bad input,
+    unknown, par wrong, all correct.
     (An unknown or crashed level leaves the pack unchecked, which matters more than a par found wrong:
     the run must be repeated; a par found wrong is reported either way in the table.)"""
 
-    correct = "correct"
-    wrong = "wrong"
-    unknown = "unknown"
-    bad_input = "bad-input"
+    CORRECT = "correct"
+    WRONG = "wrong"
+    UNKNOWN = "unknown"
+    BAD_INPUT = "bad-input"
 
 
 @dataclass(frozen=True)
@@ -51,19 +53,19 @@ class Summary:
 
 def summarize(rows: Sequence[Row], skipped: int = 0) -> Summary:
     n = Counter(r.verdict for r in rows)
-    return Summary(len(rows), n[Verdict.correct], n[Verdict.not_minimal], n[Verdict.unachievable],
-                   n[Verdict.unknown], n[Verdict.error], n[Verdict.bad_input], skipped)
+    return Summary(len(rows), n[Verdict.CORRECT], n[Verdict.NOT_MINIMAL], n[Verdict.UNACHIEVABLE],
+                   n[Verdict.UNKNOWN], n[Verdict.ERROR], n[Verdict.BAD_INPUT], skipped)
 
 
-def outcome(rows: Sequence[Row]) -> Outcome:
+def pack_outcome(rows: Sequence[Row]) -> PackOutcome:
     verdicts = {r.verdict for r in rows}
-    if Verdict.bad_input in verdicts:
-        return Outcome.bad_input
-    if verdicts & {Verdict.unknown, Verdict.error}:
-        return Outcome.unknown
+    if Verdict.BAD_INPUT in verdicts:
+        return PackOutcome.BAD_INPUT
+    if verdicts & {Verdict.UNKNOWN, Verdict.ERROR}:
+        return PackOutcome.UNKNOWN
     if verdicts & set(WRONG):
-        return Outcome.wrong
-    return Outcome.correct
+        return PackOutcome.WRONG
+    return PackOutcome.CORRECT
 
 
 def _span(lo: int, hi: int) -> str:

@@ -2,38 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass
-from enum import StrEnum
 from pathlib import Path
 
 from kamicp.level import Level
+from kamicp.outcome import Verdict
 from kamicp.solver import Validation
 
-
-class Verdict(StrEnum):
-    """A row's verdict: the solver's four (equal to `Validation.verdict`), plus the pack's two."""
-
-    correct = "correct"  # par achievable and minimal
-    not_minimal = "not-minimal"  # a shorter solution exists (par beatable)
-    unachievable = "unachievable"  # no solution within par
-    unknown = "unknown"  # the time limit ended the search (see the bounds)
-    bad_input = "bad-input"  # the file could not be read, or no par was given
-    error = "error"  # the level's process crashed, ran out of memory or overran its time: no answer
-
-    @property
-    def answered(self) -> bool:
-        """An answer for these settings (so --resume skips it); bad input and errors are tried again."""
-        return self not in (Verdict.bad_input, Verdict.error)
-
-    @property
-    def proven(self) -> bool:
-        """A proof: the par is correct, beatable or unachievable whatever time, engine or seed gave it."""
-        return self in (Verdict.correct, Verdict.not_minimal, Verdict.unachievable)
-
-
-WRONG = (Verdict.not_minimal, Verdict.unachievable)
+WRONG = (Verdict.NOT_MINIMAL, Verdict.UNACHIEVABLE)
 
 
 @dataclass(frozen=True)
@@ -138,19 +115,12 @@ class Row:
         return cls(**{**data, "verdict": Verdict(data["verdict"]), "proof": proof})
 
 
-def level_hash(level: Level) -> str:
-    """The level's content hash: its geometry, cells, colours, adjacency and par (not its name or file),
-    so a renamed or converted copy of a level is recognised as answered."""
-    data = [level.geometry, list(level.labels), list(level.colors), list(level.edges), level.par]
-    return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:32]
-
-
 def row_from_validation(loaded: Loaded, key: str, check: Validation, settings: PackSettings) -> Row:
     r = check.result
     assert loaded.level is not None
     return Row(
         path=loaded.path, level=check.level or Path(loaded.path).stem, level_hash=key,
-        verdict=Verdict(str(check.verdict)), par=check.par, optimum=check.optimum, lower=r.lower_bound,
+        verdict=Verdict(check.verdict), par=check.par, optimum=check.optimum, lower=r.lower_bound,
         upper=r.upper_bound, max_steps=r.max_steps, seconds=r.seconds,
         proof=tuple((h.steps, str(h.outcome), str(h.engine)) for h in r.proof_by_horizon()),
         result=r.to_dict(loaded.level), settings=settings.key(),

@@ -14,16 +14,18 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from kamicp.board.hashing import level_hash
 from kamicp.errors import KamiError, Terminated, UsageError
 from kamicp.extras import require
 from kamicp.floodit.rules import check_rules, rules_named
 from kamicp.formats import detect_format, load_level
 from kamicp.limits import time_budget
+from kamicp.outcome import Verdict
 from kamicp.packs import worker
-from kamicp.packs.dask_runner import check_address
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
-from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, level_hash
-from kamicp.packs.store import Store
+from kamicp.packs.results import PackStore
+from kamicp.packs.rows import Loaded, PackSettings, Row, error_row
+from kamicp.runtime.cluster import check_address
 
 OnRow = Callable[[Row, bool], None]  # (row, skipped: answered before, taken from the store)
 
@@ -62,13 +64,13 @@ def load_pack(files: Sequence[Path], fmt: str | None = None, geometry: str | Non
 def _precheck(item: Loaded, settings: PackSettings) -> Row | None:
     """The row of a level that cannot run (unreadable, or no par), else None."""
     if item.level is None:
-        return error_row(item, "", Verdict.bad_input, item.error, settings)
+        return error_row(item, "", Verdict.BAD_INPUT, item.error, settings)
     if settings.par is None and item.level.par is None:
-        return error_row(item, "", Verdict.bad_input, f"{item.path}: no par in the file (give --par)", settings)
+        return error_row(item, "", Verdict.BAD_INPUT, f"{item.path}: no par in the file (give --par)", settings)
     try:
         rules_named(item.level, settings.rules, settings.pivot)
     except KamiError as e:  # --pivot names no cell of this level
-        return error_row(item, "", Verdict.bad_input, f"{item.path}: {e}", settings)
+        return error_row(item, "", Verdict.BAD_INPUT, f"{item.path}: {e}", settings)
     return None
 
 
@@ -91,13 +93,13 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 
 def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | None = None,
-             dask: str | None = None, store: Store | None = None, resume: bool = False,
+             dask: str | None = None, store: PackStore | None = None, resume: bool = False,
              on_row: OnRow | None = None) -> list[Row]:
     """Validate every level; rows come back in the order of `items`.
 
     Each row is stored (and `on_row` called) as soon as it is known. With `resume`, a level the store
     already answered with these settings (same content, any file; a proof under any time limit, engine,
-    workers or seed: `Store.answered`) is not run again. On Ctrl-C or SIGTERM every level's process is
+    workers or seed: `PackStore.answered`) is not run again. On Ctrl-C or SIGTERM every level's process is
     ended and KeyboardInterrupt (`Terminated` for SIGTERM) propagates; stored rows stay. A row the store
     cannot take stops the run the same way, with a `StoreWriteError`.
     """

@@ -19,7 +19,8 @@ from dataclasses import replace
 
 from kamicp.errors import KamiError
 from kamicp.floodit.rules import rules_named
-from kamicp.packs.rows import Loaded, PackSettings, Row, Verdict, error_row, row_from_validation
+from kamicp.outcome import Verdict
+from kamicp.packs.rows import Loaded, PackSettings, Row, error_row, row_from_validation
 from kamicp.prover.request import Budget
 from kamicp.runtime.processes import on_parent_death, signal_group, stop_group
 
@@ -81,12 +82,12 @@ def _work(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
         _cap_memory(settings.memory_mb)
         row = solve_level(loaded, key, settings)
     except MemoryError:
-        row = error_row(loaded, key, Verdict.error, f"out of memory (the cap is {settings.memory_mb} MiB per "
+        row = error_row(loaded, key, Verdict.ERROR, f"out of memory (the cap is {settings.memory_mb} MiB per "
                         "level, --memory-limit)", settings, time.monotonic() - start)
     except KamiError as e:
-        row = error_row(loaded, key, Verdict.bad_input, str(e), settings, time.monotonic() - start)
+        row = error_row(loaded, key, Verdict.BAD_INPUT, str(e), settings, time.monotonic() - start)
     except Exception as e:  # noqa: BLE001 - any failure is this level's row
-        row = error_row(loaded, key, Verdict.error, f"crashed: {e!r}", settings, time.monotonic() - start)
+        row = error_row(loaded, key, Verdict.ERROR, f"crashed: {e!r}", settings, time.monotonic() - start)
     conn.send(row)
     conn.close()
 
@@ -101,9 +102,9 @@ def _signal_name(number: int) -> str:
 def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
     """Validate one level in a child process and return its row (never raises for the level's failures)."""
     if _stopping.is_set():
-        return error_row(loaded, key, Verdict.error, "stopped", settings)
+        return error_row(loaded, key, Verdict.ERROR, "stopped", settings)
     if mp.current_process().daemon:
-        return error_row(loaded, key, Verdict.error, "this worker process is daemonic and cannot start the "
+        return error_row(loaded, key, Verdict.ERROR, "this worker process is daemonic and cannot start the "
                          "level's process (Dask: start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False)",
                          settings)
     import kamicp.model  # noqa: F401 - OR-Tools loaded once here, inherited by every level's forked process
@@ -116,7 +117,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
         if _stopping.is_set():
             child.close()
             parent.close()
-            return error_row(loaded, key, Verdict.error, "stopped", settings)
+            return error_row(loaded, key, Verdict.ERROR, "stopped", settings)
         proc.start()
         child.close()  # before another thread forks: a write end left open there would delay this EOF
         _children.add(proc)
@@ -131,7 +132,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
                 pass
         else:
             stop_group(proc, STOP_WAIT)
-            return error_row(loaded, key, Verdict.error, f"no answer within {limit:.0f} s: killed", settings,
+            return error_row(loaded, key, Verdict.ERROR, f"no answer within {limit:.0f} s: killed", settings,
                              time.monotonic() - start)
         proc.join(STOP_WAIT)
         code = proc.exitcode
@@ -139,7 +140,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
         why = f"killed by {_signal_name(number)}" if number else f"exit code {code}"
         if number == signal.SIGKILL:
             why += " (out of memory?)"
-        return error_row(loaded, key, Verdict.error, f"the level's process died: {why}", settings,
+        return error_row(loaded, key, Verdict.ERROR, f"the level's process died: {why}", settings,
                          time.monotonic() - start)
     finally:
         proc.join(STOP_WAIT)

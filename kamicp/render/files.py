@@ -64,7 +64,9 @@ def encode(scene: Scene, kind: str, *, scale: float = PNG_SCALE) -> bytes:
     return scene_png(scene, scale)
 
 
-def _write(path: Path, data: bytes) -> None:
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write a picture's bytes (after `check_writable`); a failed write is a FormatError naming the file."""
+    path = Path(path)
     try:
         path.write_bytes(data)
     except OSError as e:
@@ -84,7 +86,7 @@ def write_scene(path: str | Path, scene: Scene, *, kind: str | None = None, forc
     p = Path(path)
     kind = kind or picture_kind(p)
     check_writable([p], force=force)
-    _write(p, encode(scene, kind, scale=scale))
+    write_bytes(p, encode(scene, kind, scale=scale))
     return p
 
 
@@ -94,7 +96,7 @@ def write_picture(path: str | Path, level: Level, moves: Sequence[Move] | None =
     p = Path(path)
     kind = kind or picture_kind(p)
     check_writable([p], force=force)
-    _write(p, encode(picture_scene(level, moves), kind, scale=scale))
+    write_bytes(p, encode(picture_scene(level, moves), kind, scale=scale))
     return p
 
 
@@ -124,7 +126,7 @@ def write_steps(directory: str | Path, level: Level, moves: Sequence[Move], *, f
               titled(strip_scene(level, moves), picture_title(level, moves))]
     for k, scene in enumerate(scenes):
         for j, kind in enumerate(KINDS):
-            _write(paths[2 * k + j], encode(scene, kind, scale=scale))
+            write_bytes(paths[2 * k + j], encode(scene, kind, scale=scale))
     return paths
 
 

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from kamicp.level import Level, Move
 from kamicp.limits import limits
 from kamicp.render.colors import parse_color
 from kamicp.render.safe import printable
@@ -28,8 +26,6 @@ from kamicp.render.scene import (
     Scene,
     board_scene,
     flat_items,
-    steps_scenes,
-    strip_scene,
 )
 from kamicp.rules import Board
 
@@ -121,15 +117,3 @@ def board_png(board: Board, mark: int | None = None, caption: str | None = None,
               swatch: str | None = None, cell: float = CELL, scale: float = 1.0) -> bytes:
     """The board as PNG bytes, drawn like board_svg."""
     return scene_png(board_scene(board, mark, caption, swatch=swatch, cell=cell), scale)
-
-
-def level_png(level: Level, *, cell: float = CELL, scale: float = 1.0) -> bytes:
-    return board_png(Board.start(level), cell=cell, scale=scale)
-
-
-def steps_pngs(level: Level, moves: Sequence[Move], *, cell: float = CELL, scale: float = 1.0) -> list[bytes]:
-    return [scene_png(s, scale) for s in steps_scenes(level, moves, cell=cell)]
-
-
-def strip_png(level: Level, moves: Sequence[Move], *, cell: float = CELL, scale: float = 1.0) -> bytes:
-    return scene_png(strip_scene(level, moves, cell=cell), scale)

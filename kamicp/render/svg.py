@@ -7,10 +7,8 @@ data-cell="i">, and each picture of a strip is a <g class="panel">.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from kamicp.level import Level, Move
 from kamicp.render.safe import printable
 from kamicp.render.scene import (
     CELL,
@@ -22,8 +20,6 @@ from kamicp.render.scene import (
     Scene,
     Shape,
     board_scene,
-    steps_scenes,
-    strip_scene,
 )
 from kamicp.rules import Board
 
@@ -91,18 +87,3 @@ def board_svg(board: Board, mark: int | None = None, caption: str | None = None,
               swatch: str | None = None, cell: float = CELL) -> str:
     """The board as SVG; `mark` (a cell index) ringed; `caption` (with a colour `swatch`) under it."""
     return scene_svg(board_scene(board, mark, caption, swatch=swatch, cell=cell))
-
-
-def level_svg(level: Level, *, cell: float = CELL) -> str:
-    """The start board of a level as SVG."""
-    return board_svg(Board.start(level), cell=cell)
-
-
-def steps_svgs(level: Level, moves: Sequence[Move], *, cell: float = CELL) -> list[str]:
-    """One SVG per move: the board after it, the tapped cell marked, move number and colour captioned."""
-    return [scene_svg(s) for s in steps_scenes(level, moves, cell=cell)]
-
-
-def strip_svg(level: Level, moves: Sequence[Move], *, cell: float = CELL) -> str:
-    """The start board and every step side by side, as one SVG."""
-    return scene_svg(strip_scene(level, moves, cell=cell))

@@ -1,2 +1,5 @@
-"""The runtime: what every wing may need of the process it runs in (the interrupt flag, the optional extras,
-child processes, the store, the connection to Dask). It imports only the foundations (errors, limits)."""
+"""The runtime wing: what every layer above may use while it runs, and nothing about levels or proofs:
+the process's interrupt flag (`interrupt`), the optional extras (`extras`), child processes
+(`processes`), the SQLite store (`store`), connecting to Dask (`cluster`) and cutting text for one-line
+messages (`text`). It may import only the foundations (`kamicp.errors`, `kamicp.limits`) and the
+standard library (Dask only inside `cluster`'s functions)."""

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from kamicp.cli.common import EXIT_BROKEN_PIPE
+from kamicp.cli.exits import EXIT_BROKEN_PIPE
 from tests.helpers import PUZZLES
 
 BLOG = str(PUZZLES / "blog-18.json")

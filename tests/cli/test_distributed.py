@@ -26,10 +26,10 @@ from kamicp.cubes import enumerate_cubes
 from kamicp.distributed import CubeOutcome, CubeSource, cube_settings, solve_distributed
 from kamicp.errors import FormatError, Interrupted
 from kamicp.outcome import EngineName, Outcome, Status
-from kamicp.packs.dask_runner import connect, dashboard_link
-from kamicp.packs.store import Store
 from kamicp.regions import regions_of
 from kamicp.rules import verify
+from kamicp.runtime.cluster import connect, dashboard_link
+from kamicp.runtime.store import Store
 from tests.helpers import HARD, LEVELS, known_optima
 
 GREEDY_ONLY = options_without(["beam", "rollout"])  # a worse first solution: the cubes must find shorter ones
@@ -207,7 +207,7 @@ def test_malformed_stored_cube_is_a_format_error(client, tmp_path) -> None:
 
 
 def store_hash(level) -> str:
-    from kamicp.packs.rows import level_hash
+    from kamicp.board.hashing import level_hash
     return level_hash(level.with_par(None))
 
 

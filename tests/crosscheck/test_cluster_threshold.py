@@ -1,5 +1,5 @@
 """The compiled cluster gathering cost (kamicp/_core/clusters.hpp) against the Python reference
-(bounds._spread_sample and bounds.cluster_cost): the same sample and value, and its threshold test
+(bounds.spread_sample and bounds.cluster_cost): the same sample and value, and its threshold test
 (`at_least`, the branch and bound the compiled search decides with, and its cache of the tables it has seen)
 agrees with the exact value at every threshold, in any order of questions. The searches' node-for-node
 agreement is in test_proof_power.py."""
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from kamicp.bounds import _distances, _spread_sample, cluster_cost
+from kamicp.bounds import cluster_cost, distances, spread_sample
 from kamicp.regions import regions_of
 from kamicp.search import HAVE_COMPILED, compiled_core
 from tests.helpers.boards import random_grid
@@ -30,7 +30,7 @@ def _colour_classes(seed: int, count: int):
             by_colour.setdefault(regions.colors[v], []).append(v)
         for members in by_colour.values():
             if len(members) >= 2:
-                yield members, {v: _distances(v, regions.adj) for v in members}
+                yield members, {v: distances(v, regions.adj) for v in members}
 
 
 def test_the_compiled_sample_cost_and_threshold_match_the_python_reference():
@@ -38,7 +38,7 @@ def test_the_compiled_sample_cost_and_threshold_match_the_python_reference():
     for members, dist in _colour_classes(seed=1719, count=150):
         flat = [dist[a][b] for a in members for b in members]
         for size in (3, 5, 8):
-            expected = cluster_cost(_spread_sample(members, dist, size), dist)
+            expected = cluster_cost(spread_sample(members, dist, size), dist)
             caps = list(range(-1, expected + 3))
             for order in (caps, caps[::-1], random.Random(len(flat)).sample(caps, len(caps))):
                 cost, answers = compiled_core.cluster_cost(flat, size, order + order)  # (asked twice: the cache)
@@ -61,7 +61,7 @@ def test_the_threshold_on_arbitrary_distances_matches_the_exact_value():
         dist = {i: {j: table[i][j] for j in range(r)} for i in range(r)}
         flat = [table[i][j] for i in range(r) for j in range(r)]
         size = rng.randint(2, 9)  # (the Python sample needs two picks when it samples)
-        expected = cluster_cost(_spread_sample(list(range(r)), dist, size), dist)
+        expected = cluster_cost(spread_sample(list(range(r)), dist, size), dist)
         caps = [rng.randint(-1, expected + 2) for _ in range(4)]
         assert compiled_core.cluster_cost(flat, size, caps) == (expected, [expected >= cap for cap in caps])
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from kamicp.config import SearchOptions, SolveOptions
-from kamicp.cubes import Cube, Step, child_level, cube_moves, enumerate_cubes, independent
+from kamicp.cubes import Cube, Step, cell_colors, cube_moves, enumerate_cubes, independent
 from kamicp.errors import UsageError
 from kamicp.level import Level, Move
 from kamicp.outcome import to_moves
@@ -33,7 +33,7 @@ def board(seed: int) -> Level:
 
 def child_search(level: Level, regions: Regions, cube: Cube, prior: bool = True
                  ) -> tuple[Level, Regions, CompiledIDAStar]:
-    child = child_level(level, regions, cube)
+    child = level.position(cell_colors(regions, cube), level.name)  # as distributed.run_cube builds it
     cr = regions_of(child)
     use = root_prior(cube.prior, cr) if prior and cube.prior is not None else None
     return child, cr, CompiledIDAStar(cr.adj, cr.colors, len(cr.palette), prior=use)

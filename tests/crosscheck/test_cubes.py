@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from kamicp.cubes import cell_colors, check_depth, child_bound, child_level, cube_moves, enumerate_cubes
+from kamicp.cubes import cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
 from kamicp.errors import UsageError
 from kamicp.level import Level
 from kamicp.regions import regions_of
@@ -37,7 +37,8 @@ def refuted_by_cubes(level: Level, depth: int, h: int) -> bool:
     cubes = enumerate_cubes(regions, depth)
     if Board.start(level).solved or cubes.shorter is not None:
         return False
-    return all(bfs_optimum(child_level(level, regions, c), limit=h - depth) is None for c in cubes.cubes)
+    children = (level.position(cell_colors(regions, c), level.name) for c in cubes.cubes)
+    return all(bfs_optimum(child, limit=h - depth) is None for child in children)
 
 
 @FAST
@@ -91,7 +92,7 @@ def test_cube_rule_on_blobby_boards_with_longer_optima() -> None:
 def test_child_bound_is_sound(level: Level) -> None:
     regions = regions_of(level)
     for cube in enumerate_cubes(regions, 1).cubes:
-        found = bfs_optimum(child_level(level, regions, cube), limit=10)
+        found = bfs_optimum(level.position(cell_colors(regions, cube), level.name), limit=10)
         assert found is not None and child_bound(regions, cube) <= found[0]
 
 
@@ -99,7 +100,7 @@ def test_child_keeps_vanished_colours_legal() -> None:
     level = Level.from_rows(["AB", "CA"], "square")  # painting B blue-to-A removes B from the board
     regions = regions_of(level)
     cube = next(c for c in enumerate_cubes(regions, 1).cubes if "B" not in cell_colors(regions, c))
-    assert set(child_level(level, regions, cube).color_keys) == {"A", "B", "C"}
+    assert set(level.position(cell_colors(regions, cube), level.name).color_keys) == {"A", "B", "C"}
 
 
 @pytest.mark.parametrize("depth", [0, 3, -1])

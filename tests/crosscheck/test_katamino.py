@@ -17,9 +17,9 @@ from kamicp.errors import FormatError, RuleError, UsageError
 from kamicp.formats.katamino import read_katamino
 from kamicp.katamino import (
     LETTERS,
+    KataminoStatus,
     Puzzle,
     Rule,
-    Status,
     asymmetric_piece,
     check_solution,
     i_direction,
@@ -104,7 +104,7 @@ def test_the_three_engines_count_the_same(seed):
         assert a.count == (0 if impossibility(puzzle) else _plain_count(puzzle)), puzzle
         for engine in ENGINES:
             one = solve_katamino(puzzle, engine=engine)
-            assert (one.status == Status.SOLVED) == (a.count > 0)
+            assert (one.status == KataminoStatus.SOLVED) == (a.count > 0)
             for grid in (*one.solutions, *(s for r in results for s in r.solutions)):
                 check_solution(puzzle, grid)
 
@@ -158,8 +158,8 @@ def test_piece_sets_that_fill_5_by_n(n, rule, solvable):
     for combo in combinations(LETTERS, n):
         puzzle = Puzzle(5, n, "".join(combo), rule=rule)
         fast, dlx = (solve_katamino(puzzle, engine=e).status for e in (FAST, "dlx"))
-        assert fast == dlx != Status.UNKNOWN, puzzle
-        if fast == Status.SOLVED:
+        assert fast == dlx != KataminoStatus.UNKNOWN, puzzle
+        if fast == KataminoStatus.SOLVED:
             found.append(puzzle.pieces)
     assert len(found) == solvable
     assert (rule is Rule.FREE) or not any("I" in p for p in found)  # the I lies across a 5 x 3 or 5 x 4 board
@@ -193,7 +193,7 @@ def test_impossibility_reasons(puzzle, reason):
     assert reason in (impossibility(puzzle) or "")
     for engine in ("cpsat", "dlx"):
         result = solve_katamino(puzzle, engine=engine, count=True)
-        assert result.status == Status.IMPOSSIBLE and result.count == 0 and reason in result.reason
+        assert result.status == KataminoStatus.IMPOSSIBLE and result.count == 0 and reason in result.reason
 
 
 def test_uncoverable_cell_is_a_reason():
@@ -207,7 +207,7 @@ def test_searched_impossibility_is_proven_by_both_engines():
     assert impossibility(puzzle) is None
     for engine in ("cpsat", "dlx"):
         result = solve_katamino(puzzle, engine=engine)
-        assert result.status == Status.IMPOSSIBLE and "proven" in result.reason
+        assert result.status == KataminoStatus.IMPOSSIBLE and "proven" in result.reason
 
 
 def test_rules_check_rejects_broken_solutions():
@@ -243,7 +243,7 @@ def test_rules_check_knows_the_i_rule():
 def test_timeout_gives_unknown_with_a_lower_bound(engine):
     # 6 x 10: a count takes the fast engine far longer than this limit
     result = solve_katamino(shorthand("6x10", LETTERS, Rule.FREE), engine=engine, count=True, time_limit=0.01)
-    assert result.status == Status.UNKNOWN and not result.complete
+    assert result.status == KataminoStatus.UNKNOWN and not result.complete
     assert result.count is not None and result.count <= 4 * 2339
 
 

@@ -7,8 +7,8 @@ import pytest
 
 from kamicp.katamino import (
     LETTERS,
+    KataminoStatus,
     Rule,
-    Status,
     shorthand,
     solve_katamino,
     usable_engines,
@@ -21,7 +21,7 @@ CLASSIC = [("3x20", 2), ("4x15", 368), ("5x12", 1010), ("6x10", 2339)]
 @pytest.mark.parametrize("engine", usable_engines())
 def test_golden_3x20_has_two_solutions_up_to_symmetry(engine):
     result = solve_katamino(shorthand("3x20", LETTERS, Rule.FREE), engine=engine, count=True)
-    assert (result.status, result.distinct, result.count, result.complete) == (Status.SOLVED, 2, 8, True)
+    assert (result.status, result.distinct, result.count, result.complete) == (KataminoStatus.SOLVED, 2, 8, True)
 
 
 @needs_core

@@ -73,7 +73,7 @@ def test_a_silent_port_fails_in_bounded_time(command):
 
 
 def test_the_dashboard_s_http_port_is_not_a_scheduler():
-    from kamicp.packs.dask_runner import connect
+    from kamicp.runtime.cluster import connect
 
     client, cluster = connect("local", 1)
     try:
@@ -127,7 +127,7 @@ def wait_for(check, seconds: float = 120) -> None:
 def test_a_killed_worker_s_cubes_are_sent_again_and_the_proof_completes(tmp_path):
     """One worker process (its nanny restarts it): killed mid-proof, the level it held is lost with it, so
     every cube in flight is cancelled; they are sent again and the proof completes."""
-    from kamicp.packs.dask_runner import connect
+    from kamicp.runtime.cluster import connect
 
     client, cluster = connect("local", 1)
     store = tmp_path / "p.db"

@@ -25,7 +25,7 @@ from kamicp.cli import app
 from kamicp.errors import KamiError
 from kamicp.level import Level
 from kamicp.official import summarize
-from kamicp.render.svg import level_svg
+from kamicp.render.files import encode, picture_scene
 from tests.helpers import PUZZLES
 
 FAST = settings(max_examples=50, deadline=None, derandomize=True, database=None,
@@ -75,7 +75,7 @@ def read_or_refuse(path: Path) -> Level | None:
     else:
         summarize(level)
         if level.size <= 2000:
-            xml.dom.minidom.parseString(level_svg(level))
+            xml.dom.minidom.parseString(encode(picture_scene(level), "svg"))
     assert time.monotonic() - start < SECONDS
     return level
 

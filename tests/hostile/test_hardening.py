@@ -21,7 +21,9 @@ from typer.testing import CliRunner
 
 from kamicp import load_level
 from kamicp.cli import app
-from kamicp.cli.common import EXIT_INTERNAL, SEED_MAX, shown
+from kamicp.cli.console import shown
+from kamicp.cli.exits import EXIT_INTERNAL
+from kamicp.cli.options import SEED_MAX
 from kamicp.errors import FormatError, UsageError
 from kamicp.formats.common import parse_int, read_bytes
 from kamicp.limits import MAX_DIGITS, Limits

@@ -16,7 +16,8 @@ from rich.text import Text
 from typer.testing import CliRunner
 
 from kamicp.cli import app
-from kamicp.cli.common import EXIT_BAD_INPUT, SafeConsole
+from kamicp.cli.console import SafeConsole
+from kamicp.cli.exits import EXIT_BAD_INPUT
 from tests.helpers import PUZZLES
 
 runner = CliRunner()

@@ -23,7 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kamicp.cli import app
-from kamicp.packs.store import FORMAT
+from kamicp.runtime.store import FORMAT
 from tests.helpers import LEVELS, PUZZLES
 
 runner = CliRunner()

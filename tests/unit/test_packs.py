@@ -16,17 +16,17 @@ from pathlib import Path
 import pytest
 
 from kamicp import load_level
+from kamicp.board.hashing import level_hash
 from kamicp.formats import write_json
 from kamicp.packs import (
-    Outcome,
+    PackOutcome,
     PackSettings,
+    PackStore,
     Row,
-    Store,
     Verdict,
     discover,
-    level_hash,
     load_pack,
-    outcome,
+    pack_outcome,
     proof_text,
     run_pack,
     summarize,
@@ -93,26 +93,26 @@ def test_rows_match_the_solver_and_are_stored_then_resumed(tmp_path, monkeypatch
     files = copy_puzzles(tmp_path / "pack")
     store_path = tmp_path / "s.sqlite"
     seen: list[tuple[str, bool]] = []
-    with Store(store_path) as store:
+    with PackStore(store_path) as store:
         rows = run_pack(load_pack(files), FAST, jobs=2, store=store, on_row=lambda r, s: seen.append((r.path, s)))
     assert [r.path for r in rows] == [str(f) for f in files]  # in the pack's order, whatever finished first
     assert sorted(p for p, _ in seen) == sorted(str(f) for f in files) and not any(s for _, s in seen)
     for row, f in zip(rows, files, strict=True):
         level = load_level(f)
-        assert row.verdict == Verdict.correct and row.optimum == level.par == row.lower == row.upper
+        assert row.verdict == Verdict.CORRECT and row.optimum == level.par == row.lower == row.upper
         assert row.result["status"] == "optimal" and len(row.result["moves"]) == row.optimum
         assert row.proof and row.proof[-1][1] == "feasible"
     # resume: nothing runs again, the same rows come from the store; a renamed copy counts as answered
     shutil.copy(files[0], tmp_path / "pack" / "copy-of-first.json")
     monkeypatch.setattr(worker, "run_isolated", lambda *a: pytest.fail("a stored level was run again"))
     seen.clear()
-    with Store(store_path) as store:
+    with PackStore(store_path) as store:
         again = run_pack(load_pack(discover([tmp_path / "pack"])), FAST, jobs=2, store=store, resume=True,
                          on_row=lambda r, s: seen.append((r.path, s)))
         assert all(s for _, s in seen) and len(again) == len(files) + 1
         assert {r.path: r.verdict for r in store.rows()} == {r.path: r.verdict for r in again}
     # other settings are another key: they run
-    with Store(store_path) as store, pytest.raises(pytest.fail.Exception):
+    with PackStore(store_path) as store, pytest.raises(pytest.fail.Exception):
         run_pack(load_pack(files[:1]), replace(FAST, slack=3), store=store, resume=True)
 
 
@@ -122,9 +122,9 @@ def test_bad_file_and_missing_par_are_rows_and_the_rest_runs(tmp_path):
     nopar = tmp_path / "nopar.json"
     nopar.write_text(json.dumps({"geometry": "square", "rows": ["AB", "BA"]}))
     rows = run_pack(load_pack([bad, PUZZLES / "blog-18.json", nopar]), FAST, jobs=1)
-    assert [r.verdict for r in rows] == [Verdict.bad_input, Verdict.correct, Verdict.bad_input]
+    assert [r.verdict for r in rows] == [Verdict.BAD_INPUT, Verdict.CORRECT, Verdict.BAD_INPUT]
     assert "bad.json" in rows[0].error and "no par" in rows[2].error
-    assert outcome(rows) == Outcome.bad_input
+    assert pack_outcome(rows) == PackOutcome.BAD_INPUT
 
 
 def crash_on(name: str, how: str):
@@ -147,9 +147,9 @@ def test_a_crashing_level_is_a_row_not_the_end(monkeypatch, how, needle):
     monkeypatch.setattr(worker, "solve_level", crash_on("tri-ember", how))  # the fork inherits it
     files = [PUZZLES / "tri-ember.json", PUZZLES / "blog-18.json", PUZZLES / "tri-dawn.json"]
     rows = run_pack(load_pack(files), replace(FAST, memory_mb=1024), jobs=2)
-    assert rows[0].verdict == Verdict.error and needle in rows[0].error, rows[0].error
-    assert [r.verdict for r in rows[1:]] == [Verdict.correct, Verdict.correct]
-    assert outcome(rows) == Outcome.unknown
+    assert rows[0].verdict == Verdict.ERROR and needle in rows[0].error, rows[0].error
+    assert [r.verdict for r in rows[1:]] == [Verdict.CORRECT, Verdict.CORRECT]
+    assert pack_outcome(rows) == PackOutcome.UNKNOWN
 
 
 def row(verdict: Verdict, **kw) -> Row:
@@ -157,26 +157,26 @@ def row(verdict: Verdict, **kw) -> Row:
 
 
 @pytest.mark.parametrize("verdicts, expected", [
-    ([Verdict.correct], Outcome.correct),
-    ([], Outcome.correct),
-    ([Verdict.correct, Verdict.not_minimal], Outcome.wrong),
-    ([Verdict.unachievable, Verdict.correct], Outcome.wrong),
-    ([Verdict.not_minimal, Verdict.unknown], Outcome.unknown),
-    ([Verdict.error, Verdict.correct], Outcome.unknown),
-    ([Verdict.unknown, Verdict.bad_input, Verdict.not_minimal], Outcome.bad_input),
+    ([Verdict.CORRECT], PackOutcome.CORRECT),
+    ([], PackOutcome.CORRECT),
+    ([Verdict.CORRECT, Verdict.NOT_MINIMAL], PackOutcome.WRONG),
+    ([Verdict.UNACHIEVABLE, Verdict.CORRECT], PackOutcome.WRONG),
+    ([Verdict.NOT_MINIMAL, Verdict.UNKNOWN], PackOutcome.UNKNOWN),
+    ([Verdict.ERROR, Verdict.CORRECT], PackOutcome.UNKNOWN),
+    ([Verdict.UNKNOWN, Verdict.BAD_INPUT, Verdict.NOT_MINIMAL], PackOutcome.BAD_INPUT),
 ])
 def test_outcome_worst_wins(verdicts, expected):
-    assert outcome([row(v) for v in verdicts]) == expected
+    assert pack_outcome([row(v) for v in verdicts]) == expected
 
 
 def test_summary_line_and_report_formats():
-    rows = [row(Verdict.correct, par=5, optimum=5, lower=5, upper=5, proof=((4, "bound", "bound"),
+    rows = [row(Verdict.CORRECT, par=5, optimum=5, lower=5, upper=5, proof=((4, "bound", "bound"),
                                                                             (5, "feasible", "greedy"))),
-            row(Verdict.not_minimal, par=7, optimum=6, lower=6, upper=6,
+            row(Verdict.NOT_MINIMAL, par=7, optimum=6, lower=6, upper=6,
                 proof=((3, "bound", "bound"), (4, "infeasible", "search"), (5, "infeasible", "search"),
                        (6, "feasible", "cpsat"))),
-            row(Verdict.unknown, par=9, lower=8, upper=11, proof=((8, "unknown", "cpsat"),)),
-            row(Verdict.bad_input, error="x.json: broken")]
+            row(Verdict.UNKNOWN, par=9, lower=8, upper=11, proof=((8, "unknown", "cpsat"),)),
+            row(Verdict.BAD_INPUT, error="x.json: broken")]
     assert summarize(rows).line() == "4 levels: 1 par correct, 1 par beatable, 1 unknown, 1 bad input"
     assert proof_text(rows[1]) == "≤3 bound, 4-5 search, 6 cpsat✓"
     data = json.loads(to_json(rows))
@@ -194,31 +194,31 @@ def test_store_refuses_other_files(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database" * 100)
     with pytest.raises(FormatError, match="junk.sqlite"):
-        Store(junk)
+        PackStore(junk)
     assert junk.read_text() == "not a database" * 100
     other = tmp_path / "other.db"  # another program's database is not written into
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE mine (x)")
     before = other.read_bytes()
     with pytest.raises(FormatError, match="not a kamicp results store"):
-        Store(other)
+        PackStore(other)
     assert other.read_bytes() == before
     with pytest.raises(FormatError, match="folder does not exist"):
-        Store(tmp_path / "nowhere" / "s.sqlite")
+        PackStore(tmp_path / "nowhere" / "s.sqlite")
     with pytest.raises(FormatError, match="no such store"):
-        Store(tmp_path / "absent.sqlite", create=False)
+        PackStore(tmp_path / "absent.sqlite", create=False)
 
 
 def test_store_keeps_the_latest_row_per_file(tmp_path):
     level = load_level(PUZZLES / "blog-18.json")
     path = tmp_path / "lvl.json"
     write_json(level, path)
-    with Store(tmp_path / "s.sqlite") as store:
+    with PackStore(tmp_path / "s.sqlite") as store:
         first = run_pack(load_pack([path]), FAST, store=store)[0]
         write_json(replace(level, par=4), path, overwrite=True)  # the designer edits the par
         second = run_pack(load_pack([path]), FAST, store=store, resume=True)[0]
-        assert first.level_hash != second.level_hash and second.verdict == Verdict.unachievable
-        assert [r.verdict for r in store.rows()] == [Verdict.unachievable]
+        assert first.level_hash != second.level_hash and second.verdict == Verdict.UNACHIEVABLE
+        assert [r.verdict for r in store.rows()] == [Verdict.UNACHIEVABLE]
 
 
 def test_a_level_overrunning_its_time_limit_is_killed_as_a_row(monkeypatch):
@@ -228,7 +228,7 @@ def test_a_level_overrunning_its_time_limit_is_killed_as_a_row(monkeypatch):
     monkeypatch.setattr(worker, "solve_level", lambda *a: time.sleep(60))  # ignores its time limit
     start = time.monotonic()
     rows = run_pack(load_pack([PUZZLES / "blog-18.json"]), replace(FAST, time_limit=0.5), jobs=1)
-    assert rows[0].verdict == Verdict.error and "killed" in rows[0].error
+    assert rows[0].verdict == Verdict.ERROR and "killed" in rows[0].error
     assert time.monotonic() - start < 30
 
 
@@ -245,7 +245,7 @@ def test_a_daemonic_worker_says_how_to_start_it():
     proc.start()
     got = parent.recv() if parent.poll(60) else None
     proc.join(10)
-    assert got is not None and got.verdict == Verdict.error and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in got.error
+    assert got is not None and got.verdict == Verdict.ERROR and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in got.error
 
 
 def _row(path: str, verdict: Verdict, settings: PackSettings, optimum: int | None = None) -> Row:
@@ -255,18 +255,18 @@ def _row(path: str, verdict: Verdict, settings: PackSettings, optimum: int | Non
 
 def test_store_rows_one_per_level_the_strongest_answer_newest_among_equals(tmp_path):
     short, long_ = replace(FAST, time_limit=1), replace(FAST, time_limit=60)
-    with Store(tmp_path / "s.sqlite") as store:
-        store.put(_row("a.json", Verdict.correct, long_, 5))
-        store.put(_row("a.json", Verdict.unknown, short))  # weaker and newer: the proof stays
-        store.put(_row("b.json", Verdict.unknown, short))
-        store.put(_row("b.json", Verdict.unknown, long_))  # equals: the newest
-        store.put(_row("c.json", Verdict.not_minimal, short, 4))
-        store.put(_row("c.json", Verdict.correct, replace(long_, par=4), 4))  # two proofs: the newest
+    with PackStore(tmp_path / "s.sqlite") as store:
+        store.put(_row("a.json", Verdict.CORRECT, long_, 5))
+        store.put(_row("a.json", Verdict.UNKNOWN, short))  # weaker and newer: the proof stays
+        store.put(_row("b.json", Verdict.UNKNOWN, short))
+        store.put(_row("b.json", Verdict.UNKNOWN, long_))  # equals: the newest
+        store.put(_row("c.json", Verdict.NOT_MINIMAL, short, 4))
+        store.put(_row("c.json", Verdict.CORRECT, replace(long_, par=4), 4))  # two proofs: the newest
         rows = {r.path: r for r in store.rows()}
     assert len(rows) == 3
-    assert (rows["a.json"].verdict, rows["a.json"].settings) == (Verdict.correct, long_.key())
+    assert (rows["a.json"].verdict, rows["a.json"].settings) == (Verdict.CORRECT, long_.key())
     assert rows["b.json"].settings == long_.key()
-    assert rows["c.json"].verdict == Verdict.correct
+    assert rows["c.json"].verdict == Verdict.CORRECT
     from kamicp.packs.report import settings_text
 
     assert settings_text(rows["a.json"]) == "search, 60 s"
@@ -275,18 +275,18 @@ def test_store_rows_one_per_level_the_strongest_answer_newest_among_equals(tmp_p
 
 def test_resume_keeps_a_proof_made_under_another_time_limit_engine_or_seed(tmp_path, monkeypatch):
     files = copy_puzzles(tmp_path / "pack")[:2]
-    with Store(tmp_path / "s.sqlite") as store:
+    with PackStore(tmp_path / "s.sqlite") as store:
         run_pack(load_pack(files), FAST, store=store)
         ran: list[str] = []
         real = worker.run_isolated
         monkeypatch.setattr(worker, "run_isolated", lambda item, *a: ran.append(item.path) or real(item, *a))
         for other in (replace(FAST, time_limit=5), replace(FAST, engine="cpsat", seed=3, workers=2)):
             rows = run_pack(load_pack(files), other, store=store, resume=True)
-            assert not ran and all(r.verdict == Verdict.correct and r.settings == FAST.key() for r in rows)
+            assert not ran and all(r.verdict == Verdict.CORRECT and r.settings == FAST.key() for r in rows)
         run_pack(load_pack(files), replace(FAST, slack=3), store=store, resume=True)  # another question
         assert sorted(ran) == sorted(map(str, files))
         # an unknown is not a proof: another time limit tries again
-        store.put(replace(_row(str(files[0]), Verdict.unknown, replace(FAST, par=1)), level_hash=level_hash(
+        store.put(replace(_row(str(files[0]), Verdict.UNKNOWN, replace(FAST, par=1)), level_hash=level_hash(
             load_level(files[0]))))
         ran.clear()
         run_pack(load_pack(files[:1]), replace(FAST, par=1, time_limit=7), store=store, resume=True)

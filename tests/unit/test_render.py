@@ -10,9 +10,9 @@ from kamicp import load_level
 from kamicp.level import Level, Move
 from kamicp.render.colors import hex_of, parse_color
 from kamicp.render.files import step_files, write_picture, write_steps
-from kamicp.render.png import board_png, scene_image, strip_png
-from kamicp.render.scene import board_scene, centroid, flat_items
-from kamicp.render.svg import board_svg, steps_svgs, strip_svg
+from kamicp.render.png import board_png, scene_image, scene_png
+from kamicp.render.scene import board_scene, centroid, flat_items, steps_scenes, strip_scene
+from kamicp.render.svg import board_svg, scene_svg
 from kamicp.rules import Board, replay
 from tests.helpers.pictures import NS, cells, open_png
 
@@ -22,6 +22,11 @@ TRI = Level.from_rows(["ABBA", "ACCA", "A.CB", "BBCA", "AACB"], "triangle",
 SQU = Level.from_rows(["AAB.", "CABB", "CCBB"], "square", palette={"A": "#ff0000"})
 
 TRI_MOVES = [Move(TRI.index((1, 1)), "B"), Move(TRI.index((0, 0)), "B")]
+
+
+def steps_svgs(level: Level, moves: list[Move]) -> list[str]:
+    """One SVG per move, drawn the way `write_steps` draws them (without the title)."""
+    return [scene_svg(scene) for scene in steps_scenes(level, moves)]
 
 
 def marks(svg: str) -> list[ET.Element]:
@@ -96,7 +101,7 @@ def test_step_pictures_mark_the_tapped_cell_and_name_the_move():
 
 
 def test_strip_holds_the_start_board_and_every_step():
-    root = ET.fromstring(strip_svg(TRI, TRI_MOVES))
+    root = ET.fromstring(scene_svg(strip_scene(TRI, TRI_MOVES)))
     panels = root.findall("s:g[@class='panel']", NS)
     assert len(panels) == len(TRI_MOVES) + 1
     assert all(len(p.findall("s:polygon", NS)) == TRI.size for p in panels)
@@ -140,7 +145,7 @@ def test_png_matches_the_scene(level, scale):
 
 def test_png_of_a_graph_level_and_a_strip(blog_path):
     level = load_level(blog_path)
-    img = open_png(strip_png(level, [Move(level.index("10"), "Purple")], scale=1.0))
+    img = open_png(scene_png(strip_scene(level, [Move(level.index("10"), "Purple")]), 1.0))
     assert img.size[0] > 2 * img.size[1] - 200
     colours = {c for _, c in img.getcolors(1 << 20)}
     for key in level.color_keys:

@@ -11,7 +11,7 @@ from rich.progress import Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from kamicp.cli.common import SafeConsole
+from kamicp.cli.console import SafeConsole
 
 HOSTILE = "n\x1b[2Jm\u202ex\x00y"
 ESCAPED = "n\\x1b[2Jm\\u202ex\\x00y"

@@ -50,6 +50,12 @@ class ImportReport:
     def colors(self) -> int:
         return len(self.palette)
 
+    def overlay_cells(self) -> tuple[tuple[tuple[tuple[float, float], ...], tuple[float, float], str, bool], ...]:
+        """What the check picture draws (`render.overlay`), as plain data: each cell's outline, centre,
+        key and whether it is uncertain."""
+        doubt = {u.label for u in self.uncertain}
+        return tuple((m.polygon, m.at, m.key, m.label in doubt) for m in self.cells)
+
     def scaled(self, factor: float, image_size: tuple[int, int]) -> ImportReport:
         """The same report in the pixels of a picture `factor` times as large (the import read a
         reduced copy; the overlay is drawn on the original)."""

@@ -1,11 +1,12 @@
-"""The results store: one SQLite file (standard library), a row per (level content, settings, path).
+"""The results store: one SQLite file (standard library) that kamicp's runs keep their answers in, so an
+interrupted run loses nothing already answered and a rerun skips what is answered.
 
-The same file also holds the cubes of distributed proofs (`solve --dask --store`, kamicp.distributed):
-a row per (level content, cube settings, cube, horizon), so a rerun skips the cubes already refuted.
-
-Each row is committed as soon as it is answered, so an interrupted run loses nothing already answered.
-`answered(level_hash, settings)` finds an answer for the same level content and settings under any file
-name, which is what `--resume` skips.
+Two tables of JSON rows keyed by a level's content hash (`kamicp.board.hashing.level_hash`) and the
+settings that produced them: `rows`, a row per (level content, settings, file), which the packs fill
+(`kamicp.packs.results` turns a pack's `Row` into what this store takes and back), and `cubes`, a row per
+(level content, cube settings, cube, horizon), which distributed proofs fill (`solve --dask --store`), so a
+rerun skips the cubes already refuted. The store knows nothing of either: verdicts and outcomes are
+strings to it, rows are JSON objects. Each row is committed as soon as it is put.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from kamicp.errors import FormatError
-from kamicp.packs.rows import Row, Verdict, game, question
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rows (
@@ -57,7 +58,7 @@ class StoreWriteError(FormatError):
 
 
 class Store:
-    """Rows of pack runs in SQLite. Use as a context manager, or call `close()`.
+    """Rows of runs in SQLite. Use as a context manager, or call `close()`.
 
     Checked before any work: the file must be a regular file (not a folder, a FIFO or a device such as
     /dev/full) or a new file in an existing folder, and either empty or a kamicp store with this schema.
@@ -171,17 +172,18 @@ class Store:
         except sqlite3.OperationalError as e:
             raise StoreWriteError(f"cannot write the store ({e})", source=str(self.path)) from None
 
-    def put(self, row: Row) -> None:
-        """Save one row and commit it (replacing the same file's row for the same level and settings)."""
-        key = row.level_hash if row.verdict.answered else f"file:{row.path}"  # failures: by file alone
+    def put_row(self, level_hash: str, settings: str, path: str, verdict: str, data: dict, *,
+                answer: bool = True) -> None:
+        """Save one row and commit it (replacing the same file's row for the same level and settings). A row
+        that is no `answer` (a failure) is keyed by its file alone, and an answer replaces the file's
+        failures."""
+        key = level_hash if answer else f"file:{path}"
         with self._writing() as db:
-            if row.verdict.answered:
-                # an answer replaces this file's earlier failures (which were keyed by the file alone)
+            if answer:
                 db.execute("DELETE FROM rows WHERE level_hash = ? AND settings = ? AND path = ?",
-                                (f"file:{row.path}", row.settings, row.path))
+                           (f"file:{path}", settings, path))
             db.execute("INSERT OR REPLACE INTO rows (level_hash, settings, path, verdict, data) "
-                            "VALUES (?, ?, ?, ?, ?)", (key, row.settings, row.path, str(row.verdict),
-                                                       json.dumps(row.to_dict())))
+                       "VALUES (?, ?, ?, ?, ?)", (key, settings, path, verdict, json.dumps(data)))
 
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
         if self.db is None:
@@ -191,50 +193,26 @@ class Store:
         except sqlite3.DatabaseError as e:  # (a file damaged after it was opened)
             raise FormatError(f"cannot read the store ({e})", source=str(self.path)) from None
 
-    def _decoded(self, found: list[tuple]) -> list[Row]:
+    def _decoded(self, found: list[tuple], what: str = "a row") -> list[Any]:
         try:
-            return [Row.from_dict(json.loads(data)) for (data,) in found]
+            return [json.loads(data) for (data,) in found]
         except RecursionError:  # data nested too deeply for the JSON decoder
-            raise FormatError("a row is malformed (nested too deeply)", source=str(self.path)) from None
-        except (ValueError, KeyError, TypeError) as e:
-            raise FormatError(f"a row is malformed ({e})", source=str(self.path)) from None
+            raise FormatError(f"{what} is malformed (nested too deeply)", source=str(self.path)) from None
+        except ValueError as e:
+            raise FormatError(f"{what} is malformed ({e})", source=str(self.path)) from None
 
-    def answered(self, level_hash: str, settings: str) -> Row | None:
-        """An answer for this level content (from any file) that `--resume` need not repeat, or None: the
-        newest answer with these very settings, else the newest proof of the same question (par, slack,
-        rules, pivot) under other time limits, engines, workers or seeds (a proof holds whatever the time it
-        was given)."""
-        answered = [str(v) for v in Verdict if v.answered]
-        found = self._decoded(self._read(
-            f"SELECT data FROM rows WHERE level_hash = ? AND verdict IN ({', '.join('?' * len(answered))}) "
-            "ORDER BY answered_at DESC, rowid DESC", (level_hash, *answered)))
-        same = [r for r in found if r.settings == settings]
-        if same and same[0].verdict.proven:
-            return same[0]
-        asked = question(settings)
-        proofs = [r for r in found if r.verdict.proven and question(r.settings) == asked]
-        return proofs[0] if proofs else same[0] if same else None
+    def rows_with(self, level_hash: str, verdicts: Sequence[str]) -> list[Any]:
+        """The data of this level's rows (from any file, with any settings) whose verdict is one of
+        `verdicts`, the newest first."""
+        return self._decoded(self._read(
+            f"SELECT data FROM rows WHERE level_hash = ? AND verdict IN ({', '.join('?' * len(verdicts))}) "
+            "ORDER BY answered_at DESC, rowid DESC", (level_hash, *verdicts)))
 
-    def rows(self) -> list[Row]:
-        """One row per file (and game: Kami, or Flood-It with its pivot), in the order they were answered: its
-        strongest answer (a proof beats an unknown), the newest among equals, for the file's latest content;
-        a file whose latest run failed (bad input, a crash) shows that failure. Each row keeps the settings
-        that produced it."""
-        by_path: dict[tuple[str, str], list[Row]] = {}
-        for row in self._decoded(self._read("SELECT data FROM rows ORDER BY answered_at, rowid")):
-            by_path.setdefault((row.path, game(row.settings)), []).append(row)
-        chosen = []
-        for runs in by_path.values():
-            newest = runs[-1]
-            if newest.verdict.answered:
-                same = [(r.verdict.proven, k) for k, r in enumerate(runs)
-                        if r.verdict.answered and r.level_hash == newest.level_hash]
-                newest = runs[max(same)[1]]
-            chosen.append(newest)
-        order = {id(r): k for k, r in enumerate(r for runs in by_path.values() for r in runs)}
-        return sorted(chosen, key=lambda r: order[id(r)])
+    def all_rows(self) -> list[Any]:
+        """The data of every row, in the order they were put."""
+        return self._decoded(self._read("SELECT data FROM rows ORDER BY answered_at, rowid"))
 
-    # --- cubes of distributed proofs (kamicp.distributed) -----------------------------------------
+    # --- cubes of distributed proofs (solve --dask --store) -------------------------------------------
     def put_cubes(self, level_hash: str, settings: str, rows: list[tuple[str, int, str, dict]]) -> None:
         """Save cubes' answers, (cube, horizon, outcome, data) each, and commit them at once (one commit for
         many rows: a commit waits for the disk)."""
@@ -249,9 +227,8 @@ class Store:
         (a cube refuted within h moves is refuted within fewer), each cube's lowest such row."""
         found = self._read("SELECT cube, data FROM cubes WHERE level_hash = ? AND settings = ? AND outcome = ? "
                            "AND horizon >= ? ORDER BY horizon DESC", (level_hash, settings, outcome, min_horizon))
-        try:
-            return {cube: json.loads(data) for cube, data in found}
-        except RecursionError:
-            raise FormatError("a cube row is malformed (nested too deeply)", source=str(self.path)) from None
-        except ValueError as e:
-            raise FormatError(f"a cube row is malformed ({e})", source=str(self.path)) from None
+        datas = self._decoded([(data,) for _, data in found], "a cube row")
+        return {cube: data for (cube, _), data in zip(found, datas, strict=True)}
+
+
+__all__ = ["FORMAT", "Store", "StoreWriteError"]

@@ -1,0 +1,67 @@
+"""The options and arguments commands share (their types, names, help and ranges), and reading the
+level a command's LEVEL argument names."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kamicp.cli.console import bad_input, fail
+from kamicp.formats import load_level
+from kamicp.level import Level
+from kamicp.solver import SEED_RANGE, TECHNIQUES
+
+
+class EngineChoice(StrEnum):
+    """The --engine option's choices (the engines a caller may pick: `outcome.ENGINES`); not the engine
+    objects of kamicp.engines, nor `outcome.EngineName`, who answered a horizon."""
+
+    CPSAT = "cpsat"
+    SEARCH = "search"
+    AUTO = "auto"
+
+
+class Geometry(StrEnum):
+    """The --geometry option's choices (the lattices of a text grid)."""
+
+    TRIANGLE = "triangle"
+    SQUARE = "square"
+
+
+LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, or a text grid "
+                                          "with --geometry).",
+                                          show_default=False)]
+MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, metavar="N",
+                                                help="Look for solutions of at most N moves.")]
+TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001, metavar="SECONDS",
+                                                 help="Seconds for the whole command; then 'unknown'.")]
+MAX_WORKERS = 256  # CP-SAT takes a 32-bit count; more threads than this only slow a machine down
+Workers = Annotated[int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, metavar="N",
+                                             help=f"CP-SAT worker threads (1 to {MAX_WORKERS}).")]
+EngineOpt = Annotated[EngineChoice, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both "
+                                                 "race, first proof wins).")]
+NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "
+                                                 f"(repeatable): {', '.join(TECHNIQUES)} (cube-order: --dask "
+                                                 "only; the only one --dask takes).")]
+SEED_MAX = SEED_RANGE[1]  # CP-SAT's random_seed is 32-bit, and the race adds small offsets to it
+Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, metavar="N",
+                                   help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+FormatOpt = Annotated[str | None, typer.Option("--format", metavar="FORMAT",
+                                                help="Level format (json, text, puz, xml, flood99); default: by "
+                                                "extension (flood99: by name).")]
+GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
+StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", metavar="DIR", help="Write one SVG and PNG per move "
+                                                  "(step-01.svg, ...) and strip.svg/.png into DIR.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
+
+
+def load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:
+    if path.is_dir():
+        raise fail(f"{path}: is a directory, and this command takes one level file (`kamicp validate` takes "
+                   "folders)")
+    with bad_input():
+        return load_level(path, fmt, geometry.value if geometry else None)

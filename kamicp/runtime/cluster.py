@@ -1,0 +1,127 @@
+"""Connecting to a Dask cluster (the optional extra `kamicp[dask]`), for every command that uses one
+(`solve --dask`, `validate --dask`): the scheduler address check, the bounded "is it a scheduler?" probe, a
+LocalCluster for 'local', Dask's own logs silenced, and telling a lost scheduler from a failed task.
+Dask is imported only inside the functions that need it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from kamicp.errors import ClusterLost, UsageError
+from kamicp.extras import require
+from kamicp.runtime.text import cut
+
+CONNECT_TIMEOUT = 5.0  # seconds for a scheduler to answer (at most: the time limit's rest when shorter)
+LOCAL_DASHBOARD = "127.0.0.1:0"  # the local cluster's HTTP server (dashboard): a free port, this machine only
+
+
+def dashboard_link(client) -> str | None:
+    """The address of the cluster's dashboard, when it has one (it needs bokeh installed)."""
+    from importlib.util import find_spec
+
+    return client.dashboard_link if find_spec("bokeh") is not None else None
+
+
+@contextmanager
+def quiet_logs() -> Iterator[None]:
+    """Dask's own log lines off while kamicp uses a cluster: a lost scheduler or worker is reported by kamicp
+    as one line (distributed's client would log tracebacks while it tries to reconnect)."""
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado")]
+    loggers = [logging.getLogger(name) for name in {"distributed", "tornado", *names}]
+    levels = [log.level for log in loggers]
+    for log in loggers:
+        log.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for log, level in zip(loggers, levels, strict=True):
+            log.setLevel(level)
+
+
+def scheduler_lost(client: Any, error: BaseException) -> bool:
+    """Did `error` (a future's) come from losing the scheduler rather than from the task or one worker?"""
+    lost = getattr(error, "reason", "") == "scheduler-connection-lost"
+    closed = isinstance(error, OSError)  # (distributed's CommClosedError: the connection reset)
+    return lost or closed or client.status not in ("running", "newly-created")
+
+
+def lost_scheduler(address: str) -> ClusterLost:
+    return ClusterLost(f"the Dask scheduler at {cut(address, 80)} went away (killed, or the network to it lost)")
+
+
+def check_address(address: str) -> None:
+    """'local', tcp://HOST:PORT or HOST:PORT; another scheme is a UsageError (one line) before any work."""
+    scheme, sep, rest = address.partition("://")
+    if address == "local" or (sep and scheme == "tcp" and rest) or (not sep and ":" in address):
+        return
+    if sep and scheme in ("tls", "wss", "ws", "ucx", "inproc"):
+        raise UsageError(f"--dask {cut(address, 80)}: kamicp connects to a scheduler over tcp:// only (a "
+                         f"{scheme}:// scheduler needs security or transport settings kamicp does not take); "
+                         "give tcp://HOST:PORT, or 'local'")
+    raise UsageError(f"--dask {cut(address, 80)}: not a scheduler address (tcp://HOST:PORT, HOST:PORT or 'local')")
+
+
+def connect(address: str, jobs: int, timeout: float | None = None):
+    """A client of the scheduler at `address`, or of a LocalCluster of `jobs` one-thread workers started here
+    for 'local' (returned too, for the caller to close). A remote scheduler must answer within
+    CONNECT_TIMEOUT, or `timeout` seconds when shorter (the time limit's rest)."""
+    check_address(address)
+    require("dask", "--dask")
+    import dask
+    from distributed import Client, LocalCluster
+
+    if address == "local":
+        with dask.config.set({"distributed.worker.daemon": False}):
+            # its own logs are noise here (e.g. a heartbeat lost while closing); task failures come as rows.
+            # The scheduler always serves HTTP (the dashboard, with bokeh installed): on a free port of this
+            # machine only, so a second cluster (8787 is taken) is no warning and nothing listens outside
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   dashboard_address=LOCAL_DASHBOARD, silence_logs=logging.CRITICAL)
+        return Client(cluster), cluster
+    seconds = CONNECT_TIMEOUT if timeout is None else max(min(CONNECT_TIMEOUT, timeout), 0.5)
+    _probe(address, seconds)
+    try:
+        return Client(address, timeout=f"{seconds}s"), None
+    except (OSError, TimeoutError, ValueError) as e:
+        raise UsageError(f"--dask {cut(address, 80)}: cannot reach the scheduler ({e})") from None
+
+
+def _probe(address: str, seconds: float) -> None:
+    """Ask the address who it is, within `seconds`: a Dask scheduler answers; anything else (a port that
+    accepts and says nothing, a dashboard's HTTP port, a worker) is a UsageError, in bounded time
+    (distributed's Client waits without end for a listener that never answers)."""
+    import asyncio
+    import socket
+
+    from distributed.comm import connect as comm_connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    async def identity() -> object:
+        comm = await asyncio.wait_for(comm_connect(address, timeout=seconds), seconds)
+        try:
+            await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), seconds)
+            return await asyncio.wait_for(comm.read(), seconds)
+        finally:
+            comm.abort()
+
+    where = f"--dask {cut(address, 80)}"
+    try:
+        host, port = parse_host_port(parse_address(address)[1])
+        with socket.create_connection((host, port), timeout=seconds):  # a refused port at once (Dask retries)
+            pass
+        reply = asyncio.run(identity())
+    except TimeoutError:
+        raise UsageError(f"{where}: no Dask scheduler answered within {seconds:g} s (is it a scheduler's "
+                         "port? the dashboard's is not)") from None
+    except (OSError, ValueError, TypeError, OverflowError) as e:  # refused, unreachable, closed by HTTP ...
+        raise UsageError(f"{where}: cannot reach the scheduler ({cut(str(e) or type(e).__name__, 200)})") from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        what = reply.get("type") if isinstance(reply, dict) else type(reply).__name__
+        raise UsageError(f"{where}: not a Dask scheduler (it answered as {cut(str(what), 40)})")
+
+
+__all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "check_address", "connect", "dashboard_link", "lost_scheduler",
+           "quiet_logs", "scheduler_lost"]
