@@ -1,6 +1,6 @@
 """Optional compiled search core (kamicp/_core/: header-only units and the binding module.cpp, one
 extension kamicp._fastsearch). If it fails to build, kamicp falls back to the pure-Python search
-(kamicp/search.py); everything else is configured in pyproject.toml."""
+(kamicp/prover/search.py); everything else is configured in pyproject.toml."""
 
 from pathlib import Path
 

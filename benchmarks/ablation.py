@@ -1,6 +1,6 @@
 """Ablation: every proof technique on and off in one run, reported as ratios to the baseline variant.
 
-Each (level, variant) runs `kamicp.solver.solve` in a fresh process, one at a time (the machine is
+Each (level, variant) runs `kamicp.prover.solver.solve` in a fresh process, one at a time (the machine is
 shared and noisy: compare variants of the same run only). Writes a Markdown table and JSON.
 
     .venv/bin/python benchmarks/ablation.py --set cpsat --time-limit 20 \\
@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options, write  # noqa: E402
-from kamicp.config import SolveOptions  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
+from kamicp.prover.config import SolveOptions  # noqa: E402
 
 # name -> (engine, SolveOptions overrides as "part.field": value)
 VARIANTS: dict[str, tuple[str, dict]] = {
@@ -79,7 +79,7 @@ SETS = {
 
 
 def run_one(path: str, variant: str, time_limit: float, workers: int | None) -> dict:
-    from kamicp.solver import solve
+    from kamicp.prover.solver import solve
 
     level = load_level(path)
     engine, overrides = VARIANTS[variant]

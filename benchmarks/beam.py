@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options, write  # noqa: E402
+from kamicp.board.regions import regions_of  # noqa: E402
+from kamicp.board.rules import verify  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
-from kamicp.outcome import to_moves  # noqa: E402
-from kamicp.regions import regions_of  # noqa: E402
-from kamicp.rules import verify  # noqa: E402
-from kamicp.search import beam_plan, compiled_core  # noqa: E402
+from kamicp.prover.outcome import to_moves  # noqa: E402
+from kamicp.prover.search import beam_plan, compiled_core  # noqa: E402
 
 DEFAULT_VARIANTS = (
     "r3=0:1:8/40/0,8/40/1,32/60/0",  # round 3: no closeness tie-break, at most 1 s

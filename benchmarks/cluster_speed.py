@@ -32,9 +32,9 @@ from benchmarks.report import command_line, options, write  # noqa: E402
 
 def record(specs: list[str], seconds: float, clusters: int) -> dict:
     """In the process of one build: outcome, nodes, plan and CPU seconds per LEVEL:H."""
-    import kamicp.search as search
+    import kamicp.prover.search as search
+    from kamicp.board.regions import regions_of
     from kamicp.formats import load_level
-    from kamicp.regions import regions_of
 
     out: dict = {"core": str(Path(search.__file__).resolve().parent), "runs": {}}
     for spec in specs:

@@ -52,10 +52,10 @@ BEAM_PASSES = ((8, 40, False), (32, 60, True), (8, 40, True))  # (width, fan, ri
 
 def record(files: list[str], seconds: float) -> dict:
     """Run in the process of one build: counts, plans and times per level (the build is kamicp on sys.path)."""
-    import kamicp.search as search
-    from kamicp.bounds import lower_bound
+    import kamicp.prover.search as search
+    from kamicp.board.regions import regions_of
     from kamicp.formats import load_level
-    from kamicp.regions import regions_of
+    from kamicp.prover.bounds import lower_bound
 
     out: dict = {"core": str(Path(search.__file__).resolve().parent), "levels": {}}
     for path in files:
@@ -80,7 +80,7 @@ def record(files: list[str], seconds: float) -> dict:
 
 def horizons(ida, first: int, seconds: float) -> list[dict]:
     """Horizons from `first` until one is feasible or the level's time is spent (that one marked timeout)."""
-    from kamicp.search import SearchTimeout
+    from kamicp.prover.search import SearchTimeout
 
     rows, end, before = [], time.monotonic() + seconds, 0
     for steps in range(first, first + 40):

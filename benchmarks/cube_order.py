@@ -6,7 +6,7 @@ search and as the sum over its depth-1 cubes without and with the order, in one 
 For each level and horizon h: the single compiled search (the solver's settings, SearchOptions()) from the
 root lower bound up to h (iterative deepening, one transposition table, as the `search` engine runs it),
 then every depth-1 cube's child from its own lower bound up to h - 1, once unrestricted (every cube, as
-before) and once canonical after the cube's move (kamicp/prior.py), interleaved cube by cube so that the
+before) and once canonical after the cube's move (kamicp/prover/prior.py), interleaved cube by cube so that the
 load on the machine hits both alike. Cubes whose child bound exceeds h - 1 cost no search (refuted by the
 bound) and count 0 nodes. Nodes do not depend on the load; CPU seconds (process time) do a little. Writes
 OUT.md and OUT.json with the command.
@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 
 from kamicp import load_level
-from kamicp.bounds import lower_bound
-from kamicp.config import SearchOptions
-from kamicp.cubes import cell_colors, enumerate_cubes
-from kamicp.prior import root_prior
-from kamicp.regions import Regions, regions_of
-from kamicp.search import make_search
+from kamicp.board.regions import Regions, regions_of
+from kamicp.prover.bounds import lower_bound
+from kamicp.prover.config import SearchOptions
+from kamicp.prover.cubes import cell_colors, enumerate_cubes
+from kamicp.prover.prior import root_prior
+from kamicp.prover.search import make_search
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

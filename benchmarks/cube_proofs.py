@@ -6,7 +6,7 @@
 
 For each level: the single-machine `solve(engine="auto")` (wall time), then for each worker count a fresh
 LocalCluster of that many one-thread worker processes (started before the clock, shut down after) and
-`kamicp.distributed.solve_distributed` without a store: wall time, the workers' total CPU seconds (each
+`kamicp.prover.distributed.solve_distributed` without a store: wall time, the workers' total CPU seconds (each
 cube task's own, children included), cubes (tasks sent / all cubes of the horizons tried), and wall time
 as a ratio to the single-machine solve; "prepare" is the parent's part before the first cube (the lower
 bound and the greedy, beam and rollout solutions, as one machine computes them). `--no cube-order` (the
@@ -25,10 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
 from kamicp import load_level  # noqa: E402
-from kamicp.config import options_without  # noqa: E402
-from kamicp.distributed import CubeSource, DistributedResult, solve_distributed  # noqa: E402
+from kamicp.prover.config import options_without  # noqa: E402
+from kamicp.prover.distributed import CubeSource, DistributedResult, solve_distributed  # noqa: E402
+from kamicp.prover.solver import solve  # noqa: E402
 from kamicp.runtime.cluster import connect  # noqa: E402
-from kamicp.solver import solve  # noqa: E402
 
 
 def single(path: str, time_limit: float) -> dict:

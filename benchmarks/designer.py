@@ -23,9 +23,9 @@ import typer
 from rich.console import Console
 
 from kamicp import load_level, solve
-from kamicp.count import count_with
+from kamicp.designer.count import count_with
+from kamicp.designer.generate import GenerateSpec, generate_level
 from kamicp.errors import KamiError
-from kamicp.generate import GenerateSpec, generate_level
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options  # noqa: E402,F401 (command_line: floodit99.py's)
-from kamicp.level import Level  # noqa: E402
+from kamicp.board.level import Level  # noqa: E402
 
 
 def board(n: int, k: int) -> Level:

@@ -11,7 +11,7 @@ ColorFill, and the boards then run in the order of those times (the easiest firs
 in a fresh process (`--one`), so that its peak memory (ru_maxrss, the largest of the process and its
 workers) and CPU time (with its workers') are its own: `--rules pivot` by
 `kamicp.floodit.solve_pivot` (the compiled A*), `--rules free` (Kami's rules: any region may be
-recoloured) by `kamicp.solver.solve`. A proven optimum that differs from the file's is an error (exit 1).
+recoloured) by `kamicp.prover.solver.solve`. A proven optimum that differs from the file's is an error (exit 1).
 The load average of the machine is recorded before and after. Writes OUT.md (table, command, machine) and
 OUT.json (records), and OUT.partial.json while it runs.
 """
@@ -41,7 +41,7 @@ def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: 
     """One board in this process: the answer, its seconds (wall and CPU) and the peak memory."""
     from kamicp import load_level
     from kamicp.floodit import solve_pivot
-    from kamicp.solver import solve
+    from kamicp.prover.solver import solve
 
     level = load_level(path, "flood99")
     t0, c0 = time.monotonic(), time.process_time()

@@ -24,12 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options, write  # noqa: E402
-from kamicp.bounds import bound_report  # noqa: E402
+from kamicp.board.level import Move  # noqa: E402
+from kamicp.board.regions import quotient, recolor, regions_of  # noqa: E402
+from kamicp.board.rules import verify  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
-from kamicp.level import Move  # noqa: E402
-from kamicp.regions import quotient, recolor, regions_of  # noqa: E402
-from kamicp.rules import verify  # noqa: E402
-from kamicp.search import CompiledIDAStar, SearchTimeout, beam_plan, rollout_plan  # noqa: E402
+from kamicp.prover.bounds import bound_report  # noqa: E402
+from kamicp.prover.search import CompiledIDAStar, SearchTimeout, beam_plan, rollout_plan  # noqa: E402
 
 
 def best_plan(regions, k: int, seconds: float) -> list[tuple[int, int]] | None:

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kamicp.level import Level  # noqa: E402
-from kamicp.regions import regions_of  # noqa: E402
+from kamicp.board.level import Level  # noqa: E402
+from kamicp.board.regions import regions_of  # noqa: E402
 
 ROWS, COLS = 29, 10
 KEYS = "ABCDE"

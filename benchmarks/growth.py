@@ -40,13 +40,13 @@ from generate import PALETTE, ROWS, level_row, make  # noqa: E402
 
 from benchmarks.report import command_line, options  # noqa: E402
 from benchmarks.report import write as write_results  # noqa: E402
-from kamicp.bounds import bound_report  # noqa: E402
-from kamicp.config import BoundOptions, SearchOptions  # noqa: E402
+from kamicp.board.level import Move  # noqa: E402
+from kamicp.board.regions import regions_of  # noqa: E402
+from kamicp.board.rules import verify  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
-from kamicp.level import Move  # noqa: E402
-from kamicp.regions import regions_of  # noqa: E402
-from kamicp.rules import verify  # noqa: E402
-from kamicp.search import SearchTimeout, make_search  # noqa: E402
+from kamicp.prover.bounds import bound_report  # noqa: E402
+from kamicp.prover.config import BoundOptions, SearchOptions  # noqa: E402
+from kamicp.prover.search import SearchTimeout, make_search  # noqa: E402
 
 
 def generated(sizes: list[int], seeds: list[int], out: Path) -> list[Path]:

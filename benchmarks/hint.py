@@ -27,11 +27,11 @@ sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers
 
 from benchmarks.report import RESULTS, Out, command_line, paths, write  # noqa: E402
 from kamicp import load_level, solve  # noqa: E402
-from kamicp.hint import hint, position_level  # noqa: E402
-from kamicp.level import Level  # noqa: E402
-from kamicp.regions import regions_of  # noqa: E402
-from kamicp.rules import replay  # noqa: E402
-from kamicp.solver import OPTIMAL  # noqa: E402
+from kamicp.board.level import Level  # noqa: E402
+from kamicp.board.regions import regions_of  # noqa: E402
+from kamicp.board.rules import replay  # noqa: E402
+from kamicp.designer.hint import hint, position_level  # noqa: E402
+from kamicp.prover.solver import OPTIMAL  # noqa: E402
 from tests.helpers.boards import random_moves  # noqa: E402
 
 app = typer.Typer(add_completion=False)

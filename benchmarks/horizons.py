@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options, write  # noqa: E402
-from kamicp.bounds import lower_bound  # noqa: E402
+from kamicp.board.regions import regions_of  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
-from kamicp.regions import regions_of  # noqa: E402
-from kamicp.search import CompiledIDAStar, IDAStar, SearchTimeout  # noqa: E402
+from kamicp.prover.bounds import lower_bound  # noqa: E402
+from kamicp.prover.search import CompiledIDAStar, IDAStar, SearchTimeout  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:

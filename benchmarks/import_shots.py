@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers
 
 from benchmarks.report import Out, command_line, write  # noqa: E402
 from kamicp import load_level  # noqa: E402
+from kamicp.board.level import HOLE, Level  # noqa: E402
 from kamicp.formats.screenshot import level_from_image  # noqa: E402
-from kamicp.level import HOLE, Level  # noqa: E402
 from tests.helpers.shots import SIZES, game_palette, game_shot, with_holes  # noqa: E402
 
 LEVELS = ["tri-20b4c-s103", "tri-32b5c-s106", "tri-28b4c-s105", "tri-18b4c-s113"]

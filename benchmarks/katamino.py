@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
-from kamicp.formats.katamino import read_book  # noqa: E402
 from kamicp.katamino import ENGINES, LETTERS, KataminoStatus, Puzzle, Rule, shorthand, solve_book, solve_katamino  # noqa: E402
+from kamicp.katamino.files import read_book  # noqa: E402
 
 SLOW = ("cpsat", "dlx")
 

@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, puzzles.make_p
 
 from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
 from kamicp import Level  # noqa: E402
+from kamicp.board.regions import regions_of  # noqa: E402
 from kamicp.packs import PackSettings, PackStore, load_pack, run_pack, summarize  # noqa: E402
-from kamicp.regions import regions_of  # noqa: E402
-from kamicp.upper import greedy  # noqa: E402
+from kamicp.prover.upper import greedy  # noqa: E402
 from puzzles.make_puzzles import PALETTE, blob_rows  # noqa: E402
 
 

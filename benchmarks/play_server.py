@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import RESULTS, Out, command_line, write  # noqa: E402
+from kamicp.board.level import Level  # noqa: E402
+from kamicp.board.regions import region_graph  # noqa: E402
 from kamicp.formats import write_json  # noqa: E402
-from kamicp.level import Level  # noqa: E402
-from kamicp.regions import region_graph  # noqa: E402
 
 app = typer.Typer(add_completion=False)
 UPLOAD = {"Content-Type": "application/octet-stream"}

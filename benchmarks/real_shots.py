@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's kamicp
 
 from benchmarks.report import Out, command_line, write  # noqa: E402
+from kamicp.board.level import HOLE, Level  # noqa: E402
 from kamicp.errors import KamiError  # noqa: E402
 from kamicp.formats.screenshot import level_from_image, open_image, read_screenshot  # noqa: E402
-from kamicp.level import HOLE, Level  # noqa: E402
 
 app = typer.Typer(add_completion=False)
 

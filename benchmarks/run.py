@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from kamicp import load_level, solve
-from kamicp.solver import OPTIMAL, Result
+from kamicp.prover.solver import OPTIMAL, Result
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -1,11 +1,11 @@
 """kamicp: solve Kami-style flood puzzles provably optimally."""
 
+from kamicp.board.level import Level, Move
+from kamicp.board.regions import region_graph
+from kamicp.board.rules import replay, verify
 from kamicp.errors import FormatError, Interrupted, KamiError, RuleError, SolverError, UsageError, WorkerError
 from kamicp.formats import load_level
-from kamicp.level import Level, Move
-from kamicp.regions import region_graph
-from kamicp.rules import replay, verify
-from kamicp.solver import Result, Validation, prove_under, solve, validate
+from kamicp.prover.solver import Result, Validation, prove_under, solve, validate
 
 __version__ = "0.1.0"
 

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 from kamicp import Level, solve
-from kamicp.solver import OPTIMAL
+from kamicp.prover.solver import OPTIMAL
 
 HERE = Path(__file__).resolve().parent
 PALETTE = {"A": "#e9d8a6", "B": "#005f73", "C": "#ae2012", "D": "#ee9b00", "E": "#0a9396"}

@@ -1,4 +1,4 @@
-// Unit "lower bounds": the sound lower bound of kamicp/bounds.py on a quotient graph (per island
+// Unit "lower bounds": the sound lower bound of kamicp/prover/bounds.py on a quotient graph (per island
 // max(radius with the ring rule, colour bound with the gathering refinement); min over the final colour
 // of the sum over islands), and `prunes`, which decides bound > budget on one-island boards without
 // computing the bound exactly (landmark lower bounds on eccentricities, models/strengthening.md §5).

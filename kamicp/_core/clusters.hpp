@@ -1,4 +1,4 @@
-// Unit "clusters": the cluster gathering cost of kamicp/bounds.py (`cluster_costs`, models/bounds.md
+// Unit "clusters": the cluster gathering cost of kamicp/prover/bounds.py (`cluster_costs`, models/bounds.md
 // "Clusters") from a one-island node's region distances: before a colour can be one region, the moves
 // made are at least the cheapest clustering of (a far-apart sample of) its regions, as a region built by
 // h moves spans at most 2h. The same sample as the Python code and the same decision, so both searches

@@ -1,6 +1,6 @@
 // Unit "region contraction": the board of initial regions (its adjacency, colours, start colouring) and
 // the quotient graph of a colouring (adjacent regions of one colour contracted into one current region),
-// the same as kamicp/regions.py's `quotient`. Also the packed board key the transposition table and the
+// the same as kamicp/board/regions.py's `quotient`. Also the packed board key the transposition table and the
 // beam's duplicate check use (two initial regions per byte: at most 15 colours).
 #pragma once
 

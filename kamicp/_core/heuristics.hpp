@@ -1,4 +1,4 @@
-// Unit "upper-bound heuristics" (never proofs; every plan is replayed by kamicp/rules.py in the solver):
+// Unit "upper-bound heuristics" (never proofs; every plan is replayed by kamicp/board/rules.py in the solver):
 // - Beam: keep the `width` best boards per depth by (sound lower bound without the gathering refinement,
 //   [closeness,] regions left); expand each by its `fan` moves that merge the most regions.
 // - Rollout: one move (or none), then a pivot rollout: finish the board by painting only the growing blob

@@ -1,4 +1,4 @@
-// Unit "IDA*": depth-first search for a plan within a move threshold, the same tree as kamicp/search.py's
+// Unit "IDA*": depth-first search for a plan within a move threshold, the same tree as kamicp/prover/search.py's
 // IDAStar: every region may be painted every other colour; pruning only by the sound lower bound
 // (bounds.hpp, children decided at their parent by child_bounds.hpp) and a transposition table
 // (fail_table.hpp) storing per board the largest budget proven insufficient. Options (SearchSettings):
@@ -9,11 +9,11 @@
 //   includes the restriction (por 2), or not at all (por 1);
 // - a colour-preserving involution of the initial regions (symmetry): the first move on r only if
 //   r <= sigma(r) (off when a prior move is given: it is not compatible with the order against it);
-// - a prior move P (the last move of a cube, kamicp/prior.py): the root is searched as if reached by P,
+// - a prior move P (the last move of a cube, kamicp/prover/prior.py): the root is searched as if reached by P,
 //   so the search answers "a solution canonical after P?" (models/cubes.md), not "a solution?";
 // - the bound's rules (ablations only).
 // In the portfolio's race, `attach_stop` hands the search the ledger's shared flags: a horizon another
-// process proved is abandoned like a timeout (kamicp/portfolio.py).
+// process proved is abandoned like a timeout (kamicp/prover/race.py).
 #pragma once
 
 #include <algorithm>
@@ -274,7 +274,7 @@ class Ida {
         const bool prepared = s_.clusters > 0 && one_island && !f.moves.empty();
         if (prepared) {
             child_.prepare_children(f.child, q, budget - 1);  // (its distances serve the clusters too)
-            if (!checked && cluster_prunes(f.child, q, budget)) return false;  // as kamicp.search's bound does
+            if (!checked && cluster_prunes(f.child, q, budget)) return false;  // as kamicp.prover.search's bound does
         }
         if (expand(f, depth, budget, one_island, root && root_sym_, prepared)) return true;
         if (!pruned) {

@@ -1,4 +1,4 @@
-// The thin Python binding of kamicp's compiled core (the extension kamicp._fastsearch; kamicp/search.py
+// The thin Python binding of kamicp's compiled core (the extension kamicp._fastsearch; kamicp/prover/search.py
 // wraps it, and its pure-Python IDAStar is the reference the tests cross-check it against). Arguments are
 // parsed here, by keyword, into the units' plain data (contraction.hpp's Board, ida.hpp's
 // SearchSettings); the units know nothing of Python. Units, bottom up: contraction (regions of a
@@ -96,7 +96,7 @@ PyObject *plan_list(const Plan &moves) {
     return plan;
 }
 
-// The prior move (kamicp/prior.py) into settings: the initial region holding it, the initial regions
+// The prior move (kamicp/prover/prior.py) into settings: the initial region holding it, the initial regions
 // meeting N[P] (a sequence of indices) and its old colour, checked.
 bool read_prior(int prior_min, PyObject *near_obj, int prior_color, int n, int K, kamicp::SearchSettings &s) {
     std::vector<int> near;
@@ -422,7 +422,7 @@ PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
      "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1) -> handle of an IDA* search "
-     "(prior_*: the root searched as if reached by that move, kamicp/prior.py)"},
+     "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"beam", KW(py_beam),

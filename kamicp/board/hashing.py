@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from kamicp.level import Level
+from kamicp.board.level import Level
 
 
 def level_hash(level: Level) -> str:

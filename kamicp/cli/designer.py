@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from kamicp.board.level import Level
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
@@ -33,12 +34,11 @@ from kamicp.cli.options import (
     load,
 )
 from kamicp.cli.signals import interruptible
-from kamicp.count import CountResult, count_optimal
+from kamicp.designer.count import CountResult, count_optimal
+from kamicp.designer.generate import Generated, GenerateSpec, generate_pack, level_name
 from kamicp.errors import Interrupted, KamiError, Terminated
 from kamicp.formats import write_json
-from kamicp.generate import Generated, GenerateSpec, generate_pack, level_name
-from kamicp.level import Level
-from kamicp.outcome import StoppedBy
+from kamicp.prover.outcome import StoppedBy
 
 
 def _at_least(n: int, exact: bool) -> str:

@@ -1,4 +1,4 @@
-"""`solve --dask`: a distributed proof (kamicp.distributed), its progress bar and its cube summary."""
+"""`solve --dask`: a distributed proof (kamicp.prover.distributed), its progress bar and its cube summary."""
 
 from __future__ import annotations
 
@@ -17,12 +17,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from kamicp.board.level import Level
 from kamicp.cli.console import err, fail, out
 from kamicp.cli.exits import EXIT_UNKNOWN
 from kamicp.cli.options import MAX_WORKERS
-from kamicp.config import SolveOptions
-from kamicp.cubes import check_depth
-from kamicp.distributed import (
+from kamicp.errors import ClusterLost, UsageError
+from kamicp.limits import time_budget
+from kamicp.prover.config import SolveOptions
+from kamicp.prover.cubes import check_depth
+from kamicp.prover.distributed import (
     CubeProgress,
     CubesInterrupted,
     DistributedResult,
@@ -30,16 +33,13 @@ from kamicp.distributed import (
     dask_client,
     solve_distributed,
 )
-from kamicp.errors import ClusterLost, UsageError
-from kamicp.extras import require
-from kamicp.level import Level
-from kamicp.limits import time_budget
-from kamicp.outcome import EngineName, Status
+from kamicp.prover.outcome import EngineName, Status
 from kamicp.prover.request import Budget
+from kamicp.prover.solver import solve
 from kamicp.render.safe import printable
 from kamicp.runtime.cluster import check_address, dashboard_link
+from kamicp.runtime.extras import require
 from kamicp.runtime.store import Store
-from kamicp.solver import solve
 
 DaskOpt = Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Split the proof into cubes "
                                              "solved on a Dask cluster: tcp://HOST:PORT, or 'local' (a LocalCluster "

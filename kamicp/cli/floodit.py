@@ -9,13 +9,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from kamicp.board.level import Label, Level
 from kamicp.cli.console import out, shown
 from kamicp.cli.report import moves_table, print_result, summary
 from kamicp.floodit import Pivot, pivot_cell, rules_named
-from kamicp.level import Label, Level
-from kamicp.outcome import EngineName, Outcome
+from kamicp.prover.outcome import EngineName, Outcome
 from kamicp.prover.request import Rules as RulesObject
-from kamicp.solver import Result, options_without
+from kamicp.prover.solver import Result, options_without
 
 
 class Rules(StrEnum):

@@ -22,9 +22,9 @@ from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKN
 from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
 from kamicp.cli.signals import interruptible
 from kamicp.errors import Terminated
-from kamicp.formats.katamino import read_katamino_file
 from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorthand, solve_katamino
 from kamicp.katamino.book import Book, solve_book
+from kamicp.katamino.files import read_katamino_file
 from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
 from kamicp.render.files import check_writable, picture_kind
 

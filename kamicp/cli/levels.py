@@ -9,6 +9,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from kamicp.board.level import Level
+from kamicp.board.rules import replay
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, fail, out, print_json, shown, spinner
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK
@@ -24,14 +26,12 @@ from kamicp.cli.options import (
     load,
 )
 from kamicp.cli.report import exit_for, summary
+from kamicp.designer.official import LevelSummary, summarize
 from kamicp.formats import write_json
-from kamicp.level import Level
-from kamicp.official import LevelSummary, summarize
+from kamicp.prover.solver import OPTIMAL, solve
 from kamicp.render.files import check_writable, write_picture
 from kamicp.render.safe import printable
 from kamicp.render.terminal import board_view, legend, mark_glyph, swatch
-from kamicp.rules import replay
-from kamicp.solver import OPTIMAL, solve
 
 
 @app.command("show")

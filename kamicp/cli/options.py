@@ -9,15 +9,15 @@ from typing import Annotated
 
 import typer
 
+from kamicp.board.level import Level
 from kamicp.cli.console import bad_input, fail
 from kamicp.formats import load_level
-from kamicp.level import Level
-from kamicp.solver import SEED_RANGE, TECHNIQUES
+from kamicp.prover.solver import SEED_RANGE, TECHNIQUES
 
 
 class EngineChoice(StrEnum):
     """The --engine option's choices (the engines a caller may pick: `outcome.ENGINES`); not the engine
-    objects of kamicp.engines, nor `outcome.EngineName`, who answered a horizon."""
+    objects of kamicp.prover.engines, nor `outcome.EngineName`, who answered a horizon."""
 
     CPSAT = "cpsat"
     SEARCH = "search"

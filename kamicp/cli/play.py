@@ -10,15 +10,16 @@ from typing import Annotated
 
 import typer
 
+from kamicp.board.level import Level
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
 from kamicp.cli.exits import EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, LevelArg, TimeLimit, load
+from kamicp.designer.hint import Hint, HintStatus, hint, parse_moves
 from kamicp.errors import Terminated
-from kamicp.extras import missing_extra
-from kamicp.hint import Hint, HintStatus, hint, parse_moves
-from kamicp.level import Level
+from kamicp.prover.request import Budget
 from kamicp.render.terminal import swatch
+from kamicp.runtime.extras import missing_extra
 
 FIRST_LEVEL = "tri-dawn.json"  # `kamicp play` without a level starts here (the bundled levels' first)
 MovesOpt = Annotated[str, typer.Option("--moves", help="Moves played so far: the JSON `solve --json` prints, or "
@@ -66,7 +67,7 @@ def hint_cmd(
     with bad_input():
         played = parse_moves(level, moves)
     with bad_input(), spinner(not as_json) as progress:
-        answer = hint(level, played, time_limit=time_limit, engine=engine.value, progress=progress)
+        answer = hint(level, played, budget=Budget(time_limit=time_limit, engine=engine.value, progress=progress))
     if as_json:
         out.print_json(json.dumps(answer.to_dict(level)))
     else:

@@ -6,12 +6,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kamicp.board.level import Level
 from kamicp.cli.console import out, plural, shown
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
-from kamicp.level import Level
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, Result
 from kamicp.render.safe import printable
 from kamicp.render.terminal import swatch
-from kamicp.solver import NO_SOLUTION, OPTIMAL, Result
 
 
 def moves_table(level: Level, result: Result) -> Table:

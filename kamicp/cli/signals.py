@@ -16,7 +16,7 @@ import typer
 from kamicp.cli.console import err, plural
 from kamicp.cli.exits import EXIT_INTERRUPTED
 from kamicp.errors import Interrupted, Terminated
-from kamicp.solver import interrupt_solves
+from kamicp.prover.solver import interrupt_solves
 
 
 def _raise_terminated(_signum: int, _frame: object) -> None:

@@ -39,9 +39,9 @@ from kamicp.cli.options import (
 from kamicp.cli.report import exit_for
 from kamicp.cli.signals import interruptible
 from kamicp.prover.request import Budget
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, options_without
 from kamicp.render.files import check_steps_dir, write_steps
 from kamicp.render.safe import printable
-from kamicp.solver import NO_SOLUTION, OPTIMAL, options_without
 
 
 @app.command("solve")

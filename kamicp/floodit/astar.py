@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kamicp.floodit.game import PivotGame
-from kamicp.interrupt import INTERRUPT
-from kamicp.search import compiled_core
+from kamicp.prover.search import compiled_core
+from kamicp.runtime.interrupt import INTERRUPT
 
 SLICE = 0.25  # seconds of search between looks at the clock, the interrupt flag and the progress line
 MEMORY_MB = 6000  # default budget of the stored sets (the process needs about as much again at worst)

@@ -8,14 +8,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from kamicp.board.level import Label, Level, Move
 from kamicp.errors import SolverError
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.solver import solve_pivot
-from kamicp.level import Label, Level, Move
 from kamicp.limits import time_budget
-from kamicp.outcome import CountResult, StoppedBy
-from kamicp.solver import NO_SOLUTION, OPTIMAL
+from kamicp.prover.outcome import CountResult, StoppedBy
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL
 
 KEEP = 3  # example plans kept
 CLOCK = 256  # states between deadline checks

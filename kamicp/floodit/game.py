@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kamicp.board.level import Label, Level
+from kamicp.board.regions import Regions, islands, regions_of
 from kamicp.errors import UsageError
-from kamicp.level import Label, Level
-from kamicp.regions import Regions, islands, regions_of
 
 
 @dataclass(frozen=True)

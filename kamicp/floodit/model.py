@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from kamicp.floodit.game import PivotGame
-from kamicp.outcome import Outcome
+from kamicp.prover.outcome import Outcome
 
 
 @dataclass

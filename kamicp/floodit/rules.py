@@ -8,16 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kamicp.config import ModelOptions, SolveOptions
+from kamicp.board.level import Label, Level
 from kamicp.errors import UsageError
 from kamicp.floodit import astar
 from kamicp.floodit.count import count_pivot
 from kamicp.floodit.game import pivot_cell
 from kamicp.floodit.solver import solve_pivot
 from kamicp.floodit.validate import parse_pivot, validate_pivot
-from kamicp.level import Label, Level
-from kamicp.outcome import CountResult, Result, Validation
-from kamicp.prover.request import Budget, Free, Rules
+from kamicp.prover.config import ModelOptions, SolveOptions
+from kamicp.prover.outcome import CountResult, Result, Validation
+from kamicp.prover.request import Budget, Rules
+from kamicp.prover.solver import Free
 
 RULES = ("free", "pivot")
 

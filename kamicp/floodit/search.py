@@ -13,8 +13,8 @@ import time
 
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame
-from kamicp.interrupt import SearchTimeout
-from kamicp.outcome import Outcome
+from kamicp.prover.outcome import Outcome
+from kamicp.runtime.interrupt import SearchTimeout
 
 NODES_PER_CLOCK = 1  # every node: on large boards one node's bound takes milliseconds, and a clock read is ~0.1 us
 

@@ -2,8 +2,8 @@
 built): the compiled A* with the layered bound (kamicp.floodit.astar), which proves its answer in one run.
 Engines `search` and `cpsat` (and `auto` without the compiled core): the pivot bound, a greedy upper bound,
 then every horizon from the bound up to the greedy length minus one refuted (or solved) by the pivot
-IDA* or the pivot CP-SAT model. Returns kamicp.solver.Result; every solution is replayed by the rules
-engine with the pivot rule (kamicp.rules.verify(..., pivot=cell)) first.
+IDA* or the pivot CP-SAT model. Returns kamicp.prover.solver.Result; every solution is replayed by the rules
+engine with the pivot rule (kamicp.board.rules.verify(..., pivot=cell)) first.
 """
 
 from __future__ import annotations
@@ -11,19 +11,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from kamicp.engines import Answer
+from kamicp.board.level import Label, Level, Move
+from kamicp.board.rules import verify
 from kamicp.errors import UsageError
 from kamicp.floodit import astar
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.search import PivotSearch
-from kamicp.horizons import Footing, HorizonLoop
-from kamicp.level import Label, Level, Move
 from kamicp.limits import time_budget
-from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.prover.engines import Answer
+from kamicp.prover.horizons import Footing, HorizonLoop
+from kamicp.prover.outcome import EngineName, Outcome, Status
 from kamicp.prover.request import Budget, check_budget
-from kamicp.rules import verify
-from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
 
 PIVOT_ENGINES = (EngineName.SEARCH, EngineName.CPSAT, EngineName.ASTAR, EngineName.AUTO)
 SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
@@ -48,7 +48,7 @@ def greedy_plan(game: PivotGame, deadline: float | None = None) -> list[int] | N
 
 
 class PivotEngines:
-    """Flood-It's side of the horizon loop (kamicp.horizons.Prover): each horizon by the pivot IDA* (auto: for
+    """Flood-It's side of the horizon loop (kamicp.prover.horizons.Prover): each horizon by the pivot IDA* (auto: for
     SEARCH_FIRST s), then by the pivot CP-SAT model; `name` is the engine of the last answer."""
 
     def __init__(self, game: PivotGame, engine: str, budget: Budget, label: str) -> None:

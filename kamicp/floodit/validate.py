@@ -1,17 +1,17 @@
-"""Pars under the Flood-It rules: `validate_pivot` is `kamicp.solver.validate` with the pivot solver (the
+"""Pars under the Flood-It rules: `validate_pivot` is `kamicp.prover.solver.validate` with the pivot solver (the
 same `Validation`, so pack rows and reports need nothing new), and `parse_pivot` reads a `--pivot` text."""
 
 from __future__ import annotations
 
 import re
 
+from kamicp.board.level import Label, Level
 from kamicp.errors import UsageError
 from kamicp.floodit.game import pivot_cell
 from kamicp.floodit.solver import solve_pivot
-from kamicp.level import Label, Level
 from kamicp.limits import MAX_DIGITS
+from kamicp.prover.solver import Validation, check_par, judge
 from kamicp.runtime.text import cut
-from kamicp.solver import Validation, check_par, judge
 
 _PIVOT_INT = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")  # few enough digits for int() (not '9' * 5000)
 
@@ -34,7 +34,7 @@ def parse_pivot(level: Level, text: str | None) -> Label | None:
 def validate_pivot(level: Level, par: int | None = None, pivot: Label | None = None, *, slack: int = 2,
                    **kwargs) -> Validation:
     """Check a par under the Flood-It rules: solve up to par + slack pivot moves and compare the proven
-    bounds with it (verdicts as `kamicp.solver.validate`). `kwargs` go to `solve_pivot`."""
+    bounds with it (verdicts as `kamicp.prover.solver.validate`). `kwargs` go to `solve_pivot`."""
     par = check_par(level, par)
     res = solve_pivot(level, pivot, max_steps=par + slack, **kwargs)
     return Validation(level.name, par, judge(res, par), res)

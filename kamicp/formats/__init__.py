@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from kamicp.board.level import Level
 from kamicp.errors import FormatError
 from kamicp.formats.flood99 import looks_like_flood99, read_flood99
 from kamicp.formats.json_format import read_json, write_json
 from kamicp.formats.puz import read_puz
 from kamicp.formats.text import read_text
 from kamicp.formats.xml_format import read_xml
-from kamicp.level import Level
 
 Reader = Callable[[Path, str | None], Level]
 

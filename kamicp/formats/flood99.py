@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kamicp.board.level import Level
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, parse_int, read_text_file
-from kamicp.level import Level
 from kamicp.runtime.text import cut
 
 KEYS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"

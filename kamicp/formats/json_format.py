@@ -7,9 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kamicp.board.level import HOLE, Level, Move
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, check_range, load_json, read_text_file
-from kamicp.level import HOLE, Level, Move
 from kamicp.limits import ENV, limits
 from kamicp.runtime.text import cut, short
 

@@ -27,9 +27,9 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from kamicp.board.level import HOLE, Level, Move
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, parse_int, read_text_file
-from kamicp.level import HOLE, Level, Move
 from kamicp.limits import MAX_DIGITS, MAX_MOVES, limits
 from kamicp.runtime.text import cut
 

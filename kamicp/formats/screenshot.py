@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from kamicp.board.lattice import Lattice, lattice
+from kamicp.board.level import HOLE, Level
 from kamicp.errors import FormatError, UsageError
 from kamicp.formats.shot.cluster import cluster
 from kamicp.formats.shot.colour import delta_e, rgb_to_lab
@@ -44,8 +46,6 @@ from kamicp.formats.shot.margins import (
     refine_box,
 )
 from kamicp.formats.shot.report import Box, CellMark, ImportReport, Screenshot, UncertainCell
-from kamicp.geometry import Lattice, lattice
-from kamicp.level import HOLE, Level
 
 DEFAULT_SHAPES: dict[str, tuple[int, int]] = {"triangle": (29, 10), "square": (10, 16)}
 HOLE_DELTA_E = 6.0  # a cell this close to the background colour is a hole

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kamicp.board.level import Level
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, read_text_file
-from kamicp.level import Level
 
 
 def level_from_text(text: str, geometry: str | None, source: str, name: str = "") -> Level:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path, PurePath
 
+from kamicp.board.level import Level
 from kamicp.errors import FormatError, KamiError
 from kamicp.formats import detect_format, load_level
-from kamicp.level import Level
 
 SCREENSHOT_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")
 

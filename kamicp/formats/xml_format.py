@@ -19,10 +19,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
+from kamicp.board.level import Level, Move
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, parse_int, read_text_file
 from kamicp.formats.puz import default_palette
-from kamicp.level import Level, Move
 from kamicp.limits import MAX_MOVES, limits
 
 ROOT = "PuzzleData"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 
-from kamicp.interrupt import SearchTimeout  # (the solutions yielded before it are all the search found)
+from kamicp.runtime.interrupt import SearchTimeout  # (the solutions yielded before it are all the search found)
 
 Column = int | str
 NODES_PER_CLOCK = 2048  # deadline checked every this many nodes

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from kamicp.interrupt import INTERRUPT
+from kamicp.errors import SolverError
 from kamicp.katamino.puzzle import Placement
+from kamicp.runtime.interrupt import INTERRUPT
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class KataminoModel:
         found = _Collector(self, limit if enumerate_all else 1)
         done = threading.Event()
 
-        def watch() -> None:  # Ctrl-C: CP-SAT holds the main thread, so stop it from here (kamicp.interrupt)
+        def watch() -> None:  # Ctrl-C: CP-SAT holds the main thread, so stop it from here (kamicp.runtime.interrupt)
             while not done.wait(0.05):
                 if INTERRUPT.is_set():
                     solver.stop_search()
@@ -88,7 +89,7 @@ class KataminoModel:
             watcher.join()
         seconds = solver.wall_time
         if status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {self.model.validate()}")
+            raise SolverError(f"CP-SAT rejected the model: {self.model.validate()}")
         sols = tuple(found.solutions)
         # With enumeration, OPTIMAL means every solution was listed (unless the callback stopped it early).
         complete = status == cp_model.INFEASIBLE or (status == cp_model.OPTIMAL and enumerate_all

@@ -17,13 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kamicp.coordination import Solo
 from kamicp.errors import UsageError
 from kamicp.katamino.bitboard import BitSearch, available
 from kamicp.katamino.board import Grid, Perm, canonical, check_solution, grid_of, impossibility, orbit, symmetries
 from kamicp.katamino.dlx import AlgorithmX, SearchTimeout
 from kamicp.katamino.puzzle import Placement, Puzzle
 from kamicp.limits import time_budget
+from kamicp.prover.coordination import Solo
 
 ENGINES = ("fast", "cpsat", "dlx")
 AUTO = "auto"  # the fast engine when the compiled core is built, else CP-SAT
@@ -110,7 +110,7 @@ class _Clock:
 
 
 def _bit_search(puzzle: Puzzle, placements: tuple[Placement, ...]) -> BitSearch:
-    """The compiled search, stopped by Ctrl-C like the others (kamicp.coordination.stop_everything)."""
+    """The compiled search, stopped by Ctrl-C like the others (kamicp.prover.coordination.stop_everything)."""
     search = BitSearch(puzzle, placements)
     Solo().attach(search)
     return search

@@ -14,12 +14,12 @@ store, level hashing, connecting to Dask) lives in the runtime and the board, so
 imports packs.
 """
 
-from kamicp.outcome import Verdict
 from kamicp.packs.discover import LEVEL_SUFFIXES, discover
 from kamicp.packs.report import PackOutcome, Summary, pack_outcome, proof_text, summarize, to_csv, to_json, to_markdown
 from kamicp.packs.results import PackStore
 from kamicp.packs.rows import Loaded, PackSettings, Row
 from kamicp.packs.runner import load_pack, run_pack
+from kamicp.prover.outcome import Verdict
 
 __all__ = [
     "LEVEL_SUFFIXES", "Loaded", "PackOutcome", "PackSettings", "PackStore", "Row", "Summary", "Verdict", "discover",

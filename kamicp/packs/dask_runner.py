@@ -13,11 +13,11 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from kamicp.extras import require
-from kamicp.outcome import Verdict
 from kamicp.packs import worker
 from kamicp.packs.rows import Loaded, PackSettings, Row, error_row
+from kamicp.prover.outcome import Verdict
 from kamicp.runtime.cluster import connect, lost_scheduler, quiet_logs, scheduler_lost
+from kamicp.runtime.extras import require
 
 
 def run_dask(todo: list[tuple[int, Loaded, str]], settings: PackSettings, address: str, jobs: int,

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kamicp.outcome import Verdict
 from kamicp.packs.rows import WRONG, Row
+from kamicp.prover.outcome import Verdict
 from kamicp.runtime.text import cut
 
 COLUMNS = ("level", "file", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof", "settings", "error")

@@ -5,8 +5,8 @@ rows of the report."""
 from __future__ import annotations
 
 from kamicp.errors import FormatError
-from kamicp.outcome import Verdict
 from kamicp.packs.rows import Row, game, question
+from kamicp.prover.outcome import Verdict
 from kamicp.runtime.store import Store
 
 

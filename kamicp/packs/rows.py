@@ -6,9 +6,9 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kamicp.level import Level
-from kamicp.outcome import Verdict
-from kamicp.solver import Validation
+from kamicp.board.level import Level
+from kamicp.prover.outcome import Verdict
+from kamicp.prover.solver import Validation
 
 WRONG = (Verdict.NOT_MINIMAL, Verdict.UNACHIEVABLE)
 

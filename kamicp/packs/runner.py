@@ -16,16 +16,16 @@ from pathlib import Path
 
 from kamicp.board.hashing import level_hash
 from kamicp.errors import KamiError, Terminated, UsageError
-from kamicp.extras import require
 from kamicp.floodit.rules import check_rules, rules_named
 from kamicp.formats import detect_format, load_level
 from kamicp.limits import time_budget
-from kamicp.outcome import Verdict
 from kamicp.packs import worker
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.results import PackStore
 from kamicp.packs.rows import Loaded, PackSettings, Row, error_row
+from kamicp.prover.outcome import Verdict
 from kamicp.runtime.cluster import check_address
+from kamicp.runtime.extras import require
 
 OnRow = Callable[[Row, bool], None]  # (row, skipped: answered before, taken from the store)
 

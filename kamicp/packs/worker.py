@@ -19,8 +19,8 @@ from dataclasses import replace
 
 from kamicp.errors import KamiError
 from kamicp.floodit.rules import rules_named
-from kamicp.outcome import Verdict
 from kamicp.packs.rows import Loaded, PackSettings, Row, error_row, row_from_validation
+from kamicp.prover.outcome import Verdict
 from kamicp.prover.request import Budget
 from kamicp.runtime.processes import on_parent_death, signal_group, stop_group
 
@@ -107,7 +107,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
         return error_row(loaded, key, Verdict.ERROR, "this worker process is daemonic and cannot start the "
                          "level's process (Dask: start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False)",
                          settings)
-    import kamicp.model  # noqa: F401 - OR-Tools loaded once here, inherited by every level's forked process
+    import kamicp.prover.model  # noqa: F401 - OR-Tools loaded once here, inherited by every level's forked process
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)

@@ -3,7 +3,7 @@ the other slow work (replays, layouts, reads of uploads) in worker threads, each
 
 A solve runs in a forked child process, never in the server's own: when its client goes away, when its
 deadline passes, or when the server stops, the child is killed (SIGKILL; the race's own workers die with
-it through PR_SET_PDEATHSIG, see kamicp.portfolio), so an abandoned solve costs nothing once its client
+it through PR_SET_PDEATHSIG, see kamicp.prover.race), so an abandoned solve costs nothing once its client
 has gone. A Gate lets `slots` requests work and `queue` more wait; any more are refused at once
 (`Busy`: HTTP 503 with Retry-After), so a burst of requests cannot pile up behind the running ones.
 """

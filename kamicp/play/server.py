@@ -33,17 +33,17 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board
+from kamicp.designer.hint import hint, move_from_data, position_level
 from kamicp.errors import KamiError, UsageError
 from kamicp.formats import load_level
 from kamicp.formats.upload import load_upload, safe_name
-from kamicp.hint import hint, move_from_data, position_level
-from kamicp.level import Level, Move
 from kamicp.play.guard import LocalOnly
 from kamicp.play.jobs import Busy, Gate, Processes, Threads, unless_gone
 from kamicp.play.sessions import UNKNOWN, Session, Sessions, Stale, TooSlow
 from kamicp.play.view import level_view
-from kamicp.rules import Board
-from kamicp.solver import OPTIMAL, move_dict, solve
+from kamicp.prover.solver import OPTIMAL, move_dict, solve
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes: a level file or a screenshot, never more
 MAX_MOVES = 1000  # a request replaying more moves than this is refused

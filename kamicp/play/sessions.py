@@ -11,9 +11,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, apply_move
 from kamicp.errors import KamiError
-from kamicp.level import Level, Move
-from kamicp.rules import Board, apply_move
 
 MAX_OPENED = 16  # levels opened by pages kept at once (the oldest is forgotten: its pages must reload)
 UNKNOWN = object()  # a level's optimum not solved yet

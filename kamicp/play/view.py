@@ -3,10 +3,10 @@ with a readable name per colour, and the cells' ids (the page's stable hooks: "r
 
 from __future__ import annotations
 
-from kamicp.level import Level
+from kamicp.board.level import Level
+from kamicp.board.rules import Board
 from kamicp.render.colors import CSS_COLORS, hex_of, parse_color, rgb_of
 from kamicp.render.scene import Circle, Label, Line, Polygon, board_scene, flat_items
-from kamicp.rules import Board
 
 CELL = 30.0  # drawing units per cell side (the page scales the SVG to fit)
 

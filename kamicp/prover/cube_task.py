@@ -1,6 +1,6 @@
 """A distributed proof's task, on a Dask worker: one cube's question (`CubeTask`) answered by the
 single-machine solver on the cube's child board (`run_cube`), as a `CubeAnswer` (models/cubes.md). The run
-that sends the tasks and gathers the answers is kamicp.distributed.
+that sends the tasks and gathers the answers is kamicp.prover.distributed.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from multiprocessing import current_process
 
-from kamicp.bounds import lower_bound
-from kamicp.config import SolveOptions, UpperOptions
-from kamicp.level import Level, Move
-from kamicp.outcome import EngineName, Outcome, Result, Status, move_dict
-from kamicp.prior import After
-from kamicp.regions import regions_of
-from kamicp.solver import solve, solve_after
+from kamicp.board.level import Level, Move
+from kamicp.board.regions import regions_of
+from kamicp.prover.bounds import lower_bound
+from kamicp.prover.config import SolveOptions, UpperOptions
+from kamicp.prover.outcome import EngineName, Outcome, Result, Status, move_dict
+from kamicp.prover.prior import After
+from kamicp.prover.solver import solve, solve_after
 
 # The children's own upper bound: the greedy alone; the beam and rollouts (up to 2 s + 4 s) would cost more
 # per cube than most cubes' proofs.
@@ -49,7 +49,7 @@ class CubeTask:
     deadline: float | None
     engine: str
     seed: int
-    after: After | None = None  # the child searched canonical after this move (the cube's last; kamicp/prior.py)
+    after: After | None = None  # the child searched canonical after this move (the cube's last; kamicp/prover/prior.py)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 `Budget` is the tuple every entry point used to thread through its signature (steps, time, workers, seed,
 engine, progress); `Rules` is the protocol a puzzle's rules implement, so that one call, `rules.solve(level,
-budget)`, serves Kami (`Free`, here) and Flood-It (`kamicp.floodit.Pivot(cell)`, which supplies its own
+budget)`, serves Kami (`prover.solver.Free`) and Flood-It (`kamicp.floodit.Pivot(cell)`, which supplies its own
 engines: the prover never imports a sibling). The command line parses its options into these two and prints
 what comes back; it never branches on the rules.
 """
@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kamicp.errors import UsageError
 
 if TYPE_CHECKING:
-    from kamicp.config import ModelOptions, SolveOptions
-    from kamicp.level import Level
-    from kamicp.outcome import Result, Validation
+    from kamicp.board.level import Level
+    from kamicp.prover.outcome import Result, Validation
 
 Progress = Callable[[str], None]
 
@@ -62,32 +61,10 @@ def check_budget(budget: Budget, engines: tuple[str, ...]) -> None:
 
 class Rules(Protocol):
     """A puzzle's rules as the prover's entry points see them: each brings its own engines. (Flood-It's
-    `Pivot` also counts: kamicp.count hands a count to the rules that are not `Free`.)"""
+    `Pivot` also counts: kamicp.designer.count hands a count to the rules that are not `Free`.)"""
 
     name: str  # "free" (Kami) or "pivot" (Flood-It), as in the JSON outputs and the packs' settings
 
     def solve(self, level: Level, budget: Budget) -> Result: ...
     def validate(self, level: Level, par: int | None, budget: Budget, *, slack: int = 2) -> Validation: ...
     def data(self, level: Level) -> dict: ...
-
-
-@dataclass(frozen=True)
-class Free:
-    """Kami's rules: a move repaints any region. `options`: the prover's configuration (or the model's)."""
-
-    options: SolveOptions | ModelOptions | None = None
-    name: ClassVar[str] = "free"
-
-    def solve(self, level: Level, budget: Budget) -> Result:
-        from kamicp.solver import solve  # (the solving API is above this module)
-
-        return solve(level, budget=budget, options=self.options)
-
-    def validate(self, level: Level, par: int | None, budget: Budget, *, slack: int = 2) -> Validation:
-        from kamicp.solver import validate
-
-        return validate(level, par, slack=slack, budget=budget, options=self.options)
-
-    def data(self, level: Level) -> dict:
-        """What a JSON output adds for these rules: nothing (Kami's outputs predate the rules)."""
-        return {}

@@ -11,7 +11,7 @@ import re
 from PIL import ImageColor
 from rich.color import Color, ColorParseError
 
-from kamicp.level import Level
+from kamicp.board.level import Level
 
 RGB = tuple[int, int, int]
 

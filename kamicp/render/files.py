@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board
 from kamicp.errors import FormatError, UsageError
-from kamicp.level import Level, Move
 from kamicp.render.scene import (
     Scene,
     board_scene,
@@ -21,7 +22,6 @@ from kamicp.render.scene import (
     titled,
 )
 from kamicp.render.svg import scene_svg
-from kamicp.rules import Board
 
 PNG_SCALE = 2.0  # PNGs are drawn at twice the SVG's size, crisp on high-density screens
 KINDS = ("svg", "png")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from kamicp.level import Level
+from kamicp.board.level import Level
 
 if TYPE_CHECKING:
     import numpy as np

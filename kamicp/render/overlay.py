@@ -11,8 +11,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from kamicp.board.level import HOLE
 from kamicp.errors import FormatError
-from kamicp.level import HOLE
 from kamicp.render.files import check_writable, write_bytes
 from kamicp.render.png import image_png
 

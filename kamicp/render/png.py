@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from kamicp.board.rules import Board
 from kamicp.limits import limits
 from kamicp.render.colors import parse_color
 from kamicp.render.safe import printable
@@ -27,7 +28,6 @@ from kamicp.render.scene import (
     board_scene,
     flat_items,
 )
-from kamicp.rules import Board
 
 SUPERSAMPLE = 3
 CANVAS_FACTOR = 3  # the supersampled canvas has at most this many times the output's pixel limit

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from kamicp.geometry import lattice
-from kamicp.level import Level, Move
+from kamicp.board.lattice import lattice
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, replay
 from kamicp.render.colors import hex_of, luminance, rgb_of
 from kamicp.render.layout import graph_layout
-from kamicp.rules import Board, replay
 
 Point = tuple[float, float]
 

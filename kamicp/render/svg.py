@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from kamicp.board.rules import Board
 from kamicp.render.safe import printable
 from kamicp.render.scene import (
     CELL,
@@ -21,7 +22,6 @@ from kamicp.render.scene import (
     Shape,
     board_scene,
 )
-from kamicp.rules import Board
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 

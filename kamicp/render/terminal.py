@@ -6,10 +6,10 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from kamicp.level import Level
+from kamicp.board.level import Level
+from kamicp.board.rules import Board
 from kamicp.render.colors import hex_of
 from kamicp.render.safe import printable
-from kamicp.rules import Board
 
 
 def color_of(level: Level, key: str) -> str:

@@ -3,3 +3,5 @@ the process's interrupt flag (`interrupt`), the optional extras (`extras`), chil
 (`processes`), the SQLite store (`store`), connecting to Dask (`cluster`) and cutting text for one-line
 messages (`text`). It may import only the foundations (`kamicp.errors`, `kamicp.limits`) and the
 standard library (Dask only inside `cluster`'s functions)."""
+
+__all__ = ["cluster", "extras", "interrupt", "processes", "store", "text"]  # modules: each loads on use

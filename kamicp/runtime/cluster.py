@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from kamicp.errors import ClusterLost, UsageError
-from kamicp.extras import require
+from kamicp.runtime.extras import require
 from kamicp.runtime.text import cut
 
 CONNECT_TIMEOUT = 5.0  # seconds for a scheduler to answer (at most: the time limit's rest when shorter)

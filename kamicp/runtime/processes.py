@@ -3,7 +3,7 @@
 A child dies with its parent (`die_with`, `on_parent_death`: on Linux the kernel signals it when the parent
 dies, even by SIGKILL); a parent stops its children with SIGTERM first and SIGKILL for what is left (`stop`
 for plain children; `stop_group`/`signal_group` for a child leading its own process group, which takes
-everything it started with it). The race's workers (kamicp.portfolio), the packs' level processes
+everything it started with it). The race's workers (kamicp.prover.race), the packs' level processes
 (kamicp.packs.worker) and the play server's solves (kamicp.play.jobs) all end this way.
 """
 

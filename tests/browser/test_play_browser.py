@@ -19,9 +19,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from typer.testing import CliRunner  # noqa: E402
 
 from kamicp import load_level, solve  # noqa: E402
+from kamicp.board.level import Level  # noqa: E402
 from kamicp.cli import app as cli  # noqa: E402
-from kamicp.hint import hint, move_from_data  # noqa: E402
-from kamicp.level import Level  # noqa: E402
+from kamicp.designer.hint import hint, move_from_data  # noqa: E402
 from kamicp.play.server import bundled_levels  # noqa: E402
 from tests.helpers import GAMES, PUZZLES  # noqa: E402
 from tests.helpers.play import running  # noqa: E402

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kamicp import load_level, verify
+from kamicp.board.level import Move
 from kamicp.cli import app
-from kamicp.level import Move
 from tests.helpers import HARD, PUZZLES
 
 runner = CliRunner()
@@ -194,7 +194,7 @@ def test_show_without_colours_prints_the_colour_keys():
 def test_every_technique_can_be_switched_off():
     """`--no NAME` for each switchable technique (the ablation's switches) keeps the proven optimum; an
     unknown name is a usage error (exit 2) that names the valid ones."""
-    from kamicp.solver import TECHNIQUES
+    from kamicp.prover.solver import TECHNIQUES
 
     for name in TECHNIQUES:
         res = run("solve", PUZZLES / "tri-harbour.json", "--no", name, "--json")

@@ -7,9 +7,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from kamicp.board.regions import region_graph
 from kamicp.cli import app
 from kamicp.formats import load_level
-from kamicp.regions import region_graph
 from tests.helpers.gamefiles import BENCH, TINY_PUZ, example_files, same_board
 
 TINY_XML = ('<PuzzleData name="tiny" width="3" height="2" numColours="3" colours="123111" gold="2" silver="3" '

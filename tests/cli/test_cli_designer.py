@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from kamicp import load_level, verify
+from kamicp.board.level import Move
 from kamicp.cli import app
+from kamicp.designer.generate import GenerateSpec
 from kamicp.errors import UsageError
-from kamicp.generate import GenerateSpec
-from kamicp.level import Move
 from tests.helpers import PUZZLES
 from tests.helpers.count_oracle import optimal_plans, swap_classes
 

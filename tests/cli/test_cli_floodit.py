@@ -7,8 +7,8 @@ import json
 from typer.testing import CliRunner
 
 from kamicp import load_level, verify
+from kamicp.board.level import Move
 from kamicp.cli import app
-from kamicp.level import Move
 from tests.helpers.oracle import bfs_pivot_optimum
 
 runner = CliRunner()
@@ -105,8 +105,8 @@ def _big_flood(tmp_path):
     """A 22 x 22 board in 10 colours: the A* runs for many minutes."""
     import random as _random
 
+    from kamicp.board.level import Level
     from kamicp.formats.flood99 import flood99_text
-    from kamicp.level import Level
 
     rng = _random.Random(3)
     rows = ["".join(rng.choice("ABCDEFGHIJ") for _ in range(22)) for _ in range(22)]

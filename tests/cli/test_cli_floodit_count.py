@@ -6,8 +6,8 @@ import json
 
 from typer.testing import CliRunner
 
+from kamicp.board.level import Level
 from kamicp.cli import app
-from kamicp.level import Level
 from tests.helpers.count_oracle import brute_pivot_count
 from tests.helpers.oracle import bfs_pivot_optimum
 

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from kamicp import load_level
+from kamicp.board.level import Move
 from kamicp.cli import app
-from kamicp.hint import hint, parse_moves
-from kamicp.level import Move
+from kamicp.designer.hint import hint, parse_moves
 from tests.helpers import HARD, PUZZLES, bench_script
 
 runner = CliRunner()

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from kamicp import load_level
 from kamicp.cli import app
-from kamicp.count import count_optimal
+from kamicp.designer.count import count_optimal
 from tests.helpers import PUZZLES, ROOT
 
 runner = CliRunner()

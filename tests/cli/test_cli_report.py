@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kamicp.config import BoundOptions, SearchOptions, SolveOptions
-from kamicp.horizons import run_horizons
-from kamicp.outcome import Horizon
+from kamicp.prover.config import BoundOptions, SearchOptions, SolveOptions
+from kamicp.prover.horizons import run_horizons
+from kamicp.prover.outcome import Horizon
 from kamicp.prover.request import Budget
 from tests.helpers.boardsets import bench_level
 
@@ -15,7 +15,7 @@ def test_proof_table_shows_implied_horizons_as_one_row():
     from rich.console import Console
 
     from kamicp.cli.report import proof_table
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     level = bench_level("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())

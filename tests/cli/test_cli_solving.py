@@ -17,14 +17,14 @@ from typer.testing import CliRunner
 from kamicp.cli import app
 from kamicp.errors import UsageError, WorkerError
 from kamicp.formats import load_level
-from kamicp.solver import solve
+from kamicp.prover.solver import solve
 from tests.helpers import PUZZLES, ROOT
 
 HARBOUR = PUZZLES / "tri-harbour.json"
 
 
 def test_cli_reports_a_solver_failure_in_one_line_with_exit_4(monkeypatch):
-    import kamicp.solver as solver  # (the CLI's rules call the solving API)
+    import kamicp.prover.solver as solver  # (the CLI's rules call the solving API)
 
     def crash(*_args, **_kwargs):
         raise WorkerError("the race's cpsat worker failed: RuntimeError: boom")

@@ -1,4 +1,4 @@
-"""Distributed proofs (kamicp.distributed, `solve --dask`) end to end on a real Dask LocalCluster (worker
+"""Distributed proofs (kamicp.prover.distributed, `solve --dask`) end to end on a real Dask LocalCluster (worker
 processes): the proven optimum equals the single-machine one, the store resumes after an interruption
 without recomputing stored cubes, and the CLI's options and errors."""
 
@@ -20,14 +20,14 @@ import pytest
 from typer.testing import CliRunner
 
 from kamicp import load_level
+from kamicp.board.regions import regions_of
+from kamicp.board.rules import verify
 from kamicp.cli import app
-from kamicp.config import options_without
-from kamicp.cubes import enumerate_cubes
-from kamicp.distributed import CubeOutcome, CubeSource, cube_settings, solve_distributed
 from kamicp.errors import FormatError, Interrupted
-from kamicp.outcome import EngineName, Outcome, Status
-from kamicp.regions import regions_of
-from kamicp.rules import verify
+from kamicp.prover.config import options_without
+from kamicp.prover.cubes import enumerate_cubes
+from kamicp.prover.distributed import CubeOutcome, CubeSource, cube_settings, solve_distributed
+from kamicp.prover.outcome import EngineName, Outcome, Status
 from kamicp.runtime.cluster import connect, dashboard_link
 from kamicp.runtime.store import Store
 from tests.helpers import HARD, LEVELS, known_optima

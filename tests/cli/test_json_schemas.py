@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kamicp.cli import app
-from kamicp.schemas import OUTPUTS, schema
+from kamicp.cli.schemas import OUTPUTS, schema
 from tests.helpers import GAMES, PUZZLES
 
 runner = CliRunner()
@@ -97,7 +97,7 @@ def test_katamino_book() -> None:
 
 
 def test_the_schemas_enums_are_the_codes() -> None:
-    from kamicp.outcome import Outcome, Status
+    from kamicp.prover.outcome import Outcome, Status
 
     defs = schema("solve")["$defs"]
     assert set(defs["status"]["enum"]) == {s.value for s in Status}

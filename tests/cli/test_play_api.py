@@ -17,7 +17,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from kamicp import load_level, verify  # noqa: E402
 from kamicp.cli import app as cli  # noqa: E402
-from kamicp.hint import move_from_data  # noqa: E402
+from kamicp.designer.hint import move_from_data  # noqa: E402
 from kamicp.play import server  # noqa: E402
 from tests.helpers import GAMES, PUZZLES  # noqa: E402
 
@@ -169,8 +169,8 @@ def test_play_command_serves_and_stops_on_ctrl_c():
 def test_open_a_screenshot():
     """A picture of a Kami 2 board (drawn by our renderer) opens as that board, read by the screenshot
     reader as `kamicp import` reads it: the same cells, colours equal up to renaming."""
+    from kamicp.board.rules import Board
     from kamicp.render.png import board_png
-    from kamicp.rules import Board
 
     level = load_level(PUZZLES / "tri-harbour.json")
     c = client()

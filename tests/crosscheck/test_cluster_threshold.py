@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from kamicp.bounds import cluster_cost, distances, spread_sample
-from kamicp.regions import regions_of
-from kamicp.search import HAVE_COMPILED, compiled_core
+from kamicp.board.regions import regions_of
+from kamicp.prover.bounds import cluster_cost, distances, spread_sample
+from kamicp.prover.search import HAVE_COMPILED, compiled_core
 from tests.helpers.boards import random_grid
 
 pytestmark = pytest.mark.skipif(not HAVE_COMPILED, reason="checks the compiled core")

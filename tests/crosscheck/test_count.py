@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kamicp import verify
-from kamicp.count import count_optimal
-from kamicp.level import Level
+from kamicp.board.level import Level
+from kamicp.designer.count import count_optimal
 from tests.helpers.boards import graph_levels, grid_levels
 from tests.helpers.count_oracle import optimal_plans, swap_classes
 

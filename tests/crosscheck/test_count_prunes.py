@@ -9,8 +9,8 @@ import random
 import pytest
 
 from kamicp import solve
-from kamicp.count import count_with, quick_bound
-from kamicp.regions import quotient, regions_of
+from kamicp.board.regions import quotient, regions_of
+from kamicp.designer.count import count_with, quick_bound
 from tests.helpers.boards import random_graph, random_grid
 from tests.helpers.oracle import bfs_optimum
 

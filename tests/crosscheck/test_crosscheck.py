@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kamicp import Move, solve, verify
-from kamicp.bounds import bound_report
-from kamicp.model import FloodModel
-from kamicp.regions import regions_of
-from kamicp.search import IDAStar
-from kamicp.solver import NO_SOLUTION, OPTIMAL
+from kamicp.board.regions import regions_of
+from kamicp.prover.bounds import bound_report
+from kamicp.prover.model import FloodModel
+from kamicp.prover.search import IDAStar
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL
 from tests.helpers.boards import levels, random_graph, random_mixed
 from tests.helpers.oracle import bfs_optimum
 
@@ -97,9 +97,9 @@ def _colour_regions(board, cells, color):
 def test_gather_costs_are_exactly_the_one_move_test():
     """gather_costs says 0/1/2 for "one region / one move can make it one region / no move can"; checked
     against every move of the rules engine on boards where colours have several regions."""
-    from kamicp.bounds import gather_costs
-    from kamicp.regions import islands
-    from kamicp.rules import Board, apply_move
+    from kamicp.board.regions import islands
+    from kamicp.board.rules import Board, apply_move
+    from kamicp.prover.bounds import gather_costs
 
     twos = 0
     for seed in range(120):
@@ -126,7 +126,7 @@ def test_gather_costs_are_exactly_the_one_move_test():
 
 def test_bound_with_gathering_never_exceeds_the_oracle():
     """Boards where a colour cannot be gathered in one move (the bound's +2 case) against the oracle."""
-    from kamicp.bounds import gather_costs
+    from kamicp.prover.bounds import gather_costs
 
     checked = 0
     rng = random.Random(5)
@@ -146,8 +146,8 @@ def test_bound_with_gathering_never_exceeds_the_oracle():
 def test_ring_rule_on_a_path():
     """A B A B C: radius 2 (centre the middle A), but its outermost ring {A, C} has two colours and no
     other region has eccentricity 2, so the bound is 3; the oracle agrees that 3 is the optimum."""
-    from kamicp.bounds import ring_radius
-    from kamicp.level import Level
+    from kamicp.board.level import Level
+    from kamicp.prover.bounds import ring_radius
 
     level = Level.from_graph({str(i): c for i, c in enumerate("ABABC")}, [(str(i), str(i + 1)) for i in range(4)])
     regions = regions_of(level)

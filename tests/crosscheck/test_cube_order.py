@@ -1,4 +1,4 @@
-"""The commuting-move order across the cube boundary (models/cubes.md, reduction 4; kamicp/prior.py):
+"""The commuting-move order across the cube boundary (models/cubes.md, reduction 4; kamicp/prover/prior.py):
 only canonical cubes, each child searched "canonical after the cube's last move" by the compiled search.
 Checked against the exhaustive oracle on random triangle, square and graph boards: the parent has a
 solution within h iff some cube's restricted child search finds one within h - D, for D = 1 and 2 at
@@ -11,16 +11,16 @@ import random
 
 import pytest
 
-from kamicp.config import SearchOptions, SolveOptions
-from kamicp.cubes import Cube, Step, cell_colors, cube_moves, enumerate_cubes, independent
+from kamicp.board.level import Level, Move
+from kamicp.board.regions import Regions, regions_of
+from kamicp.board.rules import Board, apply_move, replay, verify
 from kamicp.errors import UsageError
-from kamicp.level import Level, Move
-from kamicp.outcome import to_moves
-from kamicp.prior import After, RootPrior, root_prior
-from kamicp.regions import Regions, regions_of
-from kamicp.rules import Board, apply_move, replay, verify
-from kamicp.search import HAVE_COMPILED, CompiledIDAStar
-from kamicp.solver import solve
+from kamicp.prover.config import SearchOptions, SolveOptions
+from kamicp.prover.cubes import Cube, Step, cell_colors, cube_moves, enumerate_cubes, independent
+from kamicp.prover.outcome import to_moves
+from kamicp.prover.prior import After, RootPrior, root_prior
+from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar
+from kamicp.prover.solver import solve
 from tests.helpers.boards import random_grid, random_mixed
 from tests.helpers.oracle import bfs_optimum, blobby_levels
 
@@ -224,7 +224,7 @@ def test_solve_refuses_a_prior() -> None:
     ({"prior_min": 0, "prior_color": 0}, "required"),
 ])
 def test_the_binding_checks_the_prior(kwargs: dict, message: str) -> None:
-    from kamicp.search import compiled_core
+    from kamicp.prover.search import compiled_core
 
     with pytest.raises(ValueError, match=message):
         compiled_core.create([[1], [0, 2], [1]], [0, 1, 0], 2, **kwargs)

@@ -1,4 +1,4 @@
-"""Cubes (kamicp.cubes, models/cubes.md): the enumeration against the rules engine, and the proof rule
+"""Cubes (kamicp.prover.cubes, models/cubes.md): the enumeration against the rules engine, and the proof rule
 "horizon h is refuted iff nothing shorter than D moves solves the board and every cube's child needs more
 than h - D moves" against the exhaustive oracle, on many random small boards."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from kamicp.cubes import cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
+from kamicp.board.level import Level
+from kamicp.board.regions import regions_of
+from kamicp.board.rules import Board, apply_move, replay
 from kamicp.errors import UsageError
-from kamicp.level import Level
-from kamicp.regions import regions_of
-from kamicp.rules import Board, apply_move, replay
+from kamicp.prover.cubes import cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
 from tests.helpers.boards import grid_levels, levels
 from tests.helpers.oracle import bfs_optimum, blobby_levels, region_moves
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kamicp import verify
-from kamicp.generate import GenerateSpec, generate_level, symmetry_map
+from kamicp.designer.generate import GenerateSpec, generate_level, symmetry_map
 from tests.helpers.count_oracle import optimal_plans, swap_classes
 
 

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, apply_move, verify
 from kamicp.floodit import pivot_bound, pivot_game, prove_pivot_under, solve_pivot
 from kamicp.floodit.astar import PivotAStar, available, layered_bound
-from kamicp.level import Level, Move
-from kamicp.rules import Board, apply_move, verify
-from kamicp.search import HAVE_COMPILED
-from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN
+from kamicp.prover.search import HAVE_COMPILED
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, UNKNOWN
 from tests.helpers.boards import flood_square, grid_levels
 from tests.helpers.oracle import bfs_pivot_optimum
 

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import replay, verify
 from kamicp.errors import RuleError, UsageError
 from kamicp.floodit import pivot_bound, pivot_game, prove_pivot_under, solve_pivot
 from kamicp.floodit.model import PivotModel
 from kamicp.floodit.search import PivotSearch
-from kamicp.level import Level, Move
-from kamicp.rules import replay, verify
-from kamicp.solver import NO_SOLUTION, OPTIMAL, UNKNOWN
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, UNKNOWN
 from tests.helpers.boards import flood_square as square
 from tests.helpers.boards import grid_levels, random_grid
 from tests.helpers.oracle import bfs_pivot_optimum

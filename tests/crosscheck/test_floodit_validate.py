@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from kamicp.board.level import Level
 from kamicp.errors import UsageError
 from kamicp.floodit.validate import parse_pivot, validate_pivot
-from kamicp.level import Level
 from kamicp.packs import PackSettings
 from tests.helpers.boards import flood_square as square
 from tests.helpers.oracle import bfs_pivot_optimum

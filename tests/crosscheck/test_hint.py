@@ -9,9 +9,9 @@ import random
 import pytest
 
 from kamicp import RuleError, UsageError, load_level, solve
-from kamicp.hint import HintStatus, hint, parse_moves, position_level
-from kamicp.level import Level, Move
-from kamicp.rules import Board, apply_move, replay
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, apply_move, replay
+from kamicp.designer.hint import HintStatus, hint, parse_moves, position_level
 from tests.helpers import PUZZLES
 from tests.helpers.boards import random_mixed, random_moves
 from tests.helpers.oracle import bfs_optimum

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kamicp.errors import FormatError, RuleError, UsageError
-from kamicp.formats.katamino import read_katamino
 from kamicp.katamino import (
     LETTERS,
     KataminoStatus,
@@ -31,6 +30,7 @@ from kamicp.katamino import (
     usable_engines,
 )
 from kamicp.katamino.dlx import AlgorithmX
+from kamicp.katamino.files import read_katamino
 from tests.helpers import bench_script
 
 ENGINES = usable_engines()  # the fast one only when the compiled core is built

@@ -11,11 +11,11 @@ import pytest
 from ortools.sat.python import cp_model
 
 import kamicp.floodit.model as pivot_model
+from kamicp.board.level import Level
+from kamicp.board.rules import verify
 from kamicp.floodit import solve_pivot, validate_pivot
-from kamicp.level import Level
 from kamicp.packs.rows import Loaded, PackSettings
 from kamicp.packs.worker import solve_level
-from kamicp.rules import verify
 from tests.helpers.oracle import bfs_pivot_optimum
 
 

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from kamicp.bounds import bound_report, cluster_cost, cluster_costs
-from kamicp.level import Move
-from kamicp.regions import regions_of
-from kamicp.rules import Board, apply_move, replay
-from kamicp.search import HAVE_COMPILED
+from kamicp.board.level import Move
+from kamicp.board.regions import regions_of
+from kamicp.board.rules import Board, apply_move, replay
+from kamicp.prover.bounds import bound_report, cluster_cost, cluster_costs
+from kamicp.prover.search import HAVE_COMPILED
 from tests.helpers import PUZZLES, bench_script
 from tests.helpers.boards import random_graph, random_grid
 from tests.helpers.oracle import bfs_optimum
@@ -201,7 +201,7 @@ def test_the_cluster_bound_is_stronger_and_never_exceeds_the_optimum():
     every colour, so the cluster cost cannot beat the gathering cost there: see the next check)."""
     if not HAVE_COMPILED:
         pytest.skip("the optima of boards this size need the compiled search")
-    from kamicp.search import CompiledIDAStar
+    from kamicp.prover.search import CompiledIDAStar
 
     stronger = 0
     for level in _spread_boards(90, seed=2):
@@ -232,7 +232,7 @@ def test_the_compiled_search_prunes_by_clusters_node_for_node_as_the_python_sear
     optimum of the search without it; on boards where it raises the root bound, with fewer nodes."""
     if not HAVE_COMPILED:
         pytest.skip("compares the compiled search")
-    from kamicp.search import CompiledIDAStar, IDAStar
+    from kamicp.prover.search import CompiledIDAStar, IDAStar
 
     fewer = checked = 0
     for level in _spread_boards(200, seed=2):
@@ -262,7 +262,7 @@ def test_the_search_with_clusters_keeps_the_optimum_on_larger_boards():
     on boards where the cluster cost raises the root bound (so it also prunes inside the search)."""
     if not HAVE_COMPILED:
         pytest.skip("the optima of boards this size need the compiled search")
-    from kamicp.search import CompiledIDAStar
+    from kamicp.prover.search import CompiledIDAStar
 
     checked = 0
     for level in _spread_boards(60, seed=8):

@@ -16,16 +16,16 @@ from dataclasses import replace
 import pytest
 
 from kamicp import verify
-from kamicp.config import CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
-from kamicp.coordination import Solo
-from kamicp.horizons import run_horizons
-from kamicp.model import FloodModel, ModelOptions
-from kamicp.outcome import to_moves
+from kamicp.board.regions import islands, regions_of
+from kamicp.prover.config import CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
+from kamicp.prover.coordination import Solo
+from kamicp.prover.horizons import run_horizons
+from kamicp.prover.model import FloodModel, ModelOptions
+from kamicp.prover.outcome import to_moves
 from kamicp.prover.request import Budget
-from kamicp.regions import islands, regions_of
-from kamicp.search import HAVE_COMPILED, CompiledIDAStar, IDAStar
-from kamicp.solver import OPTIMAL, solve
-from kamicp.upper import greedy
+from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar, IDAStar
+from kamicp.prover.solver import OPTIMAL, solve
+from kamicp.prover.upper import greedy
 from tests.helpers.boards import random_grid
 from tests.helpers.boardsets import BOARDS, MEDIUM, SYMMETRIC, connected, search_optimum
 
@@ -99,8 +99,8 @@ def test_adjacent_moves_that_do_not_repaint_the_others_colour_commute():
     colour c1) and then a move on another region M (new colour c2) give the same board in the other order
     whenever M is not adjacent to P or c2 != a; and the order matters in some adjacent case with c2 == a
     (so the exception is needed)."""
-    from kamicp.level import Move
-    from kamicp.rules import Board, apply_move
+    from kamicp.board.level import Move
+    from kamicp.board.rules import Board, apply_move
 
     checked = needed = 0
     for _seed, level, _regions, _opt in BOARDS[:40]:
@@ -156,7 +156,7 @@ def test_compiled_search_matches_oracle_and_python(por, adjacent):
 
 @needs_compiled
 def test_compiled_search_with_symmetry_matches_the_reference():
-    from kamicp.symmetry import involution
+    from kamicp.board.symmetry import involution
 
     found = 0
     for seed, level, regions, opt in BOARDS + SYMMETRIC:
@@ -189,8 +189,8 @@ def test_compiled_search_expands_the_reference_tree_on_boards_over_64_regions():
     """The compiled core decides a child's bound from its parent's distances (several 64-bit words per
     region set here); it must prune exactly the children the reference prunes: same node counts."""
 
-    from kamicp.bounds import lower_bound
-    from kamicp.search import SearchTimeout
+    from kamicp.prover.bounds import lower_bound
+    from kamicp.prover.search import SearchTimeout
 
     rng = random.Random(11)
     compared = 0
@@ -253,7 +253,7 @@ def test_cpsat_engine_in_cubes_matches_the_oracle():
     ledger as in the race): the optima stay the oracle's."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0), upper=UpperOptions(beam=False))
     for i, (seed, level, _regions, opt) in enumerate(BOARDS[:16]):
@@ -268,7 +268,7 @@ def test_two_cpsat_workers_share_the_cubes():
     import multiprocessing as mp
     import threading
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0, hints=False), upper=UpperOptions(beam=False))
     for seed, level, _regions, opt in MEDIUM[:4]:
@@ -326,7 +326,7 @@ def test_top_down_matches_the_oracle(cubes, span):
     below the optimum, which these boards do not have: see the ledger and proof-table tests.)"""
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0 if cubes else 2.0),
                            upper=UpperOptions(beam=False, rollout=False), race=RaceOptions(top_down_span=span))
@@ -364,7 +364,7 @@ def test_race_with_top_down_end_to_end():
 @needs_compiled
 def test_rollout_plans_are_solutions_within_the_limit():
     """Rollout plans replay, never beat the oracle's optimum and respect the limit."""
-    from kamicp.search import rollout_plan
+    from kamicp.prover.search import rollout_plan
 
     found = 0
     for seed, level, regions, opt in BOARDS + MEDIUM:

@@ -27,9 +27,9 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's packages: kamicp, tests.helpers, puzzles.make_puzzles
 
 from kamicp import Level, solve  # noqa: E402
-from kamicp.level import Move  # noqa: E402
-from kamicp.rules import verify  # noqa: E402
-from kamicp.solver import OPTIMAL  # noqa: E402
+from kamicp.board.level import Move  # noqa: E402
+from kamicp.board.rules import verify  # noqa: E402
+from kamicp.prover.solver import OPTIMAL  # noqa: E402
 from puzzles.make_puzzles import PALETTE, blob_rows  # noqa: E402
 from tests.helpers.oracle import bfs_optimum  # noqa: E402
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from kamicp import load_level, solve, verify
-from kamicp.solver import OPTIMAL
+from kamicp.prover.solver import OPTIMAL
 from tests.helpers import LEVELS, known_optima
 
 FAST_REGIONS, FAST_OPTIMUM = 40, 7  # smaller levels solve in a few seconds each (benchmarks/RESULTS.md)

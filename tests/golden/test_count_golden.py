@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kamicp import load_level
-from kamicp.count import count_optimal
+from kamicp.designer.count import count_optimal
 from tests.helpers import PUZZLES
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kamicp import load_level, solve, verify
-from kamicp.solver import OPTIMAL
+from kamicp.prover.solver import OPTIMAL
 
 
 @pytest.mark.parametrize("engine", ["cpsat", "search"])
@@ -21,7 +21,7 @@ def test_blog_level_solves_in_five_with_proof_that_four_is_impossible(blog_path,
 
 
 def test_proof_by_horizon_prefers_definite_answers():
-    from kamicp.solver import Horizon, Result
+    from kamicp.prover.solver import Horizon, Result
 
     steps = (Horizon(4, "bound", 0, "bound"), Horizon(5, "infeasible", 0.1, "search"),
              Horizon(6, "unknown", 0.4, "search"), Horizon(6, "infeasible", 2.0, "cpsat"),

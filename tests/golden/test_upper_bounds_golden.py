@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kamicp import verify
-from kamicp.outcome import to_moves
-from kamicp.regions import regions_of
-from kamicp.search import HAVE_COMPILED
+from kamicp.board.regions import regions_of
+from kamicp.prover.outcome import to_moves
+from kamicp.prover.search import HAVE_COMPILED
 from tests.helpers.boardsets import bench_level
 
 needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled search not built")
@@ -17,7 +17,7 @@ needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled search n
 def test_rollouts_find_the_optimum_the_beam_misses():
     """gen-tri-110b5c-mirror-proper-s705: the beam gives 13 moves (12 in some runs), one move
     and a pivot rollout 12 (the optimum, proven in 404 s: benchmarks/RESULTS.md)."""
-    from kamicp.search import beam_plan, rollout_plan
+    from kamicp.prover.search import beam_plan, rollout_plan
 
     level = bench_level("gen-tri-110b5c-mirror-proper-s705")
     regions = regions_of(level)

@@ -6,8 +6,8 @@ import random
 
 from hypothesis import strategies as st
 
-from kamicp.level import Level, Move
-from kamicp.rules import Board, apply_move
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, apply_move
 
 KEYS = "ABCD"
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 
+from kamicp.board.level import Level
+from kamicp.board.regions import islands, regions_of
+from kamicp.board.symmetry import involution
 from kamicp.formats import load_level
-from kamicp.level import Level
-from kamicp.regions import islands, regions_of
-from kamicp.search import IDAStar
-from kamicp.symmetry import involution
+from kamicp.prover.search import IDAStar
 from tests.helpers import HARD
 from tests.helpers.boards import random_graph, random_grid
 from tests.helpers.oracle import bfs_optimum

@@ -1,6 +1,6 @@
 """Brute-force enumeration of every optimal plan, and of their classes, on the rules engine alone.
 
-It shares no code with kamicp.count: positions are cell colourings, moves are (cells of the tapped
+It shares no code with kamicp.designer.count: positions are cell colourings, moves are (cells of the tapped
 region, colour), and two plans are in one class when a chain of swaps of two consecutive moves, each
 swap giving a legal plan with the same moves, leads from one to the other (components of that graph).
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kamicp.level import Level, Move
-from kamicp.rules import Board, apply_move
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, apply_move
 from tests.helpers.oracle import region_moves
 
 Step = tuple[tuple[int, ...], str]  # (cells of the tapped region, new colour)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import networkx as nx
 
-from kamicp.level import Level
-from kamicp.regions import region_graph
+from kamicp.board.level import Level
+from kamicp.board.regions import region_graph
 from tests.helpers import GAMES, LEVELS
 
 EXAMPLES = GAMES

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
-from kamicp.level import Level, Move
-from kamicp.rules import Board, apply_move
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, apply_move
 from tests.helpers.boards import random_grid
 
 

@@ -12,10 +12,10 @@ import networkx as nx
 import numpy as np
 from PIL import Image
 
-from kamicp.level import Level
-from kamicp.regions import region_graph
+from kamicp.board.level import Level
+from kamicp.board.regions import region_graph
+from kamicp.board.rules import Board
 from kamicp.render.png import board_png
-from kamicp.rules import Board
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from starlette.applications import Starlette
 
-from kamicp.level import Level
+from kamicp.board.level import Level
 from kamicp.play.server import create_app
 from kamicp.play.serving import bind, port_of, server_for, url_of
 

@@ -29,7 +29,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from kamicp.level import HOLE, Level
+from kamicp.board.level import HOLE, Level
 
 BAR_RGB = (34, 25, 13)
 DIVIDER_RGB = (222, 219, 214)

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kamicp import load_level
+from kamicp.board.level import Level
 from kamicp.cli import app
+from kamicp.designer.official import summarize
 from kamicp.errors import KamiError
-from kamicp.level import Level
-from kamicp.official import summarize
 from kamicp.render.files import encode, picture_scene
 from tests.helpers import PUZZLES
 
@@ -205,7 +205,7 @@ def one_line_or_result(call: Callable[[], Any]) -> Any:
 
 
 def _katamino_fields(workdir: Path, field: str, value: Any, nest: int) -> None:
-    from kamicp.formats.katamino import read_katamino
+    from kamicp.katamino.files import read_katamino
 
     data = dict(KATAMINO)
     data[field] = value
@@ -224,7 +224,7 @@ BOOK = {"name": "b", "rule": "katamino", "challenges": [{"name": "c", "pieces": 
 
 
 def _katamino_book_fields(workdir: Path, field: str, value: Any, nest: int) -> None:
-    from kamicp.formats.katamino import read_katamino_file
+    from kamicp.katamino.files import read_katamino_file
 
     data = json.loads(json.dumps(BOOK))
     target = data if field in ("name", "rule", "challenges") else data["challenges"][0]
@@ -258,7 +258,7 @@ MOVE_TEXT = st.lists(st.sampled_from(["0,0:A", "1,2:B", "(3, 4):C", ";", ":", ",
 
 
 def _hint_moves(text: str, as_json: Any) -> None:
-    from kamicp.hint import parse_moves
+    from kamicp.designer.hint import parse_moves
 
     level = load_level(PUZZLES / "tri-harbour.json")
     for moves in (text, json.dumps(as_json).replace(json.dumps(HUGE), "9" * 5000)):

@@ -26,8 +26,8 @@ pytest.importorskip("starlette")
 httpx = pytest.importorskip("httpx")
 
 from kamicp import load_level  # noqa: E402
+from kamicp.board.level import Level  # noqa: E402
 from kamicp.formats import write_json  # noqa: E402
-from kamicp.level import Level  # noqa: E402
 from kamicp.play import server  # noqa: E402
 from tests.helpers import PUZZLES  # noqa: E402
 from tests.helpers.play import client, running  # noqa: E402
@@ -312,7 +312,7 @@ def test_uploads_are_read_one_at_a_time_and_queued_ones_are_bounded(monkeypatch)
 
 
 def board_graph_file(tmp_path: Path, side: int) -> Path:
-    from kamicp.regions import region_graph
+    from kamicp.board.regions import region_graph
 
     rng = random.Random(3)
     board = Level.from_rows(["".join(rng.choice("ABCD") for _ in range(side)) for _ in range(side)], "square")

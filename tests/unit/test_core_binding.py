@@ -8,9 +8,9 @@ import random
 import pytest
 
 from kamicp import Move, verify
-from kamicp.regions import regions_of
-from kamicp.search import BEAM_SCHEDULE, HAVE_COMPILED, beam_plan, rollout_plan
-from kamicp.search import compiled_core as core
+from kamicp.board.regions import regions_of
+from kamicp.prover.search import BEAM_SCHEDULE, HAVE_COMPILED, beam_plan, rollout_plan
+from kamicp.prover.search import compiled_core as core
 from tests.helpers.boards import random_graph, random_grid
 
 pytestmark = pytest.mark.skipif(not HAVE_COMPILED, reason="compiled core not built")

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kamicp.board.lattice import lattice
+from kamicp.board.level import Level, Move
+from kamicp.designer.official import check_official, summarize
 from kamicp.errors import FormatError
 from kamicp.formats import load_level, write_json
 from kamicp.formats.puz import decode_rle, level_from_puz
 from kamicp.formats.xml_format import level_from_xml
-from kamicp.geometry import lattice
-from kamicp.level import Level, Move
-from kamicp.official import check_official, summarize
 from tests.helpers.gamefiles import BENCH, TINY_PUZ, example_files, puz, same_board
 
 # TINY_PUZ (tests.helpers.gamefiles) is a tiny synthetic Kami 2 board; this is a tiny Kami 1 board

@@ -10,9 +10,9 @@ import pytest
 from PIL import Image
 
 from kamicp import load_level
+from kamicp.board.level import Level
 from kamicp.errors import FormatError
 from kamicp.formats.screenshot import level_from_image
-from kamicp.level import Level
 from tests.helpers import GAMES, LEVELS
 from tests.helpers.shots import SIZES, framed, game_palette, game_shot, with_holes
 

@@ -1,4 +1,4 @@
-"""The one horizon loop (kamicp.horizons.HorizonLoop) through its interface, with a toy puzzle: a `Footing`
+"""The one horizon loop (kamicp.prover.horizons.HorizonLoop) through its interface, with a toy puzzle: a `Footing`
 (bound, best solution, replay) and a `Prover` answering one horizon at a time. The same loop runs Kami's
 engines, Flood-It's pivot engines and the cubes on Dask; here its bookkeeping alone: the proof rows, the
 statuses, the deadline and the replay of every solution."""
@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from kamicp.engines import Answer
+from kamicp.board.level import Level, Move
 from kamicp.errors import Interrupted, SolverError
-from kamicp.horizons import Footing, HorizonLoop
-from kamicp.level import Level, Move
-from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.prover.engines import Answer
+from kamicp.prover.horizons import Footing, HorizonLoop
+from kamicp.prover.outcome import EngineName, Outcome, Status
 from kamicp.prover.request import Budget
 from tests.helpers.boards import flood_square
 
@@ -102,7 +102,7 @@ def test_a_solution_below_a_refuted_horizon_is_refused() -> None:
 
 
 def test_refuted_horizons_given_are_part_of_the_proof() -> None:
-    from kamicp.outcome import Horizon
+    from kamicp.prover.outcome import Horizon
 
     toy = Toy(6)
     result, _ = run(toy, 3, 8, refuted=(Horizon(3, Outcome.INFEASIBLE, 1.0, EngineName.CPSAT),

@@ -8,15 +8,15 @@ import json
 
 import pytest
 
-from kamicp.coordination import Solo, stop_everything
 from kamicp.errors import FormatError, UsageError
-from kamicp.formats.katamino import read_book, read_katamino_file
 from kamicp.katamino import LETTERS, Book, Puzzle, Rule, shorthand
 from kamicp.katamino.bitboard import BitSearch, available, cell_order
 from kamicp.katamino.book import MAX_CHALLENGES, book_from_data
+from kamicp.katamino.files import read_book, read_katamino_file
 from kamicp.katamino.picture import edges, label_cells, outline_text, panels_scene, slug
+from kamicp.prover.coordination import Solo, stop_everything
+from kamicp.prover.search import compiled_core
 from kamicp.render.svg import scene_svg
-from kamicp.search import compiled_core
 from tests.helpers import PUZZLES
 
 needs_core = pytest.mark.skipif(not available(), reason="compiled core not built")

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from kamicp.board.level import Level
+from kamicp.board.regions import region_graph
 from kamicp.cli import app as cli
 from kamicp.formats import write_json
-from kamicp.level import Level
-from kamicp.regions import region_graph
 from kamicp.render.layout import LARGE, graph_layout
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from kamicp import load_level
 from kamicp.board.hashing import level_hash
+from kamicp.board.rules import Board
 from kamicp.formats import write_json
 from kamicp.packs import (
     PackOutcome,
@@ -36,7 +37,6 @@ from kamicp.packs import (
     worker,
 )
 from kamicp.render.png import board_png
-from kamicp.rules import Board
 from tests.helpers import PUZZLES
 from tests.helpers.gamefiles import TINY_PUZ
 

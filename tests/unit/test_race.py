@@ -8,15 +8,15 @@ import time
 
 import pytest
 
-from kamicp.config import BoundOptions, CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
-from kamicp.engines import CpSatEngine
-from kamicp.horizons import run_horizons
-from kamicp.model import FloodModel, ModelOptions
-from kamicp.outcome import Horizon
+from kamicp.board.regions import islands, regions_of
+from kamicp.prover.config import BoundOptions, CpSatOptions, RaceOptions, SearchOptions, SolveOptions, UpperOptions
+from kamicp.prover.engines import CpSatEngine
+from kamicp.prover.horizons import run_horizons
+from kamicp.prover.model import FloodModel, ModelOptions
+from kamicp.prover.outcome import Horizon
 from kamicp.prover.request import Budget
-from kamicp.regions import islands, regions_of
-from kamicp.search import HAVE_COMPILED, CompiledIDAStar, IDAStar, make_search
-from kamicp.solver import OPTIMAL, solve
+from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar, IDAStar, make_search
+from kamicp.prover.solver import OPTIMAL, solve
 from tests.helpers.boardsets import BOARDS, MEDIUM, bench_level, connected
 
 NO_UPPER = SolveOptions(upper=UpperOptions(beam=False, rollout=False))  # the greedy plan only
@@ -32,9 +32,9 @@ def test_portfolio_reaches_the_race_and_proves_no_solution():
     """Refuting horizon 9 of gen-tri-80b5c-proper-s702 (optimum 11, benchmarks/RESULTS.md) outlasts a
     first search slice of 0.01 s (the default's 0.4 s it may not, on a quiet machine), so both processes
     race (about 40 s on a loaded machine)."""
-    from kamicp.config import RaceOptions, SolveOptions
     from kamicp.formats import load_level
-    from kamicp.solver import NO_SOLUTION, UNKNOWN
+    from kamicp.prover.config import RaceOptions, SolveOptions
+    from kamicp.prover.solver import NO_SOLUTION, UNKNOWN
     from tests.helpers import HARD
 
     level = load_level(HARD / "gen-tri-80b5c-proper-s702.json")
@@ -53,7 +53,7 @@ def test_portfolio_timeout_shows_each_answered_horizon_once():
     """When time runs out, the merged proof keeps both engines' answers but drops an 'unknown' for a
     horizon that the other engine (or a later attempt) answered."""
     from kamicp.formats import load_level
-    from kamicp.solver import UNKNOWN
+    from kamicp.prover.solver import UNKNOWN
     from tests.helpers import HARD
 
     path = HARD / "gen-tri-100b5c-proper-s704.json"  # open: 11..13 (benchmarks/RESULTS.md)
@@ -68,7 +68,7 @@ def test_portfolio_timeout_shows_each_answered_horizon_once():
 def test_ledger_keeps_only_proofs():
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     ledger = Ledger(mp.get_context())
     ledger.publish(Horizon(5, "unknown", 1.0, "cpsat"))
@@ -87,7 +87,7 @@ def test_compiled_search_stops_a_horizon_another_process_proved():
     import ctypes
     import time
 
-    from kamicp.search import SearchTimeout
+    from kamicp.prover.search import SearchTimeout
 
     regions = regions_of(bench_level("gen-tri-90b5c-mirror-proper-s703"))
     search = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette))
@@ -118,8 +118,8 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     import multiprocessing as mp
     import threading
 
-    from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION
+    from kamicp.prover.race import Ledger
+    from kamicp.prover.solver import NO_SOLUTION
 
     level = bench_level("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context())
@@ -141,7 +141,7 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
 def test_ledger_hands_out_each_cube_once_and_calls_the_search_after_its_grace():
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     ledger = Ledger(mp.get_context())
     assert not ledger.cubing(9)
@@ -195,8 +195,8 @@ def test_search_joins_the_cubes_when_asked():
     horizon 9: minutes for the search alone)."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION
+    from kamicp.prover.race import Ledger
+    from kamicp.prover.solver import NO_SOLUTION
 
     level = bench_level("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.5))
@@ -212,7 +212,7 @@ def test_search_joins_the_cubes_when_asked():
 def test_cpsat_cubes_ask_the_search_for_help_only_on_boards_up_to_the_size_limit():
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     _seed, _level, regions, opt = MEDIUM[0]
     for limit, asked in ((regions.size, True), (regions.size - 1, False)):
@@ -229,7 +229,7 @@ def test_cpsat_engine_solves_a_part_the_other_process_holds_instead_of_waiting()
     another seed, instead of waiting for it; the horizon is then refuted by this engine's own solves."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     _seed, _level, regions, opt = MEDIUM[1]
     ledger = Ledger(mp.get_context())
@@ -245,8 +245,8 @@ def test_top_down_with_max_steps_proves_no_solution():
     """Top-down from --max-steps: that horizon refuted means no solution within it."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION
+    from kamicp.prover.race import Ledger
+    from kamicp.prover.solver import NO_SOLUTION
 
     checked = 0
     for _seed, level, _regions, opt in connected(BOARDS):
@@ -263,7 +263,7 @@ def test_top_down_is_used_only_on_connected_boards():
     """On a board with islands horizons are not monotone, so the race's CP-SAT goes up as before."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     split = [e for e in BOARDS if len(islands(e[2].size, e[2].adj)) > 1 and e[3] >= 3][:6]
     assert split
@@ -277,7 +277,7 @@ def test_top_down_is_used_only_on_connected_boards():
 def test_ledger_lets_the_search_leave_a_lower_horizon_only_when_monotone():
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
+    from kamicp.prover.race import Ledger
 
     ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0))
     ledger.search_started(8)
@@ -297,8 +297,8 @@ def test_search_leaves_its_horizon_for_a_higher_horizons_cubes():
     it solves the open cube, and horizon 9 refuted implies 8 (gen-tri-90b5c-mirror-proper-s703, a connected board)."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import Ledger
-    from kamicp.solver import NO_SOLUTION
+    from kamicp.prover.race import Ledger
+    from kamicp.prover.solver import NO_SOLUTION
 
     level = bench_level("gen-tri-90b5c-mirror-proper-s703")
     ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0))

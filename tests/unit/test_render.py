@@ -7,13 +7,13 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from kamicp import load_level
-from kamicp.level import Level, Move
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import Board, replay
 from kamicp.render.colors import hex_of, parse_color
 from kamicp.render.files import step_files, write_picture, write_steps
 from kamicp.render.png import board_png, scene_image, scene_png
 from kamicp.render.scene import board_scene, centroid, flat_items, steps_scenes, strip_scene
 from kamicp.render.svg import board_svg, scene_svg
-from kamicp.rules import Board, replay
 from tests.helpers.pictures import NS, cells, open_png
 
 TRI = Level.from_rows(["ABBA", "ACCA", "A.CB", "BBCA", "AACB"], "triangle",

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from kamicp.count import count_optimal
+from kamicp.designer.count import count_optimal
 from kamicp.errors import UsageError
 from kamicp.floodit import Pivot, count_pivot, rules_named, solve_pivot, validate_pivot
 from kamicp.formats import load_level
-from kamicp.prover.request import Budget, Free
-from kamicp.solver import solve, validate
+from kamicp.prover.request import Budget
+from kamicp.prover.solver import Free, solve, validate
 from tests.helpers import LEVELS
 from tests.helpers.boards import flood_square
 

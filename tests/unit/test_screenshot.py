@@ -7,11 +7,11 @@ import pytest
 from PIL import Image
 
 from kamicp import load_level
+from kamicp.board.level import Level
+from kamicp.board.rules import Board
 from kamicp.errors import FormatError
 from kamicp.formats.screenshot import MAX_PIXELS, level_from_image, read_screenshot
-from kamicp.level import Level
 from kamicp.render.png import board_png
-from kamicp.rules import Board
 from tests.helpers import LEVELS
 from tests.helpers.pictures import assert_same_region_graph, colour_bijection, degrade, huge_png, render
 

@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
 from kamicp.errors import WorkerError
 from kamicp.formats import load_level
-from kamicp.outcome import EngineName, Outcome, Status
+from kamicp.prover.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
+from kamicp.prover.outcome import EngineName, Outcome, Status
 from kamicp.prover.request import Budget
-from kamicp.solver import solve
+from kamicp.prover.solver import solve
 from tests.helpers import PUZZLES
 
 HARBOUR = PUZZLES / "tri-harbour.json"
@@ -42,7 +42,7 @@ def _crashing_worker(target_kwargs: dict) -> tuple[dict, dict]:
     """One race worker (the real `worker_main`) with a pipe, as `_race` starts them."""
     import multiprocessing as mp
 
-    from kamicp.portfolio import worker_main
+    from kamicp.prover.race import worker_main
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
@@ -53,7 +53,7 @@ def _crashing_worker(target_kwargs: dict) -> tuple[dict, dict]:
 
 
 def test_a_crashing_worker_is_an_error_with_its_message():
-    from kamicp.portfolio import collect
+    from kamicp.prover.race import collect
     from kamicp.runtime.processes import stop
 
     bad = SolveOptions(model=ModelOptions(cpsat_parameters=(("no_such_parameter", 1),)))
@@ -69,7 +69,7 @@ def test_a_crashing_worker_is_an_error_with_its_message():
 def test_a_worker_that_dies_is_an_error_with_its_exit_code():
     import multiprocessing as mp
 
-    from kamicp.portfolio import collect
+    from kamicp.prover.race import collect
     from kamicp.runtime.processes import stop
 
     ctx = mp.get_context("fork")

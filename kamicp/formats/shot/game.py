@@ -8,13 +8,13 @@ import string
 import numpy as np
 from PIL import Image
 
+from kamicp.board.level import HOLE, Level
 from kamicp.errors import FormatError
 from kamicp.formats.shot import layout as game_layout
 from kamicp.formats.shot.cells import CellReading, CellSamples, cell_polygon, mixed_share, read_cells, sample_cells
 from kamicp.formats.shot.colour import hex_colour, rgb_to_lab
 from kamicp.formats.shot.moves import read_moves
 from kamicp.formats.shot.report import Box, CellMark, ImportReport, Screenshot, UncertainCell
-from kamicp.level import HOLE, Level
 
 KEYS = string.ascii_uppercase
 MAX_HOLE_SHARE = 0.97  # a board that is all holes but a few cells is not a board read right

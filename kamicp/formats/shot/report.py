@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kamicp.level import Level
+from kamicp.board.level import Level
 
 Box = tuple[int, int, int, int]
 

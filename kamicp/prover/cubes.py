@@ -4,11 +4,11 @@ A cube of depth D is a sequence of D legal moves from the start position (a move
 current board and gives it a colour of the level other than its own). Its child is the board those
 moves leave. "No solution of at most h moves" holds iff no solution of fewer than D moves exists and
 no cube's child is solvable in at most h - D moves. Children equal as boards are one cube (the answer
-depends on the board only). The child boards are computed here on the region graph (kamicp.regions),
+depends on the board only). The child boards are computed here on the region graph (kamicp.board.regions),
 never with the rules engine, which stays the independent judge of every solution.
 
 With `order` (the default), only canonical cubes are enumerated and each child is searched "canonical
-after the cube's last move" (kamicp/prior.py): the commuting-move order of models/strengthening.md §2
+after the cube's last move" (kamicp/prover/prior.py): the commuting-move order of models/strengthening.md §2
 across the cube boundary (models/cubes.md, reduction 4).
 """
 
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kamicp.bounds import lower_bound
+from kamicp.board.level import Move
+from kamicp.board.regions import Quotient, Regions, quotient, recolor
 from kamicp.errors import UsageError
-from kamicp.level import Move
-from kamicp.outcome import Plan, to_moves
-from kamicp.prior import After, after_move
-from kamicp.regions import Quotient, Regions, quotient, recolor
+from kamicp.prover.bounds import lower_bound
+from kamicp.prover.outcome import Plan, to_moves
+from kamicp.prover.prior import After, after_move
 
 DEPTHS = (1, 2)  # cube depths supported (the number of children grows as (regions x colours)^D)
 

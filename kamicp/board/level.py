@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from kamicp.board.lattice import GEOMETRIES, lattice
 from kamicp.errors import FormatError
-from kamicp.geometry import GEOMETRIES, lattice
 
 Label = tuple[int, int] | str
 
@@ -25,7 +25,7 @@ class Level:
     """A puzzle: cells, their adjacency, a colour per cell, and optional par, name and palette.
 
     Levels read from game files may also carry the official solution the file ships with and its medal
-    thresholds (Kami 1: gold = par, silver, bronze); `kamicp.official.check_official` replays it.
+    thresholds (Kami 1: gold = par, silver, bronze); `kamicp.designer.official.check_official` replays it.
     """
 
     geometry: str

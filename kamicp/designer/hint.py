@@ -2,7 +2,7 @@
 
 The moves played so far are replayed by the rules engine (the authority: an illegal move is a RuleError
 naming the broken rule). The position becomes a Level of its own (same cells, same labels, the current
-colours) and is solved by the public `kamicp.solver.solve`, so the hint carries the same proof as any
+colours) and is solved by the public `kamicp.prover.solver.solve`, so the hint carries the same proof as any
 solve. Cells keep their indices in the position, so the solver's first move (a region named by its
 top-left cell) is a tap on the original board.
 
@@ -20,12 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kamicp.board.level import Label, Level, Move
+from kamicp.board.rules import Board, replay
 from kamicp.errors import RuleError, UsageError
-from kamicp.level import Label, Level, Move
 from kamicp.limits import MAX_DIGITS
-from kamicp.rules import Board, replay
+from kamicp.prover.request import Budget
+from kamicp.prover.solver import OPTIMAL, Progress, Result, move_dict, solve
 from kamicp.runtime.text import cut, json_int, short
-from kamicp.solver import OPTIMAL, Progress, Result, move_dict, solve
 
 
 class HintStatus(StrEnum):
@@ -89,17 +90,21 @@ def _par_verdict(par: int | None, played: int, lower: int, upper: int | None) ->
 
 
 def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None = None, engine: str = "auto",
-         workers: int | None = None, seed: int = 0, progress: Progress | None = None) -> Hint:
+         workers: int | None = None, seed: int = 0, progress: Progress | None = None,
+         budget: Budget | None = None) -> Hint:
     """Play `moves` from the start (checked by the rules engine), then find an optimal next move and prove
-    the optimum from the position. With a time limit the answer may be UNKNOWN with bounds."""
+    the optimum from the position. With a time limit the answer may be UNKNOWN with bounds. `budget`: the
+    time limit, workers, seed, engine and progress in one (it replaces those keywords; its max_steps is
+    not used: a hint proves the optimum from the position, however long)."""
+    if budget is None:
+        budget = Budget(None, time_limit, workers, seed, engine, progress)
     start = time.monotonic()
     board = replay(level, moves)[-1]
     played = len(moves)
     if board.solved:
         return Hint(level.name, played, HintStatus.SOLVED, None, 0, 0, 0, level.par,
                     _par_verdict(level.par, played, 0, 0), (), time.monotonic() - start)
-    result: Result = solve(position_level(level, board), time_limit=time_limit, engine=engine, workers=workers,
-                           seed=seed, progress=progress)
+    result: Result = solve(position_level(level, board), budget=budget.but(max_steps=None))
     first = result.moves[0] if result.moves else None
     status = HintStatus.OPTIMAL if result.status == OPTIMAL else HintStatus.UNKNOWN
     return Hint(

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
-from kamicp.bounds import BoundReport
-from kamicp.level import Level, Move
-from kamicp.regions import Regions
+from kamicp.board.level import Level, Move
+from kamicp.board.regions import Regions
+from kamicp.prover.bounds import BoundReport
 
 Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
 
@@ -45,7 +45,7 @@ class EngineName(StrEnum):
     GREEDY = "greedy"
     BEAM = "beam"
     ROLLOUT = "rollout"
-    CUBES = "cubes"  # a distributed proof: every cube of the horizon refuted (kamicp.distributed)
+    CUBES = "cubes"  # a distributed proof: every cube of the horizon refuted (kamicp.prover.distributed)
     UNREACHABLE = "unreachable"  # Flood-It: regions the flood cannot reach differ in colour (no solution)
 
 
@@ -161,7 +161,7 @@ class StoppedBy(StrEnum):
 
 @dataclass(frozen=True)
 class CountResult:
-    """Optimal solutions of a level (kamicp.count for Kami, kamicp.floodit.count for Flood-It). `solutions`
+    """Optimal solutions of a level (kamicp.designer.count for Kami, kamicp.floodit.count for Flood-It). `solutions`
     and `classes` are exact when `complete`, else lower bounds (the limit or the time limit cut the count
     short). `optimum` is None when the solver did not prove one (then the counts are 0 and
     `lower_bound`/`upper_bound` say what is known)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from kamicp.errors import UsageError
-from kamicp.prior import After
+from kamicp.prover.prior import After
 
 
 @dataclass(frozen=True)
@@ -50,10 +50,10 @@ class SearchOptions:
     ring: bool = True  # prune with the ring rule of the radius bound (models/bounds.md)
     symmetry: bool = False  # the model's symmetry rule at the search's root (measured slower: off)
     clusters: int = 8  # one-island nodes also pruned by the cluster gathering cost of up to this many regions (0: off)
-    # internal to cubes (kamicp/prior.py): the compiled search answers "a solution canonical after this move?";
+    # internal to cubes (kamicp/prover/prior.py): the compiled search answers "a solution canonical after this move?";
     # `solver.solve` refuses it (its "no" is not the level's answer), `solver.solve_after` takes it
     after: After | None = None
-    # distributed proofs (kamicp/cubes.py): only canonical cubes, each child searched canonical after its last move
+    # distributed proofs (prover/cubes.py): only canonical cubes, each child searched canonical after its last move
     cube_order: bool = True
 
 

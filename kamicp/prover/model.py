@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from kamicp.config import ModelOptions
+from kamicp.board.regions import Regions, islands
+from kamicp.board.symmetry import involution
 from kamicp.errors import SolverError
-from kamicp.interrupt import INTERRUPT
-from kamicp.outcome import Outcome, Plan
-from kamicp.regions import Regions, islands
-from kamicp.symmetry import involution
+from kamicp.prover.config import ModelOptions
+from kamicp.prover.outcome import Outcome, Plan
+from kamicp.runtime.interrupt import INTERRUPT
 
 __all__ = ["BuildTimeout", "FloodModel", "HorizonOutcome", "ModelOptions"]
 

@@ -1,9 +1,9 @@
 """The process's interrupt flag, below every solver so that any of them can watch it cheaply, and the one
 `SearchTimeout` every search raises at its deadline.
 
-Set (from any thread) when the process is interrupted: every CP-SAT solve stops (kamicp.model's watcher),
+Set (from any thread) when the process is interrupted: every CP-SAT solve stops (kamicp.prover.model's watcher),
 so the main thread can run its signal handler, which it cannot while CP-SAT holds it; see
-coordination.stop_everything and cli/signals.py's interruptible. It lives here, not in kamicp.model, so
+coordination.stop_everything and cli/signals.py's interruptible. It lives here, not in kamicp.prover.model, so
 that stopping everything does not import OR-Tools into a process that never solved with it.
 """
 

@@ -1,9 +1,9 @@
 """What the horizon loop and the CP-SAT engine may ask of the processes around them, and the no-op answer.
 
-The horizon loop (kamicp.horizons) knows nothing of processes: it asks a `Coordinator` whether another
+The horizon loop (kamicp.prover.horizons) knows nothing of processes: it asks a `Coordinator` whether another
 engine has proven a horizon, publishes its own proofs, and shares first-move cubes through it. Alone
 (`Solo`), nobody else proves anything and the cubes are taken in turn; in the `auto` race the shared
-`portfolio.Ledger` implements the same protocol across processes.
+`race.Ledger` implements the same protocol across processes.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import weakref
 from collections.abc import Callable
 from typing import Protocol
 
-from kamicp.interrupt import INTERRUPT
-from kamicp.outcome import Horizon
+from kamicp.prover.outcome import Horizon
+from kamicp.runtime.interrupt import INTERRUPT
 
 _searches: list[weakref.ref] = []  # the stop flags of this process's compiled searches (see `Solo.attach`)
 
@@ -34,7 +34,7 @@ def stop_everything(on: bool = True) -> None:
 
 class SharedProofs(Protocol):
     """What the horizon loop asks: the other engines' proofs, its own to publish, and the race's hand-over
-    (see portfolio.Ledger for the race's meaning)."""
+    (see race.Ledger for the race's meaning)."""
 
     racing: bool  # another engine works on the same level (the loop may go top-down, hand over, ...)
 

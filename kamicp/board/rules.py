@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kamicp.board.level import Level, Move
 from kamicp.errors import RuleError
-from kamicp.level import Level, Move
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 1. The search runs alone for a short slice (most levels are proven within it, with no process cost).
    Its search object, with its transposition table, is what the race's search process continues with.
-2. Otherwise both engines run the whole horizon loop (kamicp.horizons) in their own child processes,
+2. Otherwise both engines run the whole horizon loop (kamicp.prover.horizons) in their own child processes,
    handed the region graph, the lower bound and the upper-bound plan this process computed
    (CP-SAT with one worker unless `workers` is given: one core each; measured as fast as two workers).
    The first to finish with a proof ('optimal' or 'no-solution') wins; the other is stopped.
@@ -29,14 +29,14 @@ import time
 from dataclasses import replace
 from multiprocessing.connection import wait
 
-from kamicp.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
-from kamicp.engines import SearchEngine
+from kamicp.board.level import Level
+from kamicp.board.rules import verify
 from kamicp.errors import Interrupted, WorkerError
-from kamicp.horizons import Prepared, prepare, run_horizons, signal_of
-from kamicp.level import Level
-from kamicp.outcome import EngineName, Horizon, Outcome, Result, Status
+from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
+from kamicp.prover.engines import SearchEngine
+from kamicp.prover.horizons import Prepared, prepare, run_horizons, signal_of
+from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
 from kamicp.prover.request import Budget, Progress
-from kamicp.rules import verify
 from kamicp.runtime.processes import die_with, stop
 
 ENGINE_NAMES = (EngineName.SEARCH, EngineName.CPSAT)  # the engines whose proofs the ledger carries

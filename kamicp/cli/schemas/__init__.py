@@ -6,6 +6,8 @@ one command's schema, ready for any validator. Version 1 is the vocabulary of is
 `colour` in every key, one proof row {steps, outcome, seconds, engine}. A change that removes or renames
 a key is a new version (a new file), adding a key is not. A new command's output: add its `$defs` entry
 and its name to `OUTPUTS`.
+
+Part of the command line's face: it may import only the standard library.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from functools import cache
 from importlib.resources import files
 
 VERSION = 1
+__all__ = ["OUTPUTS", "VERSION", "schema"]
+
 OUTPUTS = ("solve", "prove", "hint", "count", "info", "generate", "generated_proof", "validate", "report",
            "katamino", "katamino_book")
 

@@ -4,7 +4,7 @@ Each attempt paints a board of random blobs (a noisy Voronoi partition, touching
 where the colours allow, optionally mirror- or rotation-symmetric) and asks the solver for its optimum
 up to the par. Too easy: the next attempt has more blobs; too hard (or not proven in time): fewer. The
 first board whose optimum is proven to be exactly the par (and, with `unique`, whose optimal solutions
-form one class, `kamicp.count`) is the level; the solver's proof goes with it. Deterministic for a seed
+form one class, `kamicp.designer.count`) is the level; the solver's proof goes with it. Deterministic for a seed
 (level i of a pack draws from its own generator seeded by (seed, i)), as long as no attempt reaches its
 time limit: which attempts time out depends on the machine.
 """
@@ -16,14 +16,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kamicp.bounds import lower_bound
-from kamicp.count import CountResult, count_with
+from kamicp.board.level import Level
+from kamicp.board.regions import regions_of
+from kamicp.designer.count import CountResult, count_with
 from kamicp.errors import SolverError, UsageError
-from kamicp.level import Level
 from kamicp.limits import ENV, limits
-from kamicp.outcome import proof_row
-from kamicp.regions import regions_of
-from kamicp.solver import OPTIMAL, Progress, Result, solve
+from kamicp.prover.bounds import lower_bound
+from kamicp.prover.outcome import proof_row
+from kamicp.prover.solver import OPTIMAL, Progress, Result, solve
 
 SIZES = {"triangle": (29, 10), "square": (10, 16)}  # the games' boards (Kami 2, Kami 1)
 SYMMETRIES = ("none", "mirror", "rotate")

@@ -11,12 +11,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from kamicp.bounds import bound_report
+from kamicp.board.regions import islands, quotient, recolor
 from kamicp.errors import SolverError
-from kamicp.interrupt import SearchTimeout
-from kamicp.outcome import Plan
-from kamicp.prior import RootPrior
-from kamicp.regions import islands, quotient, recolor
+from kamicp.prover.bounds import bound_report
+from kamicp.prover.outcome import Plan
+from kamicp.prover.prior import RootPrior
+from kamicp.runtime.interrupt import SearchTimeout
 
 
 class IDAStar:
@@ -80,7 +80,7 @@ class IDAStar:
 
 
 try:  # the optional compiled core (setup.py builds it at `pip install -e .`)
-    from kamicp import _fastsearch
+    import kamicp._fastsearch as _fastsearch
 except ImportError:  # pragma: no cover - no compiler on this machine: the pure-Python search is used
     _fastsearch = None
 
@@ -97,7 +97,7 @@ class CompiledIDAStar:
     `por_adjacent=False` orders only moves on non-adjacent clicked sets (the first version of the rule).
     `gather=False` prunes with the colour bound without its gathering refinement, `ring=False` with the
     radius without its ring rule (for ablations only; IDAStar always uses the full bound). `prior`: the
-    root searched as if reached by that move (a cube's last move, kamicp/prior.py; the symmetry is then
+    root searched as if reached by that move (a cube's last move, kamicp/prover/prior.py; the symmetry is then
     not used): an infeasible horizon then only says "no solution canonical after it". Cross-checked
     against IDAStar in the tests."""
 
@@ -124,7 +124,7 @@ class CompiledIDAStar:
             por=2 if por is True else int(por), gather=gather, ring=ring, adjacent=por_adjacent,
             symmetry=None if symmetry is None else list(symmetry),  # first move on r only if r <= sigma(r)
             clusters=clusters,  # > 0: one-island nodes also pruned by the cluster gathering cost
-            **({} if prior is None else {  # the root searched as if reached by that move (kamicp/prior.py)
+            **({} if prior is None else {  # the root searched as if reached by that move (kamicp/prover/prior.py)
                 "prior_min": prior.region, "prior_near": list(prior.near), "prior_color": prior.color}),
         )
         self.nodes = 0
@@ -200,12 +200,12 @@ def make_search(
     clusters: int = 0, prior: RootPrior | None = None,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar (which
-    ignores `prior`: it then answers the unrestricted question, kamicp/prior.py)."""
+    ignores `prior`: it then answers the unrestricted question, kamicp/prover/prior.py)."""
     use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
     if use:
         sigma = None
         if symmetry:
-            from kamicp.symmetry import involution
+            from kamicp.board.symmetry import involution
 
             sigma = involution(adj0, start)
         return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather, ring=ring,

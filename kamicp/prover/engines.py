@@ -1,9 +1,9 @@
 """The proving engines: each answers one horizon at a time ("a solution of exactly / at most T moves?").
 
-`CpSatEngine` builds the CP-SAT model of the horizon (kamicp.model) and solves it whole, or, when it
+`CpSatEngine` builds the CP-SAT model of the horizon (kamicp.prover.model) and solves it whole, or, when it
 is not answered within `CpSatOptions.cube_after` seconds, as first-move cubes (sound: the cubes cover
 the model, models/strengthening.md §7), shared through the coordinator. `SearchEngine` runs IDA*
-(kamicp.search), keeping its transposition table from horizon to horizon.
+(kamicp.prover.search), keeping its transposition table from horizon to horizon.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from kamicp.config import CpSatOptions, ModelOptions, SearchOptions
-from kamicp.coordination import SharedCubes, Solo
-from kamicp.outcome import EngineName, Outcome, Plan
-from kamicp.prior import root_prior
-from kamicp.regions import Regions
-from kamicp.search import SearchTimeout, make_search
+from kamicp.board.regions import Regions
+from kamicp.prover.config import CpSatOptions, ModelOptions, SearchOptions
+from kamicp.prover.coordination import SharedCubes, Solo
+from kamicp.prover.outcome import EngineName, Outcome, Plan
+from kamicp.prover.prior import root_prior
+from kamicp.prover.search import SearchTimeout, make_search
 
 if TYPE_CHECKING:
-    from kamicp.model import FloodModel, HorizonOutcome
+    from kamicp.prover.model import FloodModel, HorizonOutcome
 
 Stop = Callable[[], bool]
 
@@ -55,7 +55,7 @@ class CpSatEngine:
         self.monotone = monotone
 
     def horizon(self, steps: int, deadline: float | None, stop: Stop | None = None) -> Answer:
-        from kamicp.model import BuildTimeout, FloodModel  # OR-Tools: only once a horizon needs CP-SAT
+        from kamicp.prover.model import BuildTimeout, FloodModel  # OR-Tools: only once a horizon needs CP-SAT
 
         try:
             model = FloodModel(self.regions, steps, self.model_options, deadline)

@@ -1,7 +1,7 @@
 """Upper bounds: short solutions found quickly (greedy, then the compiled beam search and pivot rollouts).
 
 None of them proves anything: a plan here is only a solution, replayed by the rules engine before it is
-used, and it is optimal only once every shorter horizon is refuted (kamicp.horizons). Each heuristic gets
+used, and it is optimal only once every shorter horizon is refuted (kamicp.prover.horizons). Each heuristic gets
 a budget of seconds (a share of the time limit, at most a fixed cap, never past the deadline).
 """
 
@@ -12,11 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kamicp.bounds import bound_report, eccentricity
-from kamicp.config import UpperOptions
-from kamicp.outcome import EngineName, Plan
-from kamicp.regions import Regions, quotient, recolor
-from kamicp.search import beam_plan, rollout_plan
+from kamicp.board.regions import Regions, quotient, recolor
+from kamicp.prover.bounds import bound_report, eccentricity
+from kamicp.prover.config import UpperOptions
+from kamicp.prover.outcome import EngineName, Plan
+from kamicp.prover.search import beam_plan, rollout_plan
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from kamicp.errors import UsageError
 
 if TYPE_CHECKING:  # (config.py holds an After: this module stays free of the region graph's imports)
-    from kamicp.regions import Regions
+    from kamicp.board.regions import Regions
 
 
 @dataclass(frozen=True)

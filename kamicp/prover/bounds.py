@@ -1,4 +1,4 @@
-"""Sound lower bounds on the number of moves (the upper bounds are in `kamicp.upper`).
+"""Sound lower bounds on the number of moves (the upper bounds are in `kamicp.prover.upper`).
 
 Only bounds with a proof enter here (see models/bounds.md):
 - radius: a move lowers the radius of a connected region graph by at most 1; and a graph of radius r
@@ -23,7 +23,7 @@ from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kamicp.regions import Quotient, islands
+from kamicp.board.regions import Quotient, islands
 
 
 def _outermost_ring(s: int, adj: Sequence[Sequence[int]]) -> tuple[int, list[int]]:

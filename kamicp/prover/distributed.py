@@ -1,6 +1,6 @@
-"""Distributed proofs, the run on the parent: each horizon split into cubes (kamicp.cubes), each cube one
+"""Distributed proofs, the run on the parent: each horizon split into cubes (kamicp.prover.cubes), each cube one
 Dask task (kamicp.prover.cube_task, on a worker) running the single-machine solver on its child board
-(models/cubes.md). The run is the cubes' side of the one horizon loop (kamicp.horizons.HorizonLoop, top-down):
+(models/cubes.md). The run is the cubes' side of the one horizon loop (kamicp.prover.horizons.HorizonLoop, top-down):
 the loop keeps the proof rows and decides the result; the run answers one horizon at a time.
 
 The parent computes what one machine knows first (`horizons.prepare`: regions, lower bound, best known
@@ -25,17 +25,17 @@ from itertools import islice
 from typing import Any
 
 from kamicp.board.hashing import level_hash
-from kamicp.config import SolveOptions
-from kamicp.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
-from kamicp.engines import Answer
+from kamicp.board.level import Level, Move
+from kamicp.board.rules import verify
 from kamicp.errors import FormatError, Interrupted, SolverError
-from kamicp.horizons import Footing, HorizonLoop, Prepared, prepare, signal_of
-from kamicp.level import Level, Move
 from kamicp.limits import time_budget
-from kamicp.outcome import EngineName, Outcome, Result, to_moves
+from kamicp.prover.config import SolveOptions
 from kamicp.prover.cube_task import CUBE_OPTIONS, CubeAnswer, CubeOutcome, CubeSource, CubeTask, run_cube
+from kamicp.prover.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
+from kamicp.prover.engines import Answer
+from kamicp.prover.horizons import Footing, HorizonLoop, Prepared, prepare, signal_of
+from kamicp.prover.outcome import EngineName, Outcome, Result, to_moves
 from kamicp.prover.request import Budget
-from kamicp.rules import verify
 from kamicp.runtime.store import Store
 
 __all__ = ["CUBE_OPTIONS", "CubeAnswer", "CubeOutcome", "CubeProgress", "CubeSource", "CubeTask", "CubesInterrupted",
@@ -131,7 +131,7 @@ def cube_settings(depth: int, after: bool = False) -> str:
 
 
 class DistributedRun:
-    """The cubes' side of the horizon loop (kamicp.horizons.Prover): horizon `steps` refuted when all its cubes
+    """The cubes' side of the horizon loop (kamicp.prover.horizons.Prover): horizon `steps` refuted when all its cubes
     are, or a solution within it (the cube's moves, then its child's). The loop goes top-down from the best
     known solution: refute best - 1 by its cubes, or find a shorter solution."""
 

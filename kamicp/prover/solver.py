@@ -1,25 +1,26 @@
 """The solving API: `solve`, `validate` and `prove_under`, over the horizon loop and the `auto` race.
 
 Layers, top to bottom (docs/architecture.md): this module checks the parameters and picks the engine;
-`portfolio` races the engines in processes; `horizons` runs one engine's horizon loop; `engines` answer
+`race` races the engines in processes; `horizons` runs one engine's horizon loop; `engines` answer
 one horizon (`model` for CP-SAT, `search` for IDA*); `bounds` and `upper` give the lower and upper
 bounds. Nothing below imports anything above it.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
-from kamicp.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
-from kamicp.coordination import stop_everything
+from kamicp.board.level import Level
 from kamicp.errors import UsageError
-from kamicp.horizons import run_horizons
-from kamicp.level import Level
 from kamicp.limits import time_budget
-from kamicp.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
-from kamicp.portfolio import solve_auto
-from kamicp.prior import After
-from kamicp.prover.request import SEED_RANGE, Budget, Free, Progress, Rules, check_budget
+from kamicp.prover.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
+from kamicp.prover.coordination import stop_everything
+from kamicp.prover.horizons import run_horizons
+from kamicp.prover.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
+from kamicp.prover.prior import After
+from kamicp.prover.race import solve_auto
+from kamicp.prover.request import SEED_RANGE, Budget, Progress, Rules, check_budget
 
 OPTIMAL, NO_SOLUTION, UNKNOWN = Status.OPTIMAL, Status.NO_SOLUTION, Status.UNKNOWN
 
@@ -57,8 +58,8 @@ def solve(
 
 
 def solve_after(level: Level, after: After, *, options: SolveOptions | None = None, **kwargs) -> Result:
-    """Internal to cubes (kamicp.distributed): `solve` with the compiled search's root taken to follow the
-    move `after` (kamicp/prior.py). Its NO_SOLUTION means only "no solution canonical after that move
+    """Internal to cubes (kamicp.prover.distributed): `solve` with the compiled search's root taken to follow the
+    move `after` (kamicp/prover/prior.py). Its NO_SOLUTION means only "no solution canonical after that move
     within max_steps", never that the level has none: it must not be reported as the level's answer."""
     opts = options or SolveOptions()
     return _solve(level, Budget(**kwargs), replace(opts, search=replace(opts.search, after=after)))
@@ -120,3 +121,21 @@ def prove_under(level: Level, under: int, **kwargs) -> Result:
     if not isinstance(under, int) or under < 1:
         raise UsageError(f"--under must be a positive integer, got {under!r}")
     return solve(level, max_steps=under - 1, **kwargs)
+
+
+@dataclass(frozen=True)
+class Free:
+    """Kami's rules: a move repaints any region. `options`: the prover's configuration (or the model's)."""
+
+    options: SolveOptions | ModelOptions | None = None
+    name: ClassVar[str] = "free"
+
+    def solve(self, level: Level, budget: Budget) -> Result:
+        return solve(level, budget=budget, options=self.options)
+
+    def validate(self, level: Level, par: int | None, budget: Budget, *, slack: int = 2) -> Validation:
+        return validate(level, par, slack=slack, budget=budget, options=self.options)
+
+    def data(self, level: Level) -> dict:
+        """What a JSON output adds for these rules: nothing (Kami's outputs predate the rules)."""
+        return {}

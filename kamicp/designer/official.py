@@ -1,7 +1,7 @@
 """Official solutions and level summaries: what a game file claims, checked by the rules engine.
 
 A game file may ship the designer's solution (`Level.official`) and medal thresholds
-(`Level.medals`). `check_official` replays that solution with `kamicp.rules.verify` and reports whether it
+(`Level.medals`). `check_official` replays that solution with `kamicp.board.rules.verify` and reports whether it
 solves the board and whether its length equals the par; `summarize` gathers what `kamicp info` and
 `kamicp convert` print.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kamicp.board.level import Level, Move
+from kamicp.board.regions import regions_of
+from kamicp.board.rules import verify
 from kamicp.errors import RuleError
 from kamicp.formats.json_format import move_data
-from kamicp.level import Level, Move
-from kamicp.regions import regions_of
-from kamicp.rules import verify
 
 
 @dataclass(frozen=True)

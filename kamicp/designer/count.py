@@ -7,7 +7,7 @@ be played in either order with the same moves and the same result. Classes are t
 swaps of adjacent independent letters; each holds exactly one lexicographic normal form (Anisimov-Knuth),
 so counting classes is counting optimal plans in normal form, which is what `PlanCounter.classes` does.
 
-The optimum comes from `kamicp.solver.solve`; the plans of that length are counted by a memoised
+The optimum comes from `kamicp.prover.solver.solve`; the plans of that length are counted by a memoised
 depth-first search pruned by the sound lower bound (a state whose bound exceeds its budget has none).
 """
 
@@ -18,14 +18,14 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from kamicp.bounds import quotient_bound
+from kamicp.board.level import Level, Move
+from kamicp.board.regions import Quotient, Regions, quotient, recolor, regions_of
 from kamicp.errors import Interrupted, SolverError, Terminated, UsageError
-from kamicp.level import Level, Move
 from kamicp.limits import time_budget
-from kamicp.outcome import CountResult, StoppedBy
-from kamicp.prover.request import Budget, Free, Rules
-from kamicp.regions import Quotient, Regions, quotient, recolor, regions_of
-from kamicp.solver import OPTIMAL, Progress, Result, solve
+from kamicp.prover.bounds import quotient_bound
+from kamicp.prover.outcome import CountResult, StoppedBy
+from kamicp.prover.request import Budget, Rules
+from kamicp.prover.solver import OPTIMAL, Free, Progress, Result, solve
 
 Letter = tuple[tuple[int, ...], int, int]  # (initial regions of the tapped region, old colour, new colour)
 State = tuple[int, ...]  # a colour per initial region

@@ -19,17 +19,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from kamicp.bounds import BoundReport, bound_report
-from kamicp.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
-from kamicp.coordination import Coordinator, SharedProofs, Solo
-from kamicp.engines import Answer, CpSatEngine, SearchEngine
+from kamicp.board.level import Level, Move
+from kamicp.board.regions import Regions, regions_of
+from kamicp.board.rules import verify
 from kamicp.errors import Interrupted, SolverError, Terminated
-from kamicp.level import Level, Move
-from kamicp.outcome import EngineName, Horizon, Outcome, Plan, Result, Status, to_moves
+from kamicp.prover.bounds import BoundReport, bound_report
+from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
+from kamicp.prover.coordination import Coordinator, SharedProofs, Solo
+from kamicp.prover.engines import Answer, CpSatEngine, SearchEngine
+from kamicp.prover.outcome import EngineName, Horizon, Outcome, Plan, Result, Status, to_moves
 from kamicp.prover.request import Budget
-from kamicp.regions import Regions, regions_of
-from kamicp.rules import verify
-from kamicp.upper import UpperBound, greedy, improve
+from kamicp.prover.upper import UpperBound, greedy, improve
 
 NO_TOP = 1 << 30  # the highest horizon to try when there is no upper bound
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from kamicp.level import Level
+from kamicp.board.level import Level
 
 
 def components(n: int, adj: Sequence[Sequence[int]], colors: Sequence[object]) -> list[int]:
