@@ -93,7 +93,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Solve Kami-style flood puzzles provably optimally.\n\nExit codes: 0 success, 1 negative answer, "
-    "2 bad input, 3 time limit without an answer, 4 internal error, 130/143 interrupted.",
+    "2 bad input, 3 no answer (time limit, or the cluster lost), 4 internal error, 130/143 interrupted.",
 )
 
 
