@@ -73,8 +73,10 @@ struct FloodBoard {
             for (int i = 0; i < WN; ++i)
                 for (Word b = set[i]; b; b &= b - 1) {
                     const Word *row = nb(i * 64 + __builtin_ctzll(b));
+#pragma GCC unroll 8
                     for (int j = 0; j < WN; ++j) acc[j] |= row[j];
                 }
+#pragma GCC unroll 8
             for (int j = 0; j < WN; ++j) out[j] |= acc[j];
             return;
         }
@@ -106,66 +108,74 @@ struct FloodBoard {
 // The layered bound of a flooded set F whose frontier is N (models/bounds.md): walk outwards; when some
 // colours have no region outside the walked set and its frontier, each needs a move of its own: add their
 // number and walk into the frontier regions of those colours only; otherwise add one move and walk into
-// the whole frontier.
+// the whole frontier. Bitsets only: `rest` holds the island's regions neither walked nor in the frontier,
+// so a colour is done when its mask meets the frontier and misses `rest` (no per-region counting).
 template <int WN>
 struct Layered {
     const FloodBoard &b;
-    std::vector<Word> in, front, add, grown;
-    std::vector<int> out_count, front_count;  // per colour: regions beyond the frontier, in it
+    std::vector<Word> front, rest, add, grown;
 
     explicit Layered(const FloodBoard &board)
-        : b(board), in(board.W), front(board.W), add(board.W), grown(board.W), out_count(board.K),
-          front_count(board.K) {}
+        : b(board), front(board.W), rest(board.W), add(board.W), grown(board.W) {}
 
-    // `left[c]`: the island's regions of colour c outside F
     // `limit`: stop once the sum exceeds it (the sum so far is a lower bound too: the rest only adds)
-    int operator()(const Word *F, const Word *N, const int *left, int limit = 1 << 30) {
-        const int W = WN > 0 ? WN : b.W, K = b.K;
-        std::copy(F, F + W, in.begin());
-        std::copy(N, N + W, front.begin());
-        std::fill(front_count.begin(), front_count.end(), 0);
-        bool any = false;
-        for (int j = 0; j < W; ++j)
-            for (Word w = N[j]; w; w &= w - 1) {
-                ++front_count[b.colour[j * 64 + __builtin_ctzll(w)]];
-                any = true;
-            }
-        for (int c = 0; c < K; ++c) out_count[c] = left[c] - front_count[c];
+    int operator()(const Word *F, const Word *N, int limit = 1 << 30) {
+        if constexpr (WN > 0) {  // the sets in registers
+            Word f[WN], r[WN], a[WN], g[WN];
+            return walk<WN>(F, N, limit, f, r, a, g);
+        }
+        return walk<0>(F, N, limit, front.data(), rest.data(), add.data(), grown.data());
+    }
+
+private:
+    template <int WL>
+    int walk(const Word *F, const Word *N, int limit, Word *front, Word *rest, Word *add, Word *grown) const {
+        const int W = WL > 0 ? WL : b.W, K = b.K;
+        Word any = 0;
+        #pragma GCC unroll 8
+        for (int j = 0; j < W; ++j) {
+            front[j] = N[j];
+            rest[j] = b.island[j] & ~F[j] & ~N[j];
+            any |= N[j];
+        }
         int h = 0;
         while (any) {
             int gone = 0;  // colours left only in the frontier
-            std::fill(add.begin(), add.end(), Word{0});
-            for (int c = 0; c < K; ++c)
-                if (front_count[c] > 0 && out_count[c] == 0) {
+            #pragma GCC unroll 8
+            for (int j = 0; j < W; ++j) add[j] = 0;
+            for (int c = 0; c < K; ++c) {
+                const Word *m = b.cm(c);
+                Word in_front = 0, beyond = 0;
+                #pragma GCC unroll 8
+                for (int j = 0; j < W; ++j) {
+                    in_front |= m[j] & front[j];
+                    beyond |= m[j] & rest[j];
+                }
+                if (in_front && !beyond) {
                     ++gone;
-                    front_count[c] = 0;
-                    const Word *m = b.cm(c);
+                    #pragma GCC unroll 8
                     for (int j = 0; j < W; ++j) add[j] |= m[j] & front[j];
                 }
+            }
             if (gone) {
                 h += gone;
-                if (h > limit) return h;
             } else {
-                if (++h > limit) return h;
-                std::copy(front.begin(), front.end(), add.begin());
-                std::fill(front_count.begin(), front_count.end(), 0);
+                ++h;
+                #pragma GCC unroll 8
+                for (int j = 0; j < W; ++j) add[j] = front[j];
             }
-            std::fill(grown.begin(), grown.end(), Word{0});
-            b.dilate<WN>(add.data(), grown.data());
-            any = false;
+            if (h > limit) return h;
+            #pragma GCC unroll 8
+            for (int j = 0; j < W; ++j) grown[j] = 0;
+            b.dilate<WL>(add, grown);
+            any = 0;
+            #pragma GCC unroll 8
             for (int j = 0; j < W; ++j) {
-                in[j] |= add[j];
-                front[j] &= ~add[j];
-                grown[j] &= ~in[j] & ~front[j];  // new to the frontier
-                front[j] |= grown[j];
-                any |= front[j] != 0;
+                grown[j] &= rest[j];  // new to the frontier
+                rest[j] &= ~grown[j];
+                front[j] = (front[j] & ~add[j]) | grown[j];
+                any |= front[j];
             }
-            for (int j = 0; j < W; ++j)
-                for (Word w = grown[j]; w; w &= w - 1) {
-                    const int c = b.colour[j * 64 + __builtin_ctzll(w)];
-                    ++front_count[c];
-                    --out_count[c];
-                }
         }
         return h;
     }
@@ -214,8 +224,7 @@ public:
             return;
         }
         b_.template frontier<WN>(root.data(), front_.data());
-        count_left(root.data());
-        int h = bound_(root.data(), front_.data(), left_.data());
+        int h = bound_(root.data(), front_.data());
         root_bound_ = h;
         lower_ = h;
         insert(root.data(), NONE, -1, 0, h);
@@ -261,11 +270,12 @@ public:
         std::fill(tmp_.begin(), tmp_.end(), Word{0});
         for (int v : regions) tmp_[v / 64] |= Word{1} << (v % 64);
         b_.template frontier<WN>(tmp_.data(), front_.data());
-        count_left(tmp_.data());
-        return bound_(tmp_.data(), front_.data(), left_.data());
+        return bound_(tmp_.data(), front_.data());
     }
 
 private:
+    int w() const { return WN > 0 ? WN : W_; }  // the width, a constant the loops unroll over when WN > 0
+
     static constexpr std::uint32_t EMPTY = 0xffffffffu;
     static constexpr std::uint32_t NONE = 0xffffffffu;
     static constexpr int MAXF = 250;  // f, g and h live in bytes: beyond, the search stops as at the cap
@@ -290,13 +300,6 @@ private:
     bool capped_ = false;
     std::vector<int> best_plan_;
     std::vector<Word> tmp_, front_, child_, cfront_, grow_;
-    std::vector<int> left_;  // per colour: the island's regions outside the set being expanded
-
-    void count_left(const Word *F) {
-        left_.assign(b_.K, 0);
-        for (int j = 0; j < W_; ++j)
-            for (Word w = b_.island[j] & ~F[j]; w; w &= w - 1) ++left_[b_.colour[j * 64 + __builtin_ctzll(w)]];
-    }
 
     FloodStatus done(FloodStatus s) {
         if (s == FloodStatus::optimal) lower_ = best_len_;
@@ -307,7 +310,8 @@ private:
 
     std::uint64_t hash(const Word *s) const {
         std::uint64_t h = 0x9e3779b97f4a7c15ull;
-        for (int j = 0; j < W_; ++j) {
+        #pragma GCC unroll 8
+        for (int j = 0; j < w(); ++j) {
             h ^= s[j] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
             h *= 0xff51afd7ed558ccdull;
         }
@@ -422,7 +426,8 @@ private:
         for (int c = 0; c < b_.K; ++c) {
             const Word *m = b_.cm(c);
             bool inside = false, outside = false;
-            for (int j = 0; j < W_; ++j) {
+            #pragma GCC unroll 8
+            for (int j = 0; j < w(); ++j) {
                 inside |= (m[j] & front_[j]) != 0;
                 outside |= (m[j] & ~front_[j] & ~F[j]) != 0;
             }
@@ -437,18 +442,19 @@ private:
         int next = NO_CHILD;  // the smallest f of a child not stored now
         std::copy(set(idx), set(idx) + W_, tmp_.begin());
         b_.template frontier<WN>(tmp_.data(), front_.data());
-        count_left(tmp_.data());
         const int only = b_.final_colour < 0 ? vanishing(tmp_.data()) : -1;
         for (int c = 0; c < b_.K; ++c) {
             if (only >= 0 && c != only) continue;
             const Word *m = b_.cm(c);
             bool any = false;
-            for (int j = 0; j < W_; ++j) {
+            #pragma GCC unroll 8
+            for (int j = 0; j < w(); ++j) {
                 grow_[j] = m[j] & front_[j];
                 any |= grow_[j] != 0;
             }
             if (!any) continue;
-            for (int j = 0; j < W_; ++j) child_[j] = tmp_[j] | grow_[j];
+            #pragma GCC unroll 8
+            for (int j = 0; j < w(); ++j) child_[j] = tmp_[j] | grow_[j];
             if (b_.template is_island<WN>(child_.data())) {
                 int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
                 if ((best_len_ < 0 || length < best_len_) && length < ceiling_) record(idx, c, length);
@@ -458,16 +464,13 @@ private:
             const std::uint32_t seen = table_[slot(child_.data())];
             if (seen != EMPTY && g_[seen] <= g + 1) continue;  // reached as fast already: no bound needed
             // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
-            for (int j = 0; j < W_; ++j) cfront_[j] = front_[j] & ~grow_[j];
+            #pragma GCC unroll 8
+            for (int j = 0; j < w(); ++j) cfront_[j] = front_[j] & ~grow_[j];
             b_.template dilate<WN>(grow_.data(), cfront_.data());
-            for (int j = 0; j < W_; ++j) cfront_[j] &= ~child_[j];
-            int absorbed = 0;
-            for (int j = 0; j < W_; ++j)
-                for (Word w = grow_[j]; w; w &= w - 1) ++absorbed;
-            left_[c] -= absorbed;
+            #pragma GCC unroll 8
+            for (int j = 0; j < w(); ++j) cfront_[j] &= ~child_[j];
             // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
-            int h = std::max(bound_(child_.data(), cfront_.data(), left_.data(), F - g - 1), hp - 1);
-            left_[c] += absorbed;
+            int h = std::max(bound_(child_.data(), cfront_.data(), F - g - 1), hp - 1);
             if (g + 1 + h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;  // too long
             if (g + 1 + h > F) {
                 next = std::min(next, g + 1 + h);
