@@ -329,7 +329,6 @@ private:
 
     std::uint64_t hash(const Word *s) const {
         std::uint64_t h = 0x9e3779b97f4a7c15ull;
-        #pragma GCC unroll 8
         for (int j = 0; j < w(); ++j) {
             h ^= s[j] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
             h *= 0xff51afd7ed558ccdull;
@@ -412,7 +411,7 @@ private:
             capped_ = true;
             return false;
         }
-        if ((count_ + 1) * 2 > table_.size()) grow_table();
+        if ((count_ + 1) * 10 > table_.size() * 7) grow_table();  // at most 70 % full
         return true;
     }
 
@@ -458,7 +457,6 @@ private:
         for (int c = 0; c < b_.K; ++c) {
             const Word *m = b_.cm(c);
             bool inside = false, outside = false;
-            #pragma GCC unroll 8
             for (int j = 0; j < w(); ++j) {
                 inside |= (m[j] & front_[j]) != 0;
                 outside |= (m[j] & ~front_[j] & ~F[j]) != 0;
@@ -483,14 +481,12 @@ private:
             const Word *m = b_.cm(c);
             Word *grow = &grows_[static_cast<size_t>(kids) * w()];
             Word any = 0;
-            #pragma GCC unroll 8
             for (int j = 0; j < w(); ++j) {
                 grow[j] = m[j] & front_[j];
                 any |= grow[j];
             }
             if (!any) continue;
             Word *child = &children_[static_cast<size_t>(kids) * w()];
-            #pragma GCC unroll 8
             for (int j = 0; j < w(); ++j) child[j] = tmp_[j] | grow[j];
             hashes_[kids] = hash(child);
             __builtin_prefetch(&table_[hashes_[kids] & (table_.size() - 1)]);
@@ -510,10 +506,8 @@ private:
             const std::uint32_t seen = at(i);
             if (seen != EMPTY && meta(seen).g <= g + 1) continue;  // reached as fast already: no bound needed
             // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
-            #pragma GCC unroll 8
             for (int j = 0; j < w(); ++j) cfront_[j] = front_[j] & ~grow[j];
             b_.template dilate<WN>(grow, cfront_.data());
-            #pragma GCC unroll 8
             for (int j = 0; j < w(); ++j) cfront_[j] &= ~child[j];
             // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
             int h = std::max(bound_(child, cfront_.data(), F - g - 1), hp - 1);
