@@ -128,53 +128,67 @@ struct Layered {
     }
 
 private:
+    // Each colour with regions outside the walked set is counted once, in the step where its last regions
+    // are in the frontier (models/bounds.md): the sum so far plus the number of such colours is a lower
+    // bound on the whole sum, and the walk stops once that exceeds `limit`. A colour without regions in
+    // `rest` has its last ones in the frontier: it is done now.
     template <int WL>
     int walk(const Word *F, const Word *N, int limit, Word *front, Word *rest, Word *add, Word *grown) const {
         const int W = WL > 0 ? WL : b.W, K = b.K;
-        Word any = 0;
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (int j = 0; j < W; ++j) {
             front[j] = N[j];
             rest[j] = b.island[j] & ~F[j] & ~N[j];
-            any |= N[j];
+        }
+        std::uint32_t pending = 0;  // the colours with regions in the frontier or beyond (K <= 15, module.cpp)
+        int left = 0;
+        for (int c = 0; c < K; ++c) {
+            const Word *m = b.cm(c);
+            Word any = 0;
+#pragma GCC unroll 8
+            for (int j = 0; j < W; ++j) any |= m[j] & (front[j] | rest[j]);
+            if (any) {
+                pending |= 1u << c;
+                ++left;
+            }
         }
         int h = 0;
-        while (any) {
+        if (left > limit) return left;
+        while (pending) {
             int gone = 0;  // colours left only in the frontier
-            #pragma GCC unroll 8
+#pragma GCC unroll 8
             for (int j = 0; j < W; ++j) add[j] = 0;
-            for (int c = 0; c < K; ++c) {
+            for (std::uint32_t p = pending; p; p &= p - 1) {
+                const int c = __builtin_ctz(p);
                 const Word *m = b.cm(c);
-                Word in_front = 0, beyond = 0;
-                #pragma GCC unroll 8
-                for (int j = 0; j < W; ++j) {
-                    in_front |= m[j] & front[j];
-                    beyond |= m[j] & rest[j];
-                }
-                if (in_front && !beyond) {
+                Word beyond = 0;
+#pragma GCC unroll 8
+                for (int j = 0; j < W; ++j) beyond |= m[j] & rest[j];
+                if (!beyond) {
                     ++gone;
-                    #pragma GCC unroll 8
+                    pending &= ~(1u << c);
+#pragma GCC unroll 8
                     for (int j = 0; j < W; ++j) add[j] |= m[j] & front[j];
                 }
             }
             if (gone) {
                 h += gone;
+                left -= gone;
             } else {
                 ++h;
-                #pragma GCC unroll 8
+#pragma GCC unroll 8
                 for (int j = 0; j < W; ++j) add[j] = front[j];
             }
-            if (h > limit) return h;
-            #pragma GCC unroll 8
+            if (h + left > limit) return h + left;
+            if (!pending) break;
+#pragma GCC unroll 8
             for (int j = 0; j < W; ++j) grown[j] = 0;
             b.dilate<WL>(add, grown);
-            any = 0;
-            #pragma GCC unroll 8
+#pragma GCC unroll 8
             for (int j = 0; j < W; ++j) {
                 grown[j] &= rest[j];  // new to the frontier
                 rest[j] &= ~grown[j];
                 front[j] = (front[j] & ~add[j]) | grown[j];
-                any |= front[j];
             }
         }
         return h;
