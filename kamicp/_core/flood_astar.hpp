@@ -506,6 +506,13 @@ private:
             __builtin_prefetch(&table_[hashes_[kids] & (table_.size() - 1)]);
             colours_[kids++] = c;
         }
+        for (int k = 0; k < kids; ++k) {  // then the sets (and their g) the slots point to, fetched ahead alike
+            const std::uint32_t e = table_[hashes_[k] & (table_.size() - 1)];
+            if (e != EMPTY && (e & ~INDEX_MASK) == tag(hashes_[k])) {
+                __builtin_prefetch(set(e & INDEX_MASK));
+                __builtin_prefetch(&meta(e & INDEX_MASK));
+            }
+        }
         for (int k = 0; k < kids; ++k) {
             const int c = colours_[k];
             const Word *grow = &grows_[static_cast<size_t>(k) * w()];
