@@ -73,8 +73,10 @@ struct FloodBoard {
             for (int i = 0; i < WN; ++i)
                 for (Word b = set[i]; b; b &= b - 1) {
                     const Word *row = nb(i * 64 + __builtin_ctzll(b));
+#pragma GCC unroll 8
                     for (int j = 0; j < WN; ++j) acc[j] |= row[j];
                 }
+#pragma GCC unroll 8
             for (int j = 0; j < WN; ++j) out[j] |= acc[j];
             return;
         }
@@ -106,66 +108,88 @@ struct FloodBoard {
 // The layered bound of a flooded set F whose frontier is N (models/bounds.md): walk outwards; when some
 // colours have no region outside the walked set and its frontier, each needs a move of its own: add their
 // number and walk into the frontier regions of those colours only; otherwise add one move and walk into
-// the whole frontier.
+// the whole frontier. Bitsets only: `rest` holds the island's regions neither walked nor in the frontier,
+// so a colour is done when its mask meets the frontier and misses `rest` (no per-region counting).
 template <int WN>
 struct Layered {
     const FloodBoard &b;
-    std::vector<Word> in, front, add, grown;
-    std::vector<int> out_count, front_count;  // per colour: regions beyond the frontier, in it
+    std::vector<Word> front, rest, add, grown;
 
     explicit Layered(const FloodBoard &board)
-        : b(board), in(board.W), front(board.W), add(board.W), grown(board.W), out_count(board.K),
-          front_count(board.K) {}
+        : b(board), front(board.W), rest(board.W), add(board.W), grown(board.W) {}
 
-    // `left[c]`: the island's regions of colour c outside F
     // `limit`: stop once the sum exceeds it (the sum so far is a lower bound too: the rest only adds)
-    int operator()(const Word *F, const Word *N, const int *left, int limit = 1 << 30) {
-        const int W = WN > 0 ? WN : b.W, K = b.K;
-        std::copy(F, F + W, in.begin());
-        std::copy(N, N + W, front.begin());
-        std::fill(front_count.begin(), front_count.end(), 0);
-        bool any = false;
-        for (int j = 0; j < W; ++j)
-            for (Word w = N[j]; w; w &= w - 1) {
-                ++front_count[b.colour[j * 64 + __builtin_ctzll(w)]];
-                any = true;
+    int operator()(const Word *F, const Word *N, int limit = 1 << 30) {
+        if constexpr (WN > 0) {  // the sets in registers
+            Word f[WN], r[WN], a[WN], g[WN];
+            return walk<WN>(F, N, limit, f, r, a, g);
+        }
+        return walk<0>(F, N, limit, front.data(), rest.data(), add.data(), grown.data());
+    }
+
+private:
+    // Each colour with regions outside the walked set is counted once, in the step where its last regions
+    // are in the frontier (models/bounds.md): the sum so far plus the number of such colours is a lower
+    // bound on the whole sum, and the walk stops once that exceeds `limit`. A colour without regions in
+    // `rest` has its last ones in the frontier: it is done now.
+    template <int WL>
+    int walk(const Word *F, const Word *N, int limit, Word *front, Word *rest, Word *add, Word *grown) const {
+        const int W = WL > 0 ? WL : b.W, K = b.K;
+#pragma GCC unroll 8
+        for (int j = 0; j < W; ++j) {
+            front[j] = N[j];
+            rest[j] = b.island[j] & ~F[j] & ~N[j];
+        }
+        std::uint32_t pending = 0;  // the colours with regions in the frontier or beyond (K <= 15, module.cpp)
+        int left = 0;
+        for (int c = 0; c < K; ++c) {
+            const Word *m = b.cm(c);
+            Word any = 0;
+#pragma GCC unroll 8
+            for (int j = 0; j < W; ++j) any |= m[j] & (front[j] | rest[j]);
+            if (any) {
+                pending |= 1u << c;
+                ++left;
             }
-        for (int c = 0; c < K; ++c) out_count[c] = left[c] - front_count[c];
+        }
         int h = 0;
-        while (any) {
+        if (left > limit) return left;
+        while (pending) {
             int gone = 0;  // colours left only in the frontier
-            std::fill(add.begin(), add.end(), Word{0});
-            for (int c = 0; c < K; ++c)
-                if (front_count[c] > 0 && out_count[c] == 0) {
+#pragma GCC unroll 8
+            for (int j = 0; j < W; ++j) add[j] = 0;
+            for (std::uint32_t p = pending; p; p &= p - 1) {
+                const int c = __builtin_ctz(p);
+                const Word *m = b.cm(c);
+                Word beyond = 0;
+#pragma GCC unroll 8
+                for (int j = 0; j < W; ++j) beyond |= m[j] & rest[j];
+                if (!beyond) {
                     ++gone;
-                    front_count[c] = 0;
-                    const Word *m = b.cm(c);
+                    pending &= ~(1u << c);
+#pragma GCC unroll 8
                     for (int j = 0; j < W; ++j) add[j] |= m[j] & front[j];
                 }
+            }
             if (gone) {
                 h += gone;
-                if (h > limit) return h;
+                left -= gone;
             } else {
-                if (++h > limit) return h;
-                std::copy(front.begin(), front.end(), add.begin());
-                std::fill(front_count.begin(), front_count.end(), 0);
+                ++h;
+#pragma GCC unroll 8
+                for (int j = 0; j < W; ++j) add[j] = front[j];
             }
-            std::fill(grown.begin(), grown.end(), Word{0});
-            b.dilate<WN>(add.data(), grown.data());
-            any = false;
+            if (h + left > limit) return h + left;
+            if (!pending) break;
+#pragma GCC unroll 8
+            for (int j = 0; j < W; ++j) grown[j] = 0;
+            b.dilate<WL>(add, grown);
+#pragma GCC unroll 8
             for (int j = 0; j < W; ++j) {
-                in[j] |= add[j];
-                front[j] &= ~add[j];
-                grown[j] &= ~in[j] & ~front[j];  // new to the frontier
-                front[j] |= grown[j];
-                any |= front[j] != 0;
+                grown[j] &= rest[j];  // new to the frontier
+                rest[j] &= ~grown[j];
+                front[j] = (front[j] & ~add[j]) | grown[j];
             }
-            for (int j = 0; j < W; ++j)
-                for (Word w = grown[j]; w; w &= w - 1) {
-                    const int c = b.colour[j * 64 + __builtin_ctzll(w)];
-                    ++front_count[c];
-                    --out_count[c];
-                }
         }
         return h;
     }
@@ -196,16 +220,18 @@ public:
     FloodAstar(FloodBoard board, long long cap, int limit = -1)
         : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? NO_CHILD : limit + 1) {
         W_ = WN > 0 ? WN : b_.W;
-        block_ = std::max<size_t>(1, (size_t{1} << 22) / W_);
+        while ((size_t{2} << block_bits_) * W_ <= (size_t{1} << 22)) ++block_bits_;  // about 32 MB of sets a block
         // about 2^20 words of bound work between looks at the clock (one node's bound is about n x W)
         const long long work = std::max<long long>(1, static_cast<long long>(b_.n) * W_ * b_.K);
         while (poll_mask_ > 0 && work * (poll_mask_ + 1) > (1LL << 20)) poll_mask_ >>= 1;
         tmp_.assign(W_, 0);
         front_.assign(W_, 0);
-        child_.assign(W_, 0);
         cfront_.assign(W_, 0);
-        grow_.assign(W_, 0);
-        table_.assign(1 << 16, EMPTY);
+        grows_.assign(static_cast<size_t>(b_.K) * W_, 0);
+        children_.assign(static_cast<size_t>(b_.K) * W_, 0);
+        hashes_.assign(b_.K, 0);
+        colours_.assign(b_.K, 0);
+        table_.assign(size_t{1} << 16, EMPTY);
         std::vector<Word> root(W_, 0);
         root[b_.start / 64] |= Word{1} << (b_.start % 64);
         if (b_.template is_island<WN>(root.data())) {  // solved already, or one move to the final colour
@@ -214,11 +240,11 @@ public:
             return;
         }
         b_.template frontier<WN>(root.data(), front_.data());
-        count_left(root.data());
-        int h = bound_(root.data(), front_.data(), left_.data());
+        int h = bound_(root.data(), front_.data());
         root_bound_ = h;
         lower_ = h;
-        insert(root.data(), NONE, -1, 0, h);
+        const std::uint64_t hr = hash(root.data());
+        if (room()) insert(slot(root.data(), hr), root.data(), hr, NONE, -1, 0, h);
     }
 
     // Search for up to `seconds` (< 0: no limit): running (call again), optimal (plan() is proven
@@ -250,10 +276,10 @@ public:
     int root_bound() const override { return root_bound_; }
     int best_length() const override { return best_len_; }
     const std::vector<int> &plan() const override { return best_plan_; }
-    long long stored() const override { return static_cast<long long>(parent_.size()); }
+    long long stored() const override { return static_cast<long long>(count_); }
     long long expanded() const override { return expanded_; }
     long long bytes() const override {
-        return static_cast<long long>(blocks_.size() * block_ * W_ * sizeof(Word) + parent_.capacity() * 4 + g_.capacity() * 4 +
+        return static_cast<long long>(blocks_.size() * (size_t{1} << block_bits_) * (W_ * sizeof(Word) + sizeof(Meta)) +
                                       table_.capacity() * 4 + queued_ * 4);
     }
     // the bound of a flooded set given as region indices (for the tests' cross-check)
@@ -261,12 +287,18 @@ public:
         std::fill(tmp_.begin(), tmp_.end(), Word{0});
         for (int v : regions) tmp_[v / 64] |= Word{1} << (v % 64);
         b_.template frontier<WN>(tmp_.data(), front_.data());
-        count_left(tmp_.data());
-        return bound_(tmp_.data(), front_.data(), left_.data());
+        return bound_(tmp_.data(), front_.data());
     }
 
 private:
+    int w() const { return WN > 0 ? WN : W_; }  // the width, a constant the loops unroll over when WN > 0
+
     static constexpr std::uint32_t EMPTY = 0xffffffffu;
+    // A table entry: the set's index in its low INDEX_BITS bits, the top bits of its hash above them (a
+    // probe loads a stored set only when these agree). The cap on stored sets keeps indices below the limit.
+    static constexpr int INDEX_BITS = 28;
+    static constexpr std::uint32_t INDEX_MASK = (1u << INDEX_BITS) - 1;
+    static constexpr long long MAX_SETS = INDEX_MASK;  // EMPTY's index part is never a set's
     static constexpr std::uint32_t NONE = 0xffffffffu;
     static constexpr int MAXF = 250;  // f, g and h live in bytes: beyond, the search stops as at the cap
     static constexpr int NO_CHILD = 1 << 20;  // no limit, no child
@@ -277,37 +309,41 @@ private:
     long long poll_mask_ = 1023;  // expansions between looks at the clock, less one
     int ceiling_;  // solutions of this many moves or more are not looked for
     int W_ = WN;
-    size_t block_ = 1;  // sets per block (about 32 MB): the store grows without copying itself
+    // What a stored set keeps besides its bits: moves so far, bound, the colour of the last move, and the f
+    // it is queued at (its children of that f are stored next; 255: none)
+    struct Meta {
+        std::uint32_t parent;
+        std::uint8_t g, h, move, F;
+    };
+    int block_bits_ = 0;  // 2^block_bits_ sets per block: the store grows without copying itself
     std::vector<std::unique_ptr<Word[]>> blocks_;  // W_ words per stored set
-    std::vector<std::uint32_t> parent_;
-    std::vector<std::uint8_t> g_, h_, move_;  // moves so far, bound, the colour of the last move
-    std::vector<std::uint8_t> F_;  // the f the set is queued at (its children of that f are stored next; 255: none)
-    std::vector<std::uint32_t> table_;  // open addressing over stored sets
+    std::vector<std::unique_ptr<Meta[]>> metas_;  // one Meta per stored set, blocked alike
+    size_t count_ = 0;  // stored sets
+    std::vector<std::uint32_t> table_;  // open addressing over stored sets (entries: see INDEX_BITS)
     std::vector<std::vector<std::vector<std::uint32_t>>> open_;  // [f][g] -> set indices
     long long queued_ = 0, expanded_ = 0;
     int fmin_ = 0;
     int lower_ = 0, root_bound_ = 0, best_len_ = -1;
     bool capped_ = false;
     std::vector<int> best_plan_;
-    std::vector<Word> tmp_, front_, child_, cfront_, grow_;
-    std::vector<int> left_;  // per colour: the island's regions outside the set being expanded
-
-    void count_left(const Word *F) {
-        left_.assign(b_.K, 0);
-        for (int j = 0; j < W_; ++j)
-            for (Word w = b_.island[j] & ~F[j]; w; w &= w - 1) ++left_[b_.colour[j * 64 + __builtin_ctzll(w)]];
-    }
+    std::vector<Word> tmp_, front_, cfront_;
+    std::vector<Word> grows_, children_;  // per child of the set being expanded: what it absorbs, its set
+    std::vector<std::uint64_t> hashes_;  // per child: its hash
+    std::vector<int> colours_;  // per child: its move
 
     FloodStatus done(FloodStatus s) {
         if (s == FloodStatus::optimal) lower_ = best_len_;
         return s;
     }
 
-    const Word *set(std::uint32_t i) const { return &blocks_[i / block_][(i % block_) * W_]; }
+    size_t block_mask() const { return (size_t{1} << block_bits_) - 1; }
+    const Word *set(std::uint32_t i) const { return &blocks_[i >> block_bits_][(i & block_mask()) * w()]; }
+    Meta &meta(std::uint32_t i) { return metas_[i >> block_bits_][i & block_mask()]; }
+    const Meta &meta(std::uint32_t i) const { return metas_[i >> block_bits_][i & block_mask()]; }
 
     std::uint64_t hash(const Word *s) const {
         std::uint64_t h = 0x9e3779b97f4a7c15ull;
-        for (int j = 0; j < W_; ++j) {
+        for (int j = 0; j < w(); ++j) {
             h ^= s[j] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
             h *= 0xff51afd7ed558ccdull;
         }
@@ -323,24 +359,30 @@ private:
         return std::memcmp(a, b, sizeof(Word) * W_) == 0;
     }
 
+    static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32) & ~INDEX_MASK; }
+
     // the slot holding s, or the empty slot where it belongs
-    size_t slot(const Word *s) const {
+    size_t slot(const Word *s, std::uint64_t h) const {
         const size_t mask = table_.size() - 1;
-        for (size_t i = hash(s) & mask;; i = (i + 1) & mask) {
-            std::uint32_t k = table_[i];
-            if (k == EMPTY || same(set(k), s)) return i;
+        const std::uint32_t t = tag(h);
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+            const std::uint32_t e = table_[i];
+            if (e == EMPTY || ((e & ~INDEX_MASK) == t && same(set(e & INDEX_MASK), s))) return i;
         }
     }
+
+    // the index of the set in slot i, or EMPTY
+    std::uint32_t at(size_t i) const { return table_[i] == EMPTY ? EMPTY : table_[i] & INDEX_MASK; }
 
     void grow_table() {
         std::vector<std::uint32_t> old(table_.size() * 2, EMPTY);
         old.swap(table_);
         const size_t mask = table_.size() - 1;
-        for (std::uint32_t k : old)
-            if (k != EMPTY) {
-                size_t i = hash(set(k)) & mask;
+        for (std::uint32_t e : old)
+            if (e != EMPTY) {
+                size_t i = hash(set(e & INDEX_MASK)) & mask;
                 while (table_[i] != EMPTY) i = (i + 1) & mask;
-                table_[i] = k;
+                table_[i] = e;
             }
     }
 
@@ -366,7 +408,7 @@ private:
                     idx = bucket.back();
                     bucket.pop_back();
                     --queued_;
-                    if (g_[idx] != g || F_[idx] != fmin_) continue;  // stale: reached shorter, or rescheduled
+                    if (meta(idx).g != g || meta(idx).F != fmin_) continue;  // stale: reached shorter, or rescheduled
                     lower_ = std::max(lower_, fmin_);
                     return true;
                 }
@@ -377,42 +419,49 @@ private:
         return false;
     }
 
-    void insert(const Word *s, std::uint32_t parent, int colour, int g, int h) {
-        if (static_cast<long long>(parent_.size()) >= cap_) {
+    // Make room for one more set (grows the table: slots found before are void), false at the cap.
+    bool room() {
+        if (static_cast<long long>(count_) >= std::min(cap_, MAX_SETS)) {
             capped_ = true;
-            return;
+            return false;
         }
-        if ((parent_.size() + 1) * 2 > table_.size()) grow_table();
-        size_t i = slot(s);
+        if ((count_ + 1) * 10 > table_.size() * 7) grow_table();  // at most 70 % full
+        return true;
+    }
+
+    // Store s (found at slot i by slot(), after room()) reached in g moves, or give a stored s the shorter path.
+    void insert(size_t i, const Word *s, std::uint64_t hs, std::uint32_t parent, int colour, int g, int h) {
+        const auto mv = static_cast<std::uint8_t>(colour < 0 ? 255 : colour);
         if (table_[i] != EMPTY) {  // seen: keep the shorter path
-            std::uint32_t k = table_[i];
-            if (g >= g_[k]) return;
-            parent_[k] = parent;
-            move_[k] = static_cast<std::uint8_t>(colour);
-            g_[k] = static_cast<std::uint8_t>(g);
-            h_[k] = static_cast<std::uint8_t>(std::max<int>(h_[k], h));
-            F_[k] = static_cast<std::uint8_t>(g + h_[k]);
-            push(k, g, g + h_[k]);
+            const std::uint32_t k = table_[i] & INDEX_MASK;
+            Meta &m = meta(k);
+            if (g >= m.g) return;
+            m.parent = parent;
+            m.move = mv;
+            m.g = static_cast<std::uint8_t>(g);
+            m.h = static_cast<std::uint8_t>(std::max<int>(m.h, h));
+            m.F = static_cast<std::uint8_t>(g + m.h);
+            push(k, g, g + m.h);
             return;
         }
-        const auto k = static_cast<std::uint32_t>(parent_.size());
-        if (k % block_ == 0) blocks_.emplace_back(new Word[block_ * W_]);
-        std::copy(s, s + W_, &blocks_[k / block_][(k % block_) * W_]);
-        parent_.push_back(parent);
-        move_.push_back(static_cast<std::uint8_t>(colour < 0 ? 255 : colour));
-        g_.push_back(static_cast<std::uint8_t>(g));
-        h_.push_back(static_cast<std::uint8_t>(h));
-        F_.push_back(static_cast<std::uint8_t>(g + h));
-        table_[i] = k;
+        const auto k = static_cast<std::uint32_t>(count_++);
+        if ((k & block_mask()) == 0) {
+            blocks_.emplace_back(new Word[(size_t{1} << block_bits_) * W_]);
+            metas_.emplace_back(new Meta[size_t{1} << block_bits_]);
+        }
+        std::copy(s, s + w(), &blocks_[k >> block_bits_][(k & block_mask()) * w()]);
+        meta(k) = Meta{parent, static_cast<std::uint8_t>(g), static_cast<std::uint8_t>(h), mv,
+                       static_cast<std::uint8_t>(g + h)};
+        table_[i] = tag(hs) | k;
         push(k, g, g + h);
     }
 
     void record(std::uint32_t idx, int colour, int length) {
         best_len_ = length;
         best_plan_.clear();
-        if (length > g_[idx] + 1) best_plan_.push_back(b_.final_colour);
+        if (length > meta(idx).g + 1) best_plan_.push_back(b_.final_colour);
         best_plan_.push_back(colour);
-        for (std::uint32_t k = idx; parent_[k] != NONE; k = parent_[k]) best_plan_.push_back(move_[k]);
+        for (std::uint32_t k = idx; meta(k).parent != NONE; k = meta(k).parent) best_plan_.push_back(meta(k).move);
         std::reverse(best_plan_.begin(), best_plan_.end());
     }
 
@@ -422,7 +471,7 @@ private:
         for (int c = 0; c < b_.K; ++c) {
             const Word *m = b_.cm(c);
             bool inside = false, outside = false;
-            for (int j = 0; j < W_; ++j) {
+            for (int j = 0; j < w(); ++j) {
                 inside |= (m[j] & front_[j]) != 0;
                 outside |= (m[j] & ~front_[j] & ~F[j]) != 0;
             }
@@ -433,50 +482,65 @@ private:
 
     void expand(std::uint32_t idx) {
         ++expanded_;
-        const int g = g_[idx], hp = h_[idx], F = F_[idx];
+        const int g = meta(idx).g, hp = meta(idx).h, F = meta(idx).F;
         int next = NO_CHILD;  // the smallest f of a child not stored now
-        std::copy(set(idx), set(idx) + W_, tmp_.begin());
+        std::copy(set(idx), set(idx) + w(), tmp_.begin());
         b_.template frontier<WN>(tmp_.data(), front_.data());
-        count_left(tmp_.data());
         const int only = b_.final_colour < 0 ? vanishing(tmp_.data()) : -1;
+        // first the children and their hashes, their table slots fetched ahead (the table is far larger
+        // than the caches: each look-up would otherwise wait for memory in turn)
+        int kids = 0;
         for (int c = 0; c < b_.K; ++c) {
             if (only >= 0 && c != only) continue;
             const Word *m = b_.cm(c);
-            bool any = false;
-            for (int j = 0; j < W_; ++j) {
-                grow_[j] = m[j] & front_[j];
-                any |= grow_[j] != 0;
+            Word *grow = &grows_[static_cast<size_t>(kids) * w()];
+            Word any = 0;
+            for (int j = 0; j < w(); ++j) {
+                grow[j] = m[j] & front_[j];
+                any |= grow[j];
             }
             if (!any) continue;
-            for (int j = 0; j < W_; ++j) child_[j] = tmp_[j] | grow_[j];
-            if (b_.template is_island<WN>(child_.data())) {
+            Word *child = &children_[static_cast<size_t>(kids) * w()];
+            for (int j = 0; j < w(); ++j) child[j] = tmp_[j] | grow[j];
+            hashes_[kids] = hash(child);
+            __builtin_prefetch(&table_[hashes_[kids] & (table_.size() - 1)]);
+            colours_[kids++] = c;
+        }
+        for (int k = 0; k < kids; ++k) {  // then the sets (and their g) the slots point to, fetched ahead alike
+            const std::uint32_t e = table_[hashes_[k] & (table_.size() - 1)];
+            if (e != EMPTY && (e & ~INDEX_MASK) == tag(hashes_[k])) {
+                __builtin_prefetch(set(e & INDEX_MASK));
+                __builtin_prefetch(&meta(e & INDEX_MASK));
+            }
+        }
+        for (int k = 0; k < kids; ++k) {
+            const int c = colours_[k];
+            const Word *grow = &grows_[static_cast<size_t>(k) * w()];
+            const Word *child = &children_[static_cast<size_t>(k) * w()];
+            if (b_.template is_island<WN>(child)) {
                 int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
                 if ((best_len_ < 0 || length < best_len_) && length < ceiling_) record(idx, c, length);
                 continue;
             }
-            if ((parent_.size() + 1) * 2 > table_.size()) grow_table();
-            const std::uint32_t seen = table_[slot(child_.data())];
-            if (seen != EMPTY && g_[seen] <= g + 1) continue;  // reached as fast already: no bound needed
+            if (!room()) return;
+            const size_t i = slot(child, hashes_[k]);
+            const std::uint32_t seen = at(i);
+            if (seen != EMPTY && meta(seen).g <= g + 1) continue;  // reached as fast already: no bound needed
             // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
-            for (int j = 0; j < W_; ++j) cfront_[j] = front_[j] & ~grow_[j];
-            b_.template dilate<WN>(grow_.data(), cfront_.data());
-            for (int j = 0; j < W_; ++j) cfront_[j] &= ~child_[j];
-            int absorbed = 0;
-            for (int j = 0; j < W_; ++j)
-                for (Word w = grow_[j]; w; w &= w - 1) ++absorbed;
-            left_[c] -= absorbed;
+            for (int j = 0; j < w(); ++j) cfront_[j] = front_[j] & ~grow[j];
+            b_.template dilate<WN>(grow, cfront_.data());
+            for (int j = 0; j < w(); ++j) cfront_[j] &= ~child[j];
             // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
-            int h = std::max(bound_(child_.data(), cfront_.data(), left_.data(), F - g - 1), hp - 1);
-            left_[c] += absorbed;
+            int h = std::max(bound_(child, cfront_.data(), F - g - 1), hp - 1);
             if (g + 1 + h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;  // too long
             if (g + 1 + h > F) {
                 next = std::min(next, g + 1 + h);
                 continue;
             }
-            insert(child_.data(), idx, c, g + 1, h);
+            insert(i, child, hashes_[k], idx, c, g + 1, h);
             if (capped_) return;
         }
-        F_[idx] = static_cast<std::uint8_t>(next < MAXF ? next : 255);
+        meta(idx).F = static_cast<std::uint8_t>(next < MAXF ? next : 255);
         if (next < NO_CHILD) push(idx, g, next);
     }
 };

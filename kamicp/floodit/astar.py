@@ -18,7 +18,7 @@ from kamicp.prover.search import compiled_core
 from kamicp.runtime.interrupt import INTERRUPT
 
 SLICE = 0.25  # seconds of search between looks at the clock, the interrupt flag and the progress line
-MEMORY_MB = 6000  # default budget of the stored sets (the process needs about as much again at worst)
+MEMORY_MB = 6000  # budget of the stored sets (the peak adds the interpreter and, as the table doubles, its old half)
 MAX_COLOURS = 15  # what the compiled core takes
 MAX_REGIONS = 20_000  # beyond, a neighbour table of regions x regions bits outgrows its use: IDA* and CP-SAT
 
@@ -44,7 +44,8 @@ def available(game: PivotGame) -> bool:
 
 
 def bytes_per_set(regions: int) -> int:
-    """Memory per stored flood set: the bitset, parent, g, h, move, and its share of hash table and open list."""
+    """Memory per stored flood set, a little above the measured: the bitset and 8 bytes of parent, g, h, move
+    and f (blocked arenas), its share of the hash table (4-byte entries, at most 70 % full) and the open list."""
     return 8 * ((regions + 63) // 64) + 32
 
 

@@ -44,3 +44,20 @@ def test_a_wrong_published_optimum_fails_the_run(tmp_path):
     bench = bench_script("floodit99")
     with pytest.raises(SystemExit, match="07_07_04_002"):
         bench.main([str(_folder(tmp_path, wrong=True)), "--time-limit", "30", "--out", str(tmp_path / "r")])
+
+
+def test_the_builds_benchmark_compares_cores_in_one_run(tmp_path):
+    """benchmarks/floodit99_builds.py with the installed core twice: both prove the same optima with the
+    same node counts, and the table gives the ratio to the first build."""
+    from kamicp import _fastsearch
+
+    bench = bench_script("floodit99_builds")
+    out = tmp_path / "res"
+    core = _fastsearch.__file__
+    bench.main([str(_folder(tmp_path)), core, core, "--only", "^07_", "--cpu-limit", "30", "--out", str(out)])
+    records = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert [r["board"] for r in records] == ["07_07_04_001"] * 2 + ["07_07_04_002"] * 2
+    assert all(r["status"] == "optimal" for r in records)
+    for a, b in zip(records[::2], records[1::2], strict=True):
+        assert (a["moves"], a["expanded"], a["stored"]) == (b["moves"], b["expanded"], b["stored"])
+    assert "(geometric mean of CPU time over 2 boards)" in out.with_suffix(".md").read_text()

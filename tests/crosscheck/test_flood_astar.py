@@ -54,6 +54,35 @@ def test_layered_bound_never_exceeds_the_oracle(level, rng):
             assert bound >= pivot_bound(game, 1 << game.start, colour), position.colors
 
 
+def layered_reference(game, flooded: int) -> int:
+    """The layered bound straight from its definition in models/bounds.md, on Python sets of regions."""
+    adj, colours = game.regions.adj, game.regions.colors
+    island = {i for i in range(game.n) if game.island >> i & 1}
+    walked = {i for i in range(game.n) if flooded >> i & 1}
+    bound = 0
+    while frontier := {j for i in walked for j in adj[i]} - walked:
+        beyond = island - walked - frontier
+        done = {colours[i] for i in frontier} - {colours[i] for i in beyond}
+        bound += len(done) or 1
+        walked |= {i for i in frontier if colours[i] in done} if done else frontier
+    return bound
+
+
+@pytest.mark.parametrize(("size", "colours", "seed"), [(6, 4, 0), (9, 5, 1), (12, 6, 2), (17, 6, 3), (24, 6, 4),
+                                                       (40, 6, 5)])
+def test_the_compiled_bound_is_the_layered_bound(size, colours, seed):
+    """Equal to the definition in every position of a random game, at every bitset width (one word to the
+    general width beyond 512 regions)."""
+    game = pivot_game(flood_square(size, colours, seed))
+    rng = random.Random(seed)
+    flooded, colour = 1 << game.start, game.regions.colors[game.start]
+    while flooded != game.island:
+        assert layered_bound(game, flooded) == layered_reference(game, flooded)
+        colour = rng.choice([c for c in range(len(game.regions.palette)) if c != colour])
+        flooded = game.absorb(flooded, colour)
+    assert layered_bound(game, flooded) == layered_reference(game, flooded) == 0
+
+
 @settings(max_examples=200, **SETTINGS)
 @given(grid_levels(max_rows=4, max_cols=5, max_colors=5), st.data())
 def test_astar_agrees_with_the_oracle(level, data):

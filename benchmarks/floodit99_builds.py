@@ -1,0 +1,111 @@
+"""Two or more builds of the compiled core (kamicp/_fastsearch*.so files, e.g. one built from an older
+commit) compared on the pivot A* in the same run: per board, the builds take turns, each in a fresh
+process, with a limit on CPU time rather than wall time (the machine is shared: CPU time is what a
+build costs, wall time is what the other users leave). Node counts must agree between builds that
+share a bound; the table shows CPU seconds, the ratio to the first build, stored sets and bytes.
+
+    nice .venv/bin/python benchmarks/floodit99_builds.py BOARDS_DIR old.so new.so \\
+        --only '^(12_12_10_073|16_16_08_002)$' --cpu-limit 600 --out benchmarks/results/floodit99-builds
+
+BOARDS_DIR holds boards in the 99problems format (kamicp/formats/flood99.py). Writes OUT.md and OUT.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.flood_boards import command_line, write_results  # noqa: E402
+
+NAME = re.compile(r"[0-9]+_[0-9]+_[0-9]+_[0-9]+")
+SLICE = 2.0  # seconds of search between looks at the CPU clock
+
+
+def run_one(build: str, path: str, cpu_limit: float, memory_mb: int) -> dict:
+    """One board by one build in this process: status, moves, bound, nodes, CPU and wall seconds, peak MB."""
+    from kamicp import load_level
+    from kamicp.floodit.astar import bytes_per_set
+    from kamicp.floodit.game import pivot_game
+
+    spec = importlib.util.spec_from_file_location("kamicp._fastsearch", build)
+    core = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(core)
+    game = pivot_game(load_level(path, "flood99"))
+    t0, w0 = time.process_time(), time.monotonic()
+    handle = core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
+                               len(game.regions.palette), game.start, final=-1 if game.final is None else game.final,
+                               cap=max(1, memory_mb * 2**20 // bytes_per_set(game.n)))
+    while True:
+        info = core.flood_run(handle, seconds=SLICE)
+        if info["status"] != "running" or time.process_time() - t0 >= cpu_limit:
+            break
+    return {"board": Path(path).name, "build": build, "status": info["status"],
+            "moves": None if info["plan"] is None else len(info["plan"]), "lower": info["lower"],
+            "expanded": info["expanded"], "stored": info["stored"], "bytes": info["bytes"],
+            "cpu": time.process_time() - t0, "wall": time.monotonic() - w0,
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def table(records: list[dict], builds: list[str]) -> list[str]:
+    lines = ["| board | build | result | expanded | stored | CPU s | x first build | wall s | peak MB |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    first = {r["board"]: r["cpu"] for r in records if r["index"] == 0}
+    for r in records:
+        got = r["moves"] if r["status"] == "optimal" else f"{r['status']}, >= {r['lower']}"
+        speed = first[r["board"]] / r["cpu"] if r["cpu"] > 0 else float("nan")
+        lines.append(f"| {r['board']} | {Path(r['build']).name} | {got} | {r['expanded']:,} | {r['stored']:,} | "
+                     f"{r['cpu']:.1f} | {speed:.2f} | {r['wall']:.1f} | {r['peak_mb']:.0f} |")
+    for i, build in enumerate(builds[1:], start=1):  # geometric mean of the speed-ups over the boards proved
+        pairs = [(first[r["board"]], r["cpu"]) for r in records if r["index"] == i and r["status"] == "optimal"
+                 and r["cpu"] > 0]
+        if pairs:
+            mean = math.exp(sum(math.log(a / b) for a, b in pairs) / len(pairs))
+            lines.append(f"\n{Path(build).name} against {Path(builds[0]).name}: {mean:.2f}x "
+                         f"(geometric mean of CPU time over {len(pairs)} boards)")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("boards_dir", nargs="?")
+    ap.add_argument("builds", nargs="*", help="compiled cores (.so files); the first is the reference")
+    ap.add_argument("--only", default="", help="a regular expression the board names must match")
+    ap.add_argument("--cpu-limit", type=float, default=600.0, help="CPU seconds per board and build")
+    ap.add_argument("--memory-mb", type=int, default=6000, help="the A*'s budget of stored sets")
+    ap.add_argument("--out", default="benchmarks/results/floodit99-builds")
+    ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # internal: BUILD BOARD in this process
+    args = ap.parse_args(argv)
+    if args.one:
+        print(json.dumps(run_one(args.one[0], args.one[1], args.cpu_limit, args.memory_mb)))
+        return
+    if not args.boards_dir or not args.builds:
+        ap.error("BOARDS_DIR and at least one build are required")
+    folder = Path(args.boards_dir)
+    paths = sorted(p for p in folder.iterdir() if NAME.fullmatch(p.name) and re.search(args.only, p.name))
+    records = []
+    for path in paths:
+        for i, build in enumerate(args.builds):
+            cmd = [sys.executable, __file__, "--one", build, str(path), "--cpu-limit", str(args.cpu_limit),
+                   "--memory-mb", str(args.memory_mb)]
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            records.append({**json.loads(out.stdout), "index": i})
+            r = records[-1]
+            print(f"{r['board']} {Path(build).name}: {r['status']} {r['moves']} ({r['cpu']:.1f} s CPU)",
+                  file=sys.stderr, flush=True)
+    command = command_line("floodit99_builds.py", argv)
+    write_results(args.out, command, [f"`{command}`", "", *table(records, args.builds)], records)
+
+
+if __name__ == "__main__":
+    main()
