@@ -5,7 +5,6 @@ benchmarks/report.py."""
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.report import command_line, options  # noqa: E402,F401 (command_line: floodit99.py's)
+from benchmarks.report import options  # noqa: E402
 from kamicp.board.level import Level  # noqa: E402
 
 
@@ -39,13 +38,3 @@ def boards(args: argparse.Namespace) -> Iterator[tuple[int, int]]:
     for n in (int(x) for x in args.sizes.split(",")):
         for k in (int(x) for x in args.colours.split(",")):
             yield n, k
-
-
-def write_results(out: str, command: str, lines: list[str], records: list[dict]) -> None:
-    """OUT.md (the table's lines) and OUT.json ({command, records}); the table is printed too. Only
-    benchmarks/floodit99.py still writes this way, until it moves onto benchmarks.report.write."""
-    path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    path.with_suffix(".json").write_text(json.dumps({"command": command, "records": records}, indent=1))
-    print("\n".join(lines))

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.flood_boards import command_line, write_results  # noqa: E402
+from benchmarks.report import command_line, options, write  # noqa: E402
 
 NAME = re.compile(r"([0-9]+)_([0-9]+)_([0-9]+)_([0-9]+)")
 
@@ -109,7 +109,7 @@ def _num(x: float | None, digits: int = 2) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__, out="benchmarks/results/floodit99")
     ap.add_argument("boards_dir", nargs="?", help="folder of boards in the 99problems format")
     ap.add_argument("--rules", choices=("pivot", "free"), default="pivot")
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per board")
@@ -117,7 +117,6 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--engine", default="auto", help="auto (the A* under pivot rules), or a variant to compare: "
                     "search (the pivot IDA*), cpsat, astar")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
-    ap.add_argument("--out", default="benchmarks/results/floodit99")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one board in this process, JSON out
     args = ap.parse_args(argv)
     if args.one:
@@ -148,8 +147,8 @@ def main(argv: list[str] | None = None) -> None:
                f"rules {args.rules}, engine {args.engine}, {args.time_limit:g} s per board")
     command = command_line("floodit99.py", argv)
     records.sort(key=lambda r: r["board"])
-    lines = [f"`{command}`", "", machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
-    write_results(args.out, command, lines, records)
+    lines = [machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
+    write(args.out, command, "\n".join(lines), {"records": records})
     Path(args.out).with_suffix(".partial.json").unlink(missing_ok=True)
     if wrong:
         raise SystemExit(f"proven optima differ from the published ones on {', '.join(wrong)}")

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.flood_boards import command_line, write_results  # noqa: E402
+from benchmarks.report import command_line, options, write  # noqa: E402
 
 NAME = re.compile(r"[0-9]+_[0-9]+_[0-9]+_[0-9]+")
 SLICE = 2.0  # seconds of search between looks at the CPU clock
@@ -77,13 +77,12 @@ def table(records: list[dict], builds: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = options(__doc__, out="benchmarks/results/floodit99-builds")
     ap.add_argument("boards_dir", nargs="?")
     ap.add_argument("builds", nargs="*", help="compiled cores (.so files); the first is the reference")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
     ap.add_argument("--cpu-limit", type=float, default=600.0, help="CPU seconds per board and build")
     ap.add_argument("--memory-mb", type=int, default=6000, help="the A*'s budget of stored sets")
-    ap.add_argument("--out", default="benchmarks/results/floodit99-builds")
     ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # internal: BUILD BOARD in this process
     args = ap.parse_args(argv)
     if args.one:
@@ -104,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{r['board']} {Path(build).name}: {r['status']} {r['moves']} ({r['cpu']:.1f} s CPU)",
                   file=sys.stderr, flush=True)
     command = command_line("floodit99_builds.py", argv)
-    write_results(args.out, command, [f"`{command}`", "", *table(records, args.builds)], records)
+    write(args.out, command, "\n".join(table(records, args.builds)), {"records": records})
 
 
 if __name__ == "__main__":

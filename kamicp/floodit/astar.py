@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kamicp.errors import SolverError
 from kamicp.floodit.game import PivotGame
 from kamicp.prover.search import compiled_core
 from kamicp.runtime.interrupt import INTERRUPT
@@ -71,7 +72,7 @@ class PivotAStar:
     def __init__(self, game: PivotGame, memory_mb: int = MEMORY_MB, limit: int | None = None) -> None:
         """`limit`: look only for plans of at most that many moves (`no-solution` when there is none)."""
         if not available(game):
-            raise RuntimeError("the compiled Flood-It A* is not available for this game")
+            raise SolverError("the compiled Flood-It A* is not available for this game")
         cap = max(1, min(memory_mb, _address_space_mb() // 2) * 2**20 // bytes_per_set(game.n))
         final = -1 if game.final is None else game.final
         self._handle = compiled_core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),

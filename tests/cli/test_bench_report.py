@@ -11,12 +11,11 @@ import pytest
 
 from tests.helpers import ROOT, bench_script
 
-# scripts that write no results table, or not yet through the helper (each with its reason)
+# scripts that write no results table (each with its reason)
 NOT_WRITERS = {
     "report.py": "the helper itself",
     "flood_boards.py": "the Flood-It benchmarks' shared boards and options",
     "generate.py": "writes level files, not results",
-    "floodit99.py": "moves onto the helper after its own rework (issue 25)",
 }
 
 
