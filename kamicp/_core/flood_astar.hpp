@@ -5,7 +5,9 @@
 // and the moves that absorb something from a set F, and what they absorb, do not depend on the colour the
 // flood has (no region of the last colour played, nor of the flood's colour, touches F). Only the end
 // depends on it when the other islands fix a final colour: a child that floods the island is a solution
-// of g + 1 (+ 1 when its colour is not the final one) moves and is never stored.
+// of g + 1 (+ 1 when its colour is not the final one) moves and is never stored. Two moves are pruned
+// (models/bounds.md): where a colour vanishes it is the only move; a move into a dead end (it opens no
+// new region and its colour keeps regions elsewhere) is never tried.
 //
 // f = g + h with h the layered bound (admissible, proof in models/bounds.md), raised along each edge to
 // h(parent) - 1 (also admissible: one move lowers the optimum by at most one). Open list: buckets by f,
