@@ -5,7 +5,9 @@
 // and the moves that absorb something from a set F, and what they absorb, do not depend on the colour the
 // flood has (no region of the last colour played, nor of the flood's colour, touches F). Only the end
 // depends on it when the other islands fix a final colour: a child that floods the island is a solution
-// of g + 1 (+ 1 when its colour is not the final one) moves and is never stored.
+// of g + 1 (+ 1 when its colour is not the final one) moves and is never stored. Two moves are pruned
+// (models/bounds.md): where a colour vanishes it is the only move; a move into a dead end (it opens no
+// new region and its colour keeps regions elsewhere) is never tried.
 //
 // f = g + h with h the layered bound (admissible, proof in models/bounds.md), raised along each edge to
 // h(parent) - 1 (also admissible: one move lowers the optimum by at most one). Open list: buckets by f,
@@ -229,6 +231,7 @@ public:
         cfront_.assign(W_, 0);
         grows_.assign(static_cast<size_t>(b_.K) * W_, 0);
         children_.assign(static_cast<size_t>(b_.K) * W_, 0);
+        cfronts_.assign(static_cast<size_t>(b_.K) * W_, 0);
         hashes_.assign(b_.K, 0);
         colours_.assign(b_.K, 0);
         table_.assign(size_t{1} << 16, EMPTY);
@@ -327,7 +330,7 @@ private:
     bool capped_ = false;
     std::vector<int> best_plan_;
     std::vector<Word> tmp_, front_, cfront_;
-    std::vector<Word> grows_, children_;  // per child of the set being expanded: what it absorbs, its set
+    std::vector<Word> grows_, children_, cfronts_;  // per child of the set being expanded: what it absorbs, its set, its frontier
     std::vector<std::uint64_t> hashes_;  // per child: its hash
     std::vector<int> colours_;  // per child: its move
 
@@ -502,6 +505,17 @@ private:
             if (!any) continue;
             Word *child = &children_[static_cast<size_t>(kids) * w()];
             for (int j = 0; j < w(); ++j) child[j] = tmp_[j] | grow[j];
+            // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
+            Word *cfront = &cfronts_[static_cast<size_t>(kids) * w()];
+            for (int j = 0; j < w(); ++j) cfront[j] = front_[j] & ~grow[j];
+            b_.template dilate<WN>(grow, cfront);
+            Word opens = 0, stays = 0;  // the move reaches new regions; its colour has regions left
+            for (int j = 0; j < w(); ++j) {
+                cfront[j] &= ~child[j];
+                opens |= cfront[j] & ~front_[j];
+                stays |= m[j] & ~child[j];
+            }
+            if (!opens && stays) continue;  // a dead end: never needed (models/bounds.md)
             hashes_[kids] = hash(child);
             __builtin_prefetch(&table_[hashes_[kids] & (table_.size() - 1)]);
             colours_[kids++] = c;
@@ -515,7 +529,6 @@ private:
         }
         for (int k = 0; k < kids; ++k) {
             const int c = colours_[k];
-            const Word *grow = &grows_[static_cast<size_t>(k) * w()];
             const Word *child = &children_[static_cast<size_t>(k) * w()];
             if (b_.template is_island<WN>(child)) {
                 int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
@@ -526,12 +539,9 @@ private:
             const size_t i = slot(child, hashes_[k]);
             const std::uint32_t seen = at(i);
             if (seen != EMPTY && meta(seen).g <= g + 1) continue;  // reached as fast already: no bound needed
-            // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
-            for (int j = 0; j < w(); ++j) cfront_[j] = front_[j] & ~grow[j];
-            b_.template dilate<WN>(grow, cfront_.data());
-            for (int j = 0; j < w(); ++j) cfront_[j] &= ~child[j];
+            const Word *cfront = &cfronts_[static_cast<size_t>(k) * w()];
             // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
-            int h = std::max(bound_(child, cfront_.data(), F - g - 1), hp - 1);
+            int h = std::max(bound_(child, cfront, F - g - 1), hp - 1);
             if (g + 1 + h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;  // too long
             if (g + 1 + h > F) {
                 next = std::min(next, g + 1 + h);

@@ -83,6 +83,47 @@ def test_the_compiled_bound_is_the_layered_bound(size, colours, seed):
     assert layered_bound(game, flooded) == layered_reference(game, flooded) == 0
 
 
+def dead_end_colours(game) -> list[int]:
+    """The moves the A* never tries, from their definition in models/bounds.md ("Moves into a dead end"):
+    from the flood (the start region) colour c absorbs D, every neighbour of D is in the flood or touches
+    it, and c has regions outside the flood and D."""
+    adj, colours = game.regions.adj, game.regions.colors
+    flood = {game.start}
+    frontier = set(adj[game.start])
+    out = []
+    for c in sorted({colours[i] for i in frontier}):
+        absorbed = {i for i in frontier if colours[i] == c}
+        opens = {j for i in absorbed for j in adj[i]} - flood - frontier
+        stays = {i for i in range(game.n) if game.island >> i & 1 and colours[i] == c} - flood - absorbed
+        if not opens and stays:
+            out.append(c)
+    return out
+
+
+def test_a_move_into_a_dead_end_is_on_no_optimal_plan():
+    """Every position of random play on small random boards (a third with holes: another island fixes the
+    final colour): after a dead-end move the oracle's optimum is not one less than before it, so no optimal
+    plan starts with one. The rule fires on these boards (else the test could not fail)."""
+    rng = random.Random(27)
+    checked = 0
+    for board in range(60):
+        alphabet = "ABCD." if board % 3 == 0 else "ABCDE"
+        rows = ["".join(rng.choice(alphabet) for _ in range(4)) for _ in range(4)]
+        rows[0] = rng.choice("ABCD") + rows[0][1:]
+        level = Level.from_rows(rows, "square")
+        for position in positions(level, rng, 5):
+            game = pivot_game(position)
+            oracle = bfs_pivot_optimum(position, 0, limit=16)
+            if oracle is None:
+                continue
+            for c in dead_end_colours(game):
+                after = apply_move(Board.start(position), Move(0, game.regions.palette[c]), pivot=0)
+                then = bfs_pivot_optimum(position.position(after.colors), 0, limit=16)
+                assert then is not None and then[0] >= oracle[0], (position.colors, c)
+                checked += 1
+    assert checked >= 10
+
+
 @settings(max_examples=200, **SETTINGS)
 @given(grid_levels(max_rows=4, max_cols=5, max_colors=5), st.data())
 def test_astar_agrees_with_the_oracle(level, data):
