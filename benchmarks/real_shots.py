@@ -13,7 +13,6 @@ Nothing from the folder is copied anywhere: the script writes only its table (OU
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import time
@@ -29,6 +28,7 @@ from benchmarks.report import Out, command_line, write  # noqa: E402
 from kamicp.board.level import HOLE, Level  # noqa: E402
 from kamicp.errors import KamiError  # noqa: E402
 from kamicp.formats.screenshot import level_from_image, open_image, read_screenshot  # noqa: E402
+from tests.helpers.pictures import jpeg_copy  # noqa: E402
 
 app = typer.Typer(add_completion=False)
 
@@ -45,12 +45,7 @@ def degraded(path: Path, scale: float, jpeg: int | None):
     img = open_image(path)
     if scale != 1.0:
         img = img.resize((round(img.width * scale), round(img.height * scale)), Image.Resampling.LANCZOS)
-    if jpeg:
-        buf = io.BytesIO()
-        img.save(buf, "JPEG", quality=jpeg)
-        buf.seek(0)
-        img = Image.open(buf).convert("RGB")
-    return img
+    return jpeg_copy(img, jpeg) if jpeg else img
 
 
 def score(folder: Path, entry: dict, scale: float = 1.0, jpeg: int | None = None) -> dict:

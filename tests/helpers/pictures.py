@@ -44,8 +44,13 @@ def degrade(img, *, seed=0, noise=6.0, gradient=(0.85, 1.1), jpeg=70, scale=0.8,
     a = np.asarray(canvas).astype(float)
     a *= np.linspace(*gradient, a.shape[1])[None, :, None] * np.linspace(1.0, 0.95, a.shape[0])[:, None, None]
     a += rng.normal(0.0, noise, a.shape)
+    return jpeg_copy(Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)), jpeg)
+
+
+def jpeg_copy(img: Image.Image, quality: int) -> Image.Image:
+    """The picture passed through JPEG at `quality`, in memory (as a messenger app sends a screenshot)."""
     buf = io.BytesIO()
-    Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)).save(buf, "JPEG", quality=jpeg)
+    img.save(buf, "JPEG", quality=quality)
     buf.seek(0)
     return Image.open(buf).convert("RGB")
 

@@ -23,13 +23,13 @@ It reproduces the layout and the looks measured on real screenshots (the facts, 
 
 from __future__ import annotations
 
-import io
 import math
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from kamicp.board.level import HOLE, Level
+from tests.helpers.pictures import jpeg_copy
 
 BAR_RGB = (34, 25, 13)
 DIVIDER_RGB = (222, 219, 214)
@@ -205,12 +205,7 @@ def game_shot(level: Level, palette: dict[str, str], *, size: tuple[int, int] = 
     draw_bars(img, status_bar, home_band, rows[1])
     if out_size:
         img = img.resize(out_size, Image.Resampling.LANCZOS)
-    if jpeg:
-        buf = io.BytesIO()
-        img.save(buf, "JPEG", quality=jpeg)
-        buf.seek(0)
-        img = Image.open(buf).convert("RGB")
-    return img
+    return jpeg_copy(img, jpeg) if jpeg else img
 
 
 def framed(img: Image.Image, margins: tuple[tuple[int, tuple[int, int, int]], ...]) -> Image.Image:
