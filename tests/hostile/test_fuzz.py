@@ -131,15 +131,20 @@ GRAPH = {"name": "n", "geometry": "graph", "nodes": {"1": "a", "2": "b"}, "edges
          "official": [{"tap": "1", "color": "b"}]}
 
 
+def mutated_json(data: Any, value: Any, nest: int) -> str:
+    """`data` (holding `value`) as JSON, with the value wrapped `nest` deep (past the parser's recursion
+    limit for the large ones) and HUGE written as a 5000-digit number."""
+    text = json.dumps(data)
+    if nest:
+        text = text.replace(json.dumps(value), "[" * nest + json.dumps(value) + "]" * nest, 1)
+    return text.replace(json.dumps(HUGE), "9" * 5000)
+
+
 def _json_fields(workdir: Path, base: dict[str, Any], field: str, value: Any, nest: int) -> None:
     data = dict(base)
     data[field] = value
-    text = json.dumps(data)
-    if nest:  # the value, wrapped `nest` deep (past the parser's recursion limit for the large ones)
-        text = text.replace(json.dumps(value), "[" * nest + json.dumps(value) + "]" * nest, 1)
-    text = text.replace(json.dumps(HUGE), "9" * 5000)
     path = workdir / "fields.json"
-    path.write_text(text)
+    path.write_text(mutated_json(data, value, nest))
     read_or_refuse(path)
 
 
@@ -209,11 +214,8 @@ def _katamino_fields(workdir: Path, field: str, value: Any, nest: int) -> None:
 
     data = dict(KATAMINO)
     data[field] = value
-    text = json.dumps(data)
-    if nest:
-        text = text.replace(json.dumps(value), "[" * nest + json.dumps(value) + "]" * nest, 1)
     path = workdir / "katamino.json"
-    path.write_text(text.replace(json.dumps(HUGE), "9" * 5000))
+    path.write_text(mutated_json(data, value, nest))
     puzzle = one_line_or_result(lambda: read_katamino(path))
     if puzzle is not None:
         assert 1 <= puzzle.rows <= 64 and 1 <= puzzle.cols <= 64
@@ -229,11 +231,8 @@ def _katamino_book_fields(workdir: Path, field: str, value: Any, nest: int) -> N
     data = json.loads(json.dumps(BOOK))
     target = data if field in ("name", "rule", "challenges") else data["challenges"][0]
     target[field] = value
-    text = json.dumps(data)
-    if nest:
-        text = text.replace(json.dumps(value), "[" * nest + json.dumps(value) + "]" * nest, 1)
     path = workdir / "book.json"
-    path.write_text(text.replace(json.dumps(HUGE), "9" * 5000))
+    path.write_text(mutated_json(data, value, nest))
     book = one_line_or_result(lambda: read_katamino_file(path))
     if book is not None and hasattr(book, "challenges"):
         for c in book.challenges:
