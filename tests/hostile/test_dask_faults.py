@@ -108,12 +108,17 @@ def test_no_more_local_workers_than_levels(monkeypatch, tmp_path):
     assert res.exit_code == 0 and asked == [1], asked  # nothing left to run: no cluster at all
 
 
-def cube_rows(path: Path) -> int:
+def store_rows(path: Path, table: str) -> int:
+    """Rows in a table of the store (0 while it is not there yet)."""
     try:
         with contextlib.closing(sqlite3.connect(path, timeout=1)) as db:
-            return db.execute("SELECT COUNT(*) FROM cubes").fetchone()[0]
+            return db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+def cube_rows(path: Path) -> int:
+    return store_rows(path, "cubes")
 
 
 def wait_for(check, seconds: float = 120) -> None:
@@ -183,23 +188,29 @@ def scheduler_and_workers() -> Iterator[tuple[str, subprocess.Popen]]:
                     proc.wait()
 
 
-def _kamicp(*args: object) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", *map(str, args)],
+def _kill_scheduler_during(scheduler, args: tuple[object, ...], ready, settle: float = 0.0
+                           ) -> tuple[subprocess.Popen, str, str]:
+    """Run `kamicp ARGS`, kill the scheduler once `ready()` (or the command ended) and `settle` seconds
+    later, and return the process with its output; the process never outlives the call."""
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: ready() or proc.poll() is not None)
+        time.sleep(settle)
+        scheduler.kill()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc, out, err
 
 
 @pytest.mark.slow
 def test_a_killed_scheduler_is_one_line_and_the_store_keeps_the_cubes(tmp_path):
     store = tmp_path / "p.db"
     with scheduler_and_workers() as (address, scheduler):
-        proc = _kamicp("solve", SLOW_LEVEL, "--dask", address, "--store", store)
-        try:
-            wait_for(lambda: cube_rows(store) >= 3 or proc.poll() is not None)
-            scheduler.kill()
-            out, err = proc.communicate(timeout=60)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        proc, out, err = _kill_scheduler_during(scheduler, ("solve", SLOW_LEVEL, "--dask", address, "--store", store),
+                                                lambda: cube_rows(store) >= 3)
     assert proc.returncode == 3, err
     assert err.startswith(f"error: the Dask scheduler at {address} went away") and err.count("\n") == 1, err
     assert f"the cube answers proven so far are in {store}" in err
@@ -217,19 +228,9 @@ def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_p
     store = tmp_path / "v.db"
     easy = len(list(PUZZLES.glob("*.json")))
     with scheduler_and_workers() as (address, scheduler):
-        proc = _kamicp("validate", pack, "--dask", address, "--store", store, "--time-limit", "60")
-        try:
-            def rows() -> int:
-                with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(store, timeout=1)) as db:
-                    return db.execute("SELECT COUNT(*) FROM rows").fetchone()[0]
-                return 0
-            wait_for(lambda: rows() >= easy or proc.poll() is not None)
-            time.sleep(1)
-            scheduler.kill()
-            out, err = proc.communicate(timeout=60)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        proc, out, err = _kill_scheduler_during(
+            scheduler, ("validate", pack, "--dask", address, "--store", store, "--time-limit", "60"),
+            lambda: store_rows(store, "rows") >= easy, settle=1)
     assert proc.returncode == 3, err
     error = [line for line in err.splitlines() if line.startswith("error:")]
     assert error == [f"error: the Dask scheduler at {address} went away (killed, or the network to it lost): "
