@@ -19,11 +19,16 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <thread>
 #include <vector>
 
 namespace kamicp {
@@ -199,6 +204,88 @@ private:
 
 enum class FloodStatus { running, optimal, capped, no_solution };
 
+// Runs job(lane, pos) for every pos in [0, n) on `lanes` threads, the caller's being lane 0; positions are
+// handed out in small chunks. The other threads live from the first run() to stop(): the search stops
+// them before it returns to Python, so no thread outlives a call (nor meets a fork).
+class Lanes {
+public:
+    explicit Lanes(int lanes) : lanes_(std::max(1, lanes)) {}
+    Lanes(const Lanes &) = delete;
+    Lanes &operator=(const Lanes &) = delete;
+    ~Lanes() { stop(); }
+
+    int size() const { return lanes_; }
+
+    void run(int n, const std::function<void(int, int)> &job) {
+        if (lanes_ == 1 || n < 2) {
+            for (int pos = 0; pos < n; ++pos) job(0, pos);
+            return;
+        }
+        if (threads_.empty())
+            for (int lane = 1; lane < lanes_; ++lane) threads_.emplace_back([this, lane, r = round_] { loop(lane, r); });
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            job_ = &job;
+            n_ = n;
+            next_.store(0);
+            busy_ = lanes_ - 1;
+            ++round_;
+        }
+        wake_.notify_all();
+        work(0);
+        std::unique_lock<std::mutex> lock(mu_);
+        done_.wait(lock, [this] { return busy_ == 0; });
+        job_ = nullptr;
+    }
+
+    void stop() {
+        if (threads_.empty()) return;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            quit_ = true;
+            ++round_;
+        }
+        wake_.notify_all();
+        for (auto &t : threads_) t.join();
+        threads_.clear();
+        quit_ = false;
+    }
+
+private:
+    static constexpr int CHUNK = 4;
+    int lanes_;
+    std::vector<std::thread> threads_;
+    std::mutex mu_;
+    std::condition_variable wake_, done_;
+    long long round_ = 0;
+    int busy_ = 0, n_ = 0;
+    bool quit_ = false;
+    std::atomic<int> next_{0};
+    const std::function<void(int, int)> *job_ = nullptr;
+
+    void loop(int lane, long long seen) {
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> lock(mu_);
+                wake_.wait(lock, [&] { return round_ != seen; });
+                seen = round_;
+                if (quit_) return;
+            }
+            work(lane);
+            std::lock_guard<std::mutex> lock(mu_);
+            if (--busy_ == 0) done_.notify_one();
+        }
+    }
+
+    void work(int lane) {
+        for (;;) {
+            int pos = next_.fetch_add(CHUNK);
+            if (pos >= n_) return;
+            for (const int end = std::min(n_, pos + CHUNK); pos < end; ++pos) (*job_)(lane, pos);
+        }
+    }
+};
+
 // What the binding sees of a search, whatever its width.
 class FloodSearch {
 public:
@@ -218,9 +305,10 @@ public:
 template <int WN>
 class FloodAstar : public FloodSearch {
 public:
-    // `limit` >= 0: only solutions of at most `limit` moves are looked for (none: no_solution, lower() = limit + 1)
-    FloodAstar(FloodBoard board, long long cap, int limit = -1)
-        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? NO_CHILD : limit + 1) {
+    // `limit` >= 0: only solutions of at most `limit` moves are looked for (none: no_solution, lower() = limit + 1);
+    // `lanes`: threads that expand a batch of sets together (1: one set at a time)
+    FloodAstar(FloodBoard board, long long cap, int limit = -1, int lanes = 1)
+        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? NO_CHILD : limit + 1), pool_(lanes) {
         W_ = WN > 0 ? WN : b_.W;
         while ((size_t{2} << block_bits_) * W_ <= (size_t{1} << 22)) ++block_bits_;  // about 32 MB of sets a block
         // about 2^20 words of bound work between looks at the clock (one node's bound is about n x W)
@@ -228,12 +316,8 @@ public:
         while (poll_mask_ > 0 && work * (poll_mask_ + 1) > (1LL << 20)) poll_mask_ >>= 1;
         tmp_.assign(W_, 0);
         front_.assign(W_, 0);
-        cfront_.assign(W_, 0);
-        grows_.assign(static_cast<size_t>(b_.K) * W_, 0);
-        children_.assign(static_cast<size_t>(b_.K) * W_, 0);
-        cfronts_.assign(static_cast<size_t>(b_.K) * W_, 0);
-        hashes_.assign(b_.K, 0);
-        colours_.assign(b_.K, 0);
+        for (int lane = 0; lane < pool_.size(); ++lane) scratch_.emplace_back(b_);
+        batch_size_ = pool_.size() == 1 ? 1 : BATCH;
         table_.assign(size_t{1} << 16, EMPTY);
         std::vector<Word> root(W_, 0);
         root[b_.start / 64] |= Word{1} << (b_.start % 64);
@@ -256,22 +340,32 @@ public:
         using clock = std::chrono::steady_clock;
         const auto stop = clock::now() + std::chrono::duration<double>(seconds < 0 ? 1e12 : seconds);
         if (capped_) return FloodStatus::capped;
-        for (long long polled = 0;; ++polled) {
+        struct Join {  // the lanes' threads end with the call
+            Lanes &lanes;
+            ~Join() { lanes.stop(); }
+        } join{pool_};
+        for (long long polled = poll_mask_ + 1;;) {
             if (best_len_ >= 0 && best_len_ <= lower_) return done(FloodStatus::optimal);
+            batch_.clear();  // sets of one f only: their children of that f are expanded after them
             std::uint32_t idx;
-            if (!pop(idx)) {
+            for (int level = -1; static_cast<int>(batch_.size()) < batch_size_ && pop(idx, level);) batch_.push_back(idx);
+            if (batch_.empty()) {
                 if (best_len_ >= 0) return done(FloodStatus::optimal);
                 if (ceiling_ < NO_CHILD) lower_ = std::max(lower_, ceiling_);
                 return FloodStatus::no_solution;
             }
             if (best_len_ >= 0 && best_len_ <= lower_) return done(FloodStatus::optimal);
             try {
-                expand(idx);
+                expand_batch();
             } catch (const std::bad_alloc &) {  // out of memory (an address-space limit): as at the cap
                 capped_ = true;
             }
             if (capped_) return FloodStatus::capped;
-            if ((polled & poll_mask_) == 0 && clock::now() > stop) return FloodStatus::running;
+            polled += static_cast<long long>(batch_.size());
+            if (polled > poll_mask_) {
+                polled = 0;
+                if (clock::now() > stop) return FloodStatus::running;
+            }
         }
     }
 
@@ -305,6 +399,7 @@ private:
     static constexpr std::uint32_t NONE = 0xffffffffu;
     static constexpr int MAXF = 250;  // f, g and h live in bytes: beyond, the search stops as at the cap
     static constexpr int NO_CHILD = 1 << 20;  // no limit, no child
+    static constexpr int BATCH = 512;  // sets expanded together when there are several lanes
 
     FloodBoard b_;
     Layered<WN> bound_;
@@ -329,10 +424,38 @@ private:
     int lower_ = 0, root_bound_ = 0, best_len_ = -1;
     bool capped_ = false;
     std::vector<int> best_plan_;
-    std::vector<Word> tmp_, front_, cfront_;
-    std::vector<Word> grows_, children_, cfronts_;  // per child of the set being expanded: what it absorbs, its set, its frontier
-    std::vector<std::uint64_t> hashes_;  // per child: its hash
-    std::vector<int> colours_;  // per child: its move
+    std::vector<Word> tmp_, front_;
+
+    // A lane's buffers for one expansion: per child what it absorbs, its set, its frontier, hash and move
+    struct Scratch {
+        Layered<WN> bound;
+        std::vector<Word> tmp, front, grows, children, cfronts;
+        std::vector<std::uint64_t> hashes;
+        std::vector<int> colours;
+        explicit Scratch(const FloodBoard &b)
+            : bound(b), tmp(b.W), front(b.W), grows(static_cast<size_t>(b.K) * b.W),
+              children(static_cast<size_t>(b.K) * b.W), cfronts(static_cast<size_t>(b.K) * b.W), hashes(b.K),
+              colours(b.K) {}
+    };
+    // What the expansion of one set found: its children to store (in kid_ and kidsets_ at pos x K), the
+    // smallest f of those withheld, its shortest solution (length and last move, or -1)
+    struct Found {
+        std::uint32_t idx;
+        int g, next, kids, solution, solution_colour;
+    };
+    struct Kid {
+        std::uint64_t hash;
+        size_t slot;  // where the table had it, or the empty slot where it belongs, while generating
+        std::uint8_t colour, h;
+    };
+    Lanes pool_;
+    std::vector<Scratch> scratch_;  // per lane
+    int batch_size_ = 1, snapshot_best_ = NO_CHILD;
+    size_t snapshot_table_ = 0;  // the table's size while the batch was generated
+    std::vector<std::uint32_t> batch_;
+    std::vector<Found> found_;
+    std::vector<Kid> kid_;
+    std::vector<Word> kidsets_;
 
     FloodStatus done(FloodStatus s) {
         if (s == FloodStatus::optimal) lower_ = best_len_;
@@ -365,10 +488,13 @@ private:
     static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32) & ~INDEX_MASK; }
 
     // the slot holding s, or the empty slot where it belongs
-    size_t slot(const Word *s, std::uint64_t h) const {
+    size_t slot(const Word *s, std::uint64_t h) const { return slot_from(h & (table_.size() - 1), s, h); }
+
+    // the same, probing from slot i on (a slot on s's probe path no further than where s is or belongs)
+    size_t slot_from(size_t i, const Word *s, std::uint64_t h) const {
         const size_t mask = table_.size() - 1;
         const std::uint32_t t = tag(h);
-        for (size_t i = h & mask;; i = (i + 1) & mask) {
+        for (;; i = (i + 1) & mask) {
             const std::uint32_t e = table_[i];
             if (e == EMPTY || ((e & ~INDEX_MASK) == t && same(set(e & INDEX_MASK), s))) return i;
         }
@@ -402,8 +528,10 @@ private:
         fmin_ = std::min(fmin_, f);
     }
 
-    bool pop(std::uint32_t &idx) {
+    // the next set to expand, of f `level` only when level >= 0 (then level is its f)
+    bool pop(std::uint32_t &idx, int &level) {
         for (; fmin_ < static_cast<int>(open_.size()); ++fmin_) {
+            if (level >= 0 && fmin_ != level) return false;
             auto &row = open_[fmin_];
             for (int g = static_cast<int>(row.size()) - 1; g >= 0; --g) {
                 auto &bucket = row[g];
@@ -413,6 +541,7 @@ private:
                     --queued_;
                     if (meta(idx).g != g || meta(idx).F != fmin_) continue;  // stale: reached shorter, or rescheduled
                     lower_ = std::max(lower_, fmin_);
+                    level = fmin_;
                     return true;
                 }
                 if (g + 1 == static_cast<int>(row.size())) row.pop_back();
@@ -468,105 +597,149 @@ private:
         std::reverse(best_plan_.begin(), best_plan_.end());
     }
 
-    // A colour all of whose unflooded regions touch the flooded set F (front_ is F's frontier), or -1.
+    // A colour all of whose unflooded regions touch the flooded set F (front is F's frontier), or -1.
     // Playing it first loses nothing (models/bounds.md, "Colours that vanish"), so it is F's only child.
-    int vanishing(const Word *F) const {
+    int vanishing(const Word *F, const Word *front) const {
         for (int c = 0; c < b_.K; ++c) {
             const Word *m = b_.cm(c);
             bool inside = false, outside = false;
             for (int j = 0; j < w(); ++j) {
-                inside |= (m[j] & front_[j]) != 0;
-                outside |= (m[j] & ~front_[j] & ~F[j]) != 0;
+                inside |= (m[j] & front[j]) != 0;
+                outside |= (m[j] & ~front[j] & ~F[j]) != 0;
             }
             if (inside && !outside) return c;
         }
         return -1;
     }
 
-    void expand(std::uint32_t idx) {
-        ++expanded_;
+    // Expand a batch of popped sets: each set's children are found and their bounds walked in parallel
+    // (reading the store and the table only), then stored one set after the other in the batch's order, as
+    // if each set had been expanded alone (models/bounds.md, "Expanding in batches").
+    void expand_batch() {
+        const int n = static_cast<int>(batch_.size());
+        if (static_cast<int>(found_.size()) < n) grow_outputs(n);
+        snapshot_best_ = best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_;
+        snapshot_table_ = table_.size();
+        pool_.run(n, [this](int lane, int pos) { generate(batch_[pos], scratch_[lane], found_[pos], pos); });
+        for (int pos = 0; pos < n && !capped_; ++pos) commit(found_[pos], pos);
+        expanded_ += n;
+    }
+
+    // The children of the set idx that are worth storing now, the smallest f of those withheld and the
+    // shortest solution among them, into `out` and this position of kid_ and kidsets_ (reads shared state only).
+    void generate(std::uint32_t idx, Scratch &sc, Found &out, int pos) {
         const int g = meta(idx).g, hp = meta(idx).h, F = meta(idx).F;
-        int next = NO_CHILD;  // the smallest f of a child not stored now
-        std::copy(set(idx), set(idx) + w(), tmp_.begin());
-        b_.template frontier<WN>(tmp_.data(), front_.data());
-        const int only = b_.final_colour < 0 ? vanishing(tmp_.data()) : -1;
+        out = Found{idx, g, NO_CHILD, 0, -1, -1};
+        Word *parent = sc.tmp.data(), *front = sc.front.data();
+        std::copy(set(idx), set(idx) + w(), parent);
+        b_.template frontier<WN>(parent, front);
+        const int only = b_.final_colour < 0 ? vanishing(parent, front) : -1;
         // first the children and their hashes, their table slots fetched ahead (the table is far larger
         // than the caches: each look-up would otherwise wait for memory in turn)
         int kids = 0;
         for (int c = 0; c < b_.K; ++c) {
             if (only >= 0 && c != only) continue;
             const Word *m = b_.cm(c);
-            Word *grow = &grows_[static_cast<size_t>(kids) * w()];
+            Word *grow = &sc.grows[static_cast<size_t>(kids) * w()];
             Word any = 0;
             for (int j = 0; j < w(); ++j) {
-                grow[j] = m[j] & front_[j];
+                grow[j] = m[j] & front[j];
                 any |= grow[j];
             }
             if (!any) continue;
-            Word *child = &children_[static_cast<size_t>(kids) * w()];
-            for (int j = 0; j < w(); ++j) child[j] = tmp_[j] | grow[j];
+            Word *child = &sc.children[static_cast<size_t>(kids) * w()];
+            for (int j = 0; j < w(); ++j) child[j] = parent[j] | grow[j];
             // the child's frontier: the parent's, less what it absorbed, plus the absorbed regions' neighbours
-            Word *cfront = &cfronts_[static_cast<size_t>(kids) * w()];
-            for (int j = 0; j < w(); ++j) cfront[j] = front_[j] & ~grow[j];
+            Word *cfront = &sc.cfronts[static_cast<size_t>(kids) * w()];
+            for (int j = 0; j < w(); ++j) cfront[j] = front[j] & ~grow[j];
             b_.template dilate<WN>(grow, cfront);
             Word opens = 0, stays = 0;  // the move reaches new regions; its colour has regions left
             for (int j = 0; j < w(); ++j) {
                 cfront[j] &= ~child[j];
-                opens |= cfront[j] & ~front_[j];
+                opens |= cfront[j] & ~front[j];
                 stays |= m[j] & ~child[j];
             }
             if (!opens && stays) continue;  // a dead end: never needed (models/bounds.md)
-            hashes_[kids] = hash(child);
-            __builtin_prefetch(&table_[hashes_[kids] & (table_.size() - 1)]);
-            colours_[kids++] = c;
+            sc.hashes[kids] = hash(child);
+            __builtin_prefetch(&table_[sc.hashes[kids] & (table_.size() - 1)]);
+            sc.colours[kids++] = c;
         }
         for (int k = 0; k < kids; ++k) {  // then the sets (and their g) the slots point to, fetched ahead alike
-            const std::uint32_t e = table_[hashes_[k] & (table_.size() - 1)];
-            if (e != EMPTY && (e & ~INDEX_MASK) == tag(hashes_[k])) {
+            const std::uint32_t e = table_[sc.hashes[k] & (table_.size() - 1)];
+            if (e != EMPTY && (e & ~INDEX_MASK) == tag(sc.hashes[k])) {
                 __builtin_prefetch(set(e & INDEX_MASK));
                 __builtin_prefetch(&meta(e & INDEX_MASK));
             }
         }
         for (int k = 0; k < kids; ++k) {
-            const int c = colours_[k];
-            const Word *child = &children_[static_cast<size_t>(k) * w()];
+            const int c = sc.colours[k];
+            const Word *child = &sc.children[static_cast<size_t>(k) * w()];
             if (b_.template is_island<WN>(child)) {
-                int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
-                if ((best_len_ < 0 || length < best_len_) && length < ceiling_) record(idx, c, length);
+                const int length = g + 1 + (b_.final_colour >= 0 && c != b_.final_colour ? 1 : 0);
+                if (out.solution < 0 || length < out.solution) out.solution = length, out.solution_colour = c;
                 continue;
             }
-            if (!room()) return;
-            const size_t i = slot(child, hashes_[k]);
+            const size_t i = slot(child, sc.hashes[k]);
             const std::uint32_t seen = at(i);
             if (seen != EMPTY && meta(seen).g <= g + 1) continue;  // reached as fast already: no bound needed
-            const Word *cfront = &cfronts_[static_cast<size_t>(k) * w()];
+            const Word *cfront = &sc.cfronts[static_cast<size_t>(k) * w()];
             // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
-            int h = std::max(bound_(child, cfront, F - g - 1), hp - 1);
-            if (g + 1 + h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;  // too long
+            const int h = std::max(sc.bound(child, cfront, F - g - 1), hp - 1);
+            if (g + 1 + h >= snapshot_best_) continue;  // too long
             if (g + 1 + h > F) {
-                next = std::min(next, g + 1 + h);
+                out.next = std::min(out.next, g + 1 + h);
                 continue;
             }
-            insert(i, child, hashes_[k], idx, c, g + 1, h);
+            const int at_ = pos * b_.K + out.kids++;
+            kid_[at_] = Kid{sc.hashes[k], i, static_cast<std::uint8_t>(c), static_cast<std::uint8_t>(h)};
+            std::copy(child, child + w(), &kidsets_[static_cast<size_t>(at_) * w()]);
+        }
+    }
+
+    // Store what generate() found for one set, as expand() did: skipped when the set was reached by a
+    // shorter path meanwhile (it is queued again at its new g and expanded then).
+    void commit(const Found &out, int pos) {
+        const std::uint32_t idx = out.idx;
+        const int g = out.g;
+        if (meta(idx).g != g) return;
+        if (out.solution >= 0 && (best_len_ < 0 || out.solution < best_len_) && out.solution < ceiling_)
+            record(idx, out.solution_colour, out.solution);
+        for (int k = 0; k < out.kids; ++k) {
+            const Kid &kid = kid_[pos * b_.K + k];
+            if (g + 1 + kid.h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;
+            if (!room()) return;
+            const Word *child = &kidsets_[static_cast<size_t>(pos * b_.K + k) * w()];
+            // the slot found while generating, unless the table grew: entries are never moved nor removed
+            // otherwise, so the probe goes on from there
+            const size_t i = table_.size() == snapshot_table_ ? slot_from(kid.slot, child, kid.hash) : slot(child, kid.hash);
+            const std::uint32_t seen = at(i);
+            if (seen != EMPTY && meta(seen).g <= g + 1) continue;
+            insert(i, child, kid.hash, idx, kid.colour, g + 1, kid.h);
             if (capped_) return;
         }
-        meta(idx).F = static_cast<std::uint8_t>(next < MAXF ? next : 255);
-        if (next < NO_CHILD) push(idx, g, next);
+        meta(idx).F = static_cast<std::uint8_t>(out.next < MAXF ? out.next : 255);
+        if (out.next < NO_CHILD) push(idx, g, out.next);
+    }
+
+    void grow_outputs(int n) {
+        found_.resize(n);
+        kid_.resize(static_cast<size_t>(n) * b_.K);
+        kidsets_.resize(static_cast<size_t>(n) * b_.K * w());
     }
 };
 
 // The search for `board` at its width (up to 8 words, 512 regions, unrolled; wider boards: any width).
-std::unique_ptr<FloodSearch> make_flood_astar(FloodBoard board, long long cap, int limit) {
+std::unique_ptr<FloodSearch> make_flood_astar(FloodBoard board, long long cap, int limit, int lanes = 1) {
     switch (board.W) {
-        case 1: return std::make_unique<FloodAstar<1>>(std::move(board), cap, limit);
-        case 2: return std::make_unique<FloodAstar<2>>(std::move(board), cap, limit);
-        case 3: return std::make_unique<FloodAstar<3>>(std::move(board), cap, limit);
-        case 4: return std::make_unique<FloodAstar<4>>(std::move(board), cap, limit);
-        case 5: return std::make_unique<FloodAstar<5>>(std::move(board), cap, limit);
-        case 6: return std::make_unique<FloodAstar<6>>(std::move(board), cap, limit);
-        case 7: return std::make_unique<FloodAstar<7>>(std::move(board), cap, limit);
-        case 8: return std::make_unique<FloodAstar<8>>(std::move(board), cap, limit);
-        default: return std::make_unique<FloodAstar<0>>(std::move(board), cap, limit);
+        case 1: return std::make_unique<FloodAstar<1>>(std::move(board), cap, limit, lanes);
+        case 2: return std::make_unique<FloodAstar<2>>(std::move(board), cap, limit, lanes);
+        case 3: return std::make_unique<FloodAstar<3>>(std::move(board), cap, limit, lanes);
+        case 4: return std::make_unique<FloodAstar<4>>(std::move(board), cap, limit, lanes);
+        case 5: return std::make_unique<FloodAstar<5>>(std::move(board), cap, limit, lanes);
+        case 6: return std::make_unique<FloodAstar<6>>(std::move(board), cap, limit, lanes);
+        case 7: return std::make_unique<FloodAstar<7>>(std::move(board), cap, limit, lanes);
+        case 8: return std::make_unique<FloodAstar<8>>(std::move(board), cap, limit, lanes);
+        default: return std::make_unique<FloodAstar<0>>(std::move(board), cap, limit, lanes);
     }
 }
 

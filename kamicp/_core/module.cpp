@@ -345,20 +345,21 @@ std::unique_ptr<kamicp::FloodBoard> read_flood_board(PyObject *adj_obj, PyObject
 }
 
 PyObject *py_flood_create(PyObject *, PyObject *args, PyObject *kwargs) {
-    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "final", "cap", "limit", nullptr};
+    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "final", "cap", "limit", "lanes", nullptr};
     PyObject *adj_obj, *colours_obj;
-    int K, start, final_colour = -1, limit = -1;
+    int K, start, final_colour = -1, limit = -1, lanes = 1;
     long long cap = 50000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOii|$iLi", const_cast<char **>(kwlist), &adj_obj, &colours_obj,
-                                     &K, &start, &final_colour, &cap, &limit))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOii|$iLii", const_cast<char **>(kwlist), &adj_obj, &colours_obj,
+                                     &K, &start, &final_colour, &cap, &limit, &lanes))
         return nullptr;
     if (limit < -1 || limit > 1000) return fail("limit: -1 (none) or 0..1000 moves"), nullptr;
+    if (lanes < 1 || lanes > 256) return fail("lanes: 1..256 threads"), nullptr;
     if (cap < 1 || cap > 4000000000LL) return fail("cap: 1..4000000000 stored sets"), nullptr;
     auto board = read_flood_board(adj_obj, colours_obj, K, start, final_colour);
     if (!board) return nullptr;
     kamicp::FloodSearch *s;
     try {
-        s = kamicp::make_flood_astar(std::move(*board), cap, limit).release();
+        s = kamicp::make_flood_astar(std::move(*board), cap, limit, lanes).release();
     } catch (const std::bad_alloc &) {
         return PyErr_NoMemory();
     }

@@ -40,7 +40,8 @@ TimeLimit = Annotated[float | None, typer.Option("--time-limit", min=0.001, meta
                                                  help="Seconds for the whole command; then 'unknown'.")]
 MAX_WORKERS = 256  # CP-SAT takes a 32-bit count; more threads than this only slow a machine down
 Workers = Annotated[int | None, typer.Option("--workers", min=1, max=MAX_WORKERS, metavar="N",
-                                             help=f"CP-SAT worker threads (1 to {MAX_WORKERS}).")]
+                                             help=f"CP-SAT worker threads, and the Flood-It A*'s under --rules pivot "
+                                             f"(default: the CPUs, at most 8) (1 to {MAX_WORKERS}).")]
 EngineOpt = Annotated[EngineChoice, typer.Option("--engine", help="cpsat (the model), search (IDA*) or auto (both "
                                                  "race, first proof wins).")]
 NoOpt = Annotated[list[str] | None, typer.Option("--no", metavar="TECHNIQUE", help="Switch a proof technique off "

@@ -1,6 +1,7 @@
 """The pivot A* of the compiled core (kamicp/_core/flood_astar.hpp): A* on the flooded set with the layered
 bound (models/bounds.md, "The layered bound"), run in slices so that the caller sees progress, its
-deadline and the process's interrupt between them.
+deadline and the process's interrupt between them. With several threads the core expands a batch of flood
+sets of the same f together (models/bounds.md, "Expanding in batches").
 
 Memory is bounded by a cap on stored flood sets, from `memory_mb`: at the cap the search stops, and what
 it proved (the smallest f still open, a lower bound) is kept; the caller then answers `unknown` with that
@@ -9,6 +10,7 @@ bound (measured against a fallback to IDA* in benchmarks/RESULTS.md, "Flood-It 9
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ SLICE = 0.25  # seconds of search between looks at the clock, the interrupt flag
 MEMORY_MB = 6000  # budget of the stored sets (the peak adds the interpreter and, as the table doubles, its old half)
 MAX_COLOURS = 15  # what the compiled core takes
 MAX_REGIONS = 20_000  # beyond, a neighbour table of regions x regions bits outgrows its use: IDA* and CP-SAT
+MAX_THREADS = 8  # the default's ceiling: the serial part of each batch (storing the children) caps the gain
 
 
 @dataclass(frozen=True)
@@ -68,16 +71,28 @@ def layered_bound(game: PivotGame, flooded: int) -> int:
                                      len(game.regions.palette), game.start, regions)
 
 
+def default_threads() -> int:
+    """The A*'s threads when none are asked for: the CPUs this process may run on, at most MAX_THREADS."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - no affinity on this platform
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_THREADS))
+
+
 class PivotAStar:
-    def __init__(self, game: PivotGame, memory_mb: int = MEMORY_MB, limit: int | None = None) -> None:
-        """`limit`: look only for plans of at most that many moves (`no-solution` when there is none)."""
+    def __init__(self, game: PivotGame, memory_mb: int = MEMORY_MB, limit: int | None = None,
+                 threads: int | None = None) -> None:
+        """`limit`: look only for plans of at most that many moves (`no-solution` when there is none);
+        `threads`: how many expand each batch of flood sets together (None: default_threads())."""
         if not available(game):
             raise SolverError("the compiled Flood-It A* is not available for this game")
         cap = max(1, min(memory_mb, _address_space_mb() // 2) * 2**20 // bytes_per_set(game.n))
         final = -1 if game.final is None else game.final
+        self.threads = default_threads() if threads is None else threads
         self._handle = compiled_core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
                                                   len(game.regions.palette), game.start, final=final, cap=cap,
-                                                  limit=-1 if limit is None else limit)
+                                                  limit=-1 if limit is None else limit, lanes=self.threads)
         self.cap = cap
 
     def run(self, deadline: float | None = None,

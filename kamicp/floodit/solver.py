@@ -98,14 +98,14 @@ def pivot_footing(level: Level, game: PivotGame, deadline: float | None) -> Foot
 
 
 def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float | None, memory_mb: int,
-              progress: Callable[[str], None] | None,
+              workers: int | None, progress: Callable[[str], None] | None,
               proof: list[Horizon]) -> tuple[Status, list[int] | None, int]:
     """(status, plan, proven lower bound) by the compiled A*; its rows go in `proof`."""
     def report(info: dict) -> None:
         if progress:
             progress(f"{name}: A*, at least {info['lower']} moves, {info['stored']:,} flood sets stored")
 
-    run = astar.PivotAStar(game, memory_mb=memory_mb, limit=max_steps).run(deadline, report)
+    run = astar.PivotAStar(game, memory_mb=memory_mb, limit=max_steps, threads=workers).run(deadline, report)
     plan = None if run.plan is None else list(run.plan)
     root = run.root_bound
     if root > 0:
@@ -130,8 +130,9 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
     """A shortest Flood-It solution (every move taps the pivot's region; default pivot: the top-left
     cell), proven shortest; `no-solution` when none has at most `max_steps` moves (or none exists).
     `seed` is CP-SAT's random seed (the only random choice: the greedy and the search break ties by colour);
-    it may change which optimal solution is found, never the optimum. `memory_mb`: the A*'s budget for its
-    stored flood sets (beyond it: `unknown` with the bound it proved)."""
+    it may change which optimal solution is found, never the optimum. `workers`: CP-SAT's threads, and the
+    A*'s (None: the CPUs the process may use, at most astar.MAX_THREADS). `memory_mb`: the A*'s budget for
+    its stored flood sets (beyond it: `unknown` with the bound it proved)."""
     check_budget(Budget(max_steps, time_limit, workers, seed, engine), PIVOT_ENGINES)
     time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
     start = time.monotonic()
@@ -157,7 +158,8 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
                          f"{astar.MAX_COLOURS} colours and {astar.MAX_REGIONS:,} regions")
     if engine == EngineName.ASTAR or (engine == EngineName.AUTO and astar.available(game)):
         name = EngineName.ASTAR
-        status, plan, lower = _by_astar(game, level.name or "level", max_steps, deadline, memory_mb, progress, proof)
+        status, plan, lower = _by_astar(game, level.name or "level", max_steps, deadline, memory_mb, workers,
+                                        progress, proof)
         if status == UNKNOWN and plan is None:
             plan = greedy_plan(game, deadline)  # a solution to show with the bounds, if time is left
         if status == OPTIMAL and plan is not None and max_steps is not None and len(plan) > max_steps:

@@ -4,6 +4,8 @@ exhaustive oracle (tests/helpers/oracle.py, rules engine only) and the pivot IDA
 from __future__ import annotations
 
 import random
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -200,3 +202,57 @@ def test_optima_beyond_the_byte_range_stop_honestly():
     assert result.status == UNKNOWN and result.lower_bound <= 299
     short = Level.from_rows(["ABC" * 20], "square")  # the same with optimum 59, below the range
     assert len(solve_pivot(short, engine="astar").moves) == len(solve_pivot(short, engine="search").moves)
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(grid_levels(max_rows=4, max_cols=5, max_colors=5), st.data())
+def test_threads_agree_with_one_thread_and_the_oracle(level, data):
+    """Batches expanded by several threads (more than the machine's CPUs: the threads interleave) prove the
+    same optimum as one thread and the oracle, on random boards with any pivot."""
+    pivot = data.draw(st.integers(0, level.size - 1))
+    oracle = bfs_pivot_optimum(level, pivot, limit=20)
+    one = solve_pivot(level, level.labels[pivot], engine="astar", workers=1)
+    many = solve_pivot(level, level.labels[pivot], engine="astar", workers=3)
+    if oracle is None:
+        assert one.status == many.status == NO_SOLUTION
+        return
+    assert one.status == many.status == OPTIMAL
+    assert len(one.moves) == len(many.moves) == oracle[0], level.colors
+    verify(level, many.moves, pivot=pivot)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_threads_on_larger_boards_agree_and_repeat_exactly(seed):
+    """On boards whose batches are full (hundreds of sets of one f), two and four threads prove the optimum
+    one thread proves; the commit order is the batch's, so a run repeats node for node whatever the timing."""
+    game = pivot_game(flood_square(12, 6, seed))
+    one = PivotAStar(game, threads=1).run()
+    runs = [PivotAStar(game, threads=t).run() for t in (2, 2, 4)]
+    assert one.status == "optimal" and all(r.status == "optimal" for r in runs)
+    assert {len(r.plan) for r in runs} == {len(one.plan)}
+    assert runs[0].expanded == runs[1].expanded and runs[0].stored == runs[1].stored
+    assert runs[0].expanded > 1000  # many batches, not one
+
+
+def _threads_now() -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="counts threads through /proc")
+def test_no_thread_outlives_a_slice():
+    """The A*'s threads end before each slice returns to Python (none is left to meet a fork or an exit),
+    also when the search stops on its time limit."""
+    before = _threads_now()
+    game = pivot_game(flood_square(26, 8, 1))
+    search = PivotAStar(game, threads=4)
+    assert search.run(deadline=time.monotonic() + 0.3).status == "timeout"
+    assert _threads_now() == before
+    assert PivotAStar(pivot_game(flood_square(8, 5, 2)), threads=4).run().status == "optimal"
+    assert _threads_now() == before
+
+
+def test_threads_outside_the_cores_range_are_refused():
+    game = pivot_game(flood_square(6, 4, 0))
+    with pytest.raises(ValueError, match="lanes"):
+        PivotAStar(game, threads=0)
