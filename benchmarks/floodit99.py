@@ -37,7 +37,8 @@ from benchmarks.report import command_line, options, write  # noqa: E402
 NAME = re.compile(r"([0-9]+)_([0-9]+)_([0-9]+)_([0-9]+)")
 
 
-def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: str = "auto") -> dict:
+def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: str = "auto",
+              workers: int | None = None) -> dict:
     """One board in this process: the answer, its seconds (wall and CPU) and the peak memory."""
     from kamicp import load_level
     from kamicp.floodit import solve_pivot
@@ -46,13 +47,13 @@ def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: 
     level = load_level(path, "flood99")
     t0, c0 = time.monotonic(), time.process_time()
     if rules == "pivot":
-        r = solve_pivot(level, time_limit=time_limit, memory_mb=memory_mb, engine=engine)
+        r = solve_pivot(level, time_limit=time_limit, memory_mb=memory_mb, engine=engine, workers=workers)
     else:
-        r = solve(level, time_limit=time_limit, engine=engine)
+        r = solve(level, time_limit=time_limit, engine=engine, workers=workers)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)  # the free rules' race runs in worker processes
     return {"board": Path(path).name, "rules": rules, "status": str(r.status), "optimum": r.optimum,
             "lower": r.lower_bound, "upper": r.upper_bound, "published": level.par, "regions": r.regions,
-            "engine": str(r.engine), "seconds": time.monotonic() - t0,
+            "engine": str(r.engine), "workers": workers, "seconds": time.monotonic() - t0,
             "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
             "peak_mb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, kids.ru_maxrss) / 1024}
 
@@ -68,7 +69,8 @@ def anchors(folder: Path) -> dict[str, int]:
 
 def run_board(path: Path, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
-           "--memory-mb", str(args.memory_mb), "--engine", args.engine]
+           "--memory-mb", str(args.memory_mb), "--engine", args.engine] + (
+               ["--workers", str(args.workers)] if args.workers else [])
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.time_limit * 2 + 120)
     if out.returncode != 0:
         return {"board": path.name, "rules": args.rules, "status": "error", "error": out.stderr.strip()[-500:],
@@ -116,11 +118,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--memory-mb", type=int, default=6000, help="the pivot A*'s budget of stored sets")
     ap.add_argument("--engine", default="auto", help="auto (the A* under pivot rules), or a variant to compare: "
                     "search (the pivot IDA*), cpsat, astar")
+    ap.add_argument("--workers", type=int, help="threads of the pivot A* (default: the CPUs, at most 8) or CP-SAT's")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one board in this process, JSON out
     args = ap.parse_args(argv)
     if args.one:
-        print(json.dumps(solve_one(args.one, args.rules, args.time_limit, args.memory_mb, args.engine)))
+        print(json.dumps(solve_one(args.one, args.rules, args.time_limit, args.memory_mb, args.engine, args.workers)))
         return
     if not args.boards_dir:
         ap.error("BOARDS_DIR is required")

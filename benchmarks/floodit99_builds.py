@@ -2,10 +2,13 @@
 commit) compared on the pivot A* in the same run: per board, the builds take turns, each in a fresh
 process, with a limit on CPU time rather than wall time (the machine is shared: CPU time is what a
 build costs, wall time is what the other users leave). Node counts must agree between builds that
-share a bound; the table shows CPU seconds, the ratio to the first build, stored sets and bytes.
+share a bound; the table shows CPU seconds, the ratio to the first build, stored sets and bytes. A build
+given as BUILD@N runs the A* on N threads (kamicp/_core/flood_astar.hpp, `lanes`): the wall-time ratio
+then says what the threads bring, the CPU ratio what they cost (compare them on a quiet machine).
 
     nice .venv/bin/python benchmarks/floodit99_builds.py BOARDS_DIR old.so new.so \\
         --only '^(12_12_10_073|16_16_08_002)$' --cpu-limit 600 --out benchmarks/results/floodit99-builds
+    .venv/bin/python benchmarks/floodit99_builds.py BOARDS_DIR core.so@1 core.so@2 --out ...
 
 BOARDS_DIR holds boards in the 99problems format (kamicp/formats/flood99.py). Writes OUT.md and OUT.json.
 """
@@ -38,14 +41,16 @@ def run_one(build: str, path: str, cpu_limit: float, memory_mb: int) -> dict:
     from kamicp.floodit.astar import bytes_per_set
     from kamicp.floodit.game import pivot_game
 
-    spec = importlib.util.spec_from_file_location("kamicp._fastsearch", build)
+    path_, _, threads = build.partition("@")
+    spec = importlib.util.spec_from_file_location("kamicp._fastsearch", path_)
     core = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(core)
     game = pivot_game(load_level(path, "flood99"))
     t0, w0 = time.process_time(), time.monotonic()
     handle = core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
                                len(game.regions.palette), game.start, final=-1 if game.final is None else game.final,
-                               cap=max(1, memory_mb * 2**20 // bytes_per_set(game.n)))
+                               cap=max(1, memory_mb * 2**20 // bytes_per_set(game.n)),
+                               **({"lanes": int(threads)} if threads else {}))
     while True:
         info = core.flood_run(handle, seconds=SLICE)
         if info["status"] != "running" or time.process_time() - t0 >= cpu_limit:
@@ -58,28 +63,31 @@ def run_one(build: str, path: str, cpu_limit: float, memory_mb: int) -> dict:
 
 
 def table(records: list[dict], builds: list[str]) -> list[str]:
-    lines = ["| board | build | result | expanded | stored | CPU s | x first build | wall s | peak MB |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| board | build | result | expanded | stored | CPU s | x first build | wall s | x first (wall) | "
+             "peak MB |", "|---|---|---|---|---|---|---|---|---|---|"]
     first = {r["board"]: r["cpu"] for r in records if r["index"] == 0}
+    first_wall = {r["board"]: r["wall"] for r in records if r["index"] == 0}
     for r in records:
         got = r["moves"] if r["status"] == "optimal" else f"{r['status']}, >= {r['lower']}"
         speed = first[r["board"]] / r["cpu"] if r["cpu"] > 0 else float("nan")
+        wall = first_wall[r["board"]] / r["wall"] if r["wall"] > 0 else float("nan")
         lines.append(f"| {r['board']} | {Path(r['build']).name} | {got} | {r['expanded']:,} | {r['stored']:,} | "
-                     f"{r['cpu']:.1f} | {speed:.2f} | {r['wall']:.1f} | {r['peak_mb']:.0f} |")
+                     f"{r['cpu']:.1f} | {speed:.2f} | {r['wall']:.1f} | {wall:.2f} | {r['peak_mb']:.0f} |")
     for i, build in enumerate(builds[1:], start=1):  # geometric mean of the speed-ups over the boards proved
-        pairs = [(first[r["board"]], r["cpu"]) for r in records if r["index"] == i and r["status"] == "optimal"
-                 and r["cpu"] > 0]
-        if pairs:
-            mean = math.exp(sum(math.log(a / b) for a, b in pairs) / len(pairs))
-            lines.append(f"\n{Path(build).name} against {Path(builds[0]).name}: {mean:.2f}x "
-                         f"(geometric mean of CPU time over {len(pairs)} boards)")
+        done = [r for r in records if r["index"] == i and r["status"] == "optimal" and r["cpu"] > 0 and r["wall"] > 0]
+        if done:
+            cpu = math.exp(sum(math.log(first[r["board"]] / r["cpu"]) for r in done) / len(done))
+            wall = math.exp(sum(math.log(first_wall[r["board"]] / r["wall"]) for r in done) / len(done))
+            lines.append(f"\n{Path(build).name} against {Path(builds[0]).name}: {cpu:.2f}x in CPU time, {wall:.2f}x "
+                         f"in wall time (geometric means over {len(done)} boards)")
     return lines
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = options(__doc__, out="benchmarks/results/floodit99-builds")
     ap.add_argument("boards_dir", nargs="?")
-    ap.add_argument("builds", nargs="*", help="compiled cores (.so files); the first is the reference")
+    ap.add_argument("builds", nargs="*", help="compiled cores (.so files, BUILD@N: on N threads); the first is the "
+                    "reference")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
     ap.add_argument("--cpu-limit", type=float, default=600.0, help="CPU seconds per board and build")
     ap.add_argument("--memory-mb", type=int, default=6000, help="the A*'s budget of stored sets")

@@ -206,7 +206,8 @@ enum class FloodStatus { running, optimal, capped, no_solution };
 
 // Runs job(lane, pos) for every pos in [0, n) on `lanes` threads, the caller's being lane 0; positions are
 // handed out in small chunks. The other threads live from the first run() to stop(): the search stops
-// them before it returns to Python, so no thread outlives a call (nor meets a fork).
+// them before it returns to Python, so no thread outlives a call (nor meets a fork). Between two runs a
+// thread spins a little (the caller's serial work between batches is short) before it sleeps.
 class Lanes {
 public:
     explicit Lanes(int lanes) : lanes_(std::max(1, lanes)) {}
@@ -222,19 +223,22 @@ public:
             return;
         }
         if (threads_.empty())
-            for (int lane = 1; lane < lanes_; ++lane) threads_.emplace_back([this, lane, r = round_] { loop(lane, r); });
+            for (int lane = 1; lane < lanes_; ++lane)
+                threads_.emplace_back([this, lane, r = round_.load()] { loop(lane, r); });
+        job_ = &job;
+        n_ = n;
+        next_.store(0);
+        busy_.store(lanes_ - 1);
+        bool sleeping;
         {
-            std::lock_guard<std::mutex> lock(mu_);
-            job_ = &job;
-            n_ = n;
-            next_.store(0);
-            busy_ = lanes_ - 1;
-            ++round_;
+            std::lock_guard<std::mutex> lock(mu_);  // a thread going to sleep sees the new round or is woken
+            round_.fetch_add(1);
+            sleeping = sleepers_ > 0;
         }
-        wake_.notify_all();
+        if (sleeping) wake_.notify_all();
         work(0);
-        std::unique_lock<std::mutex> lock(mu_);
-        done_.wait(lock, [this] { return busy_ == 0; });
+        for (int spins = 0; busy_.load() > 0; ++spins)  // the others end their last chunk about now
+            if (spins > SPINS) std::this_thread::yield();
         job_ = nullptr;
     }
 
@@ -242,38 +246,44 @@ public:
         if (threads_.empty()) return;
         {
             std::lock_guard<std::mutex> lock(mu_);
-            quit_ = true;
-            ++round_;
+            quit_.store(true);
+            round_.fetch_add(1);
         }
         wake_.notify_all();
         for (auto &t : threads_) t.join();
         threads_.clear();
-        quit_ = false;
+        quit_.store(false);
     }
 
 private:
     static constexpr int CHUNK = 4;
+    static constexpr int SPINS = 1 << 12;  // about a tenth of a millisecond of looking before sleeping
     int lanes_;
     std::vector<std::thread> threads_;
     std::mutex mu_;
-    std::condition_variable wake_, done_;
-    long long round_ = 0;
-    int busy_ = 0, n_ = 0;
-    bool quit_ = false;
-    std::atomic<int> next_{0};
+    std::condition_variable wake_;
+    std::atomic<long long> round_{0};
+    std::atomic<int> busy_{0}, next_{0};
+    std::atomic<bool> quit_{false};
+    int sleepers_ = 0, n_ = 0;
     const std::function<void(int, int)> *job_ = nullptr;
 
     void loop(int lane, long long seen) {
         for (;;) {
-            {
+            for (int spins = 0; round_.load() == seen; ++spins) {
+                if (spins < SPINS) {
+                    __builtin_ia32_pause();
+                    continue;
+                }
                 std::unique_lock<std::mutex> lock(mu_);
-                wake_.wait(lock, [&] { return round_ != seen; });
-                seen = round_;
-                if (quit_) return;
+                ++sleepers_;
+                wake_.wait(lock, [&] { return round_.load() != seen; });
+                --sleepers_;
             }
+            seen = round_.load();
+            if (quit_.load()) return;
             work(lane);
-            std::lock_guard<std::mutex> lock(mu_);
-            if (--busy_ == 0) done_.notify_one();
+            busy_.fetch_sub(1);
         }
     }
 
@@ -399,7 +409,7 @@ private:
     static constexpr std::uint32_t NONE = 0xffffffffu;
     static constexpr int MAXF = 250;  // f, g and h live in bytes: beyond, the search stops as at the cap
     static constexpr int NO_CHILD = 1 << 20;  // no limit, no child
-    static constexpr int BATCH = 512;  // sets expanded together when there are several lanes
+    static constexpr int BATCH = 2048;  // sets expanded together when there are several lanes
 
     FloodBoard b_;
     Layered<WN> bound_;
