@@ -37,7 +37,7 @@ from benchmarks.report import command_line, options, write  # noqa: E402
 NAME = re.compile(r"([0-9]+)_([0-9]+)_([0-9]+)_([0-9]+)")
 
 
-def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: str = "auto",
+def solve_one(path: str, rules: str, time_limit: float, memory_mb: int | None, engine: str = "auto",
               workers: int | None = None) -> dict:
     """One board in this process: the answer, its seconds (wall and CPU) and the peak memory."""
     from kamicp import load_level
@@ -47,7 +47,8 @@ def solve_one(path: str, rules: str, time_limit: float, memory_mb: int, engine: 
     level = load_level(path, "flood99")
     t0, c0 = time.monotonic(), time.process_time()
     if rules == "pivot":
-        r = solve_pivot(level, time_limit=time_limit, memory_mb=memory_mb, engine=engine, workers=workers)
+        budget = {} if memory_mb is None else {"memory_mb": memory_mb}
+        r = solve_pivot(level, time_limit=time_limit, engine=engine, workers=workers, **budget)
     else:
         r = solve(level, time_limit=time_limit, engine=engine, workers=workers)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)  # the free rules' race runs in worker processes
@@ -69,8 +70,8 @@ def anchors(folder: Path) -> dict[str, int]:
 
 def run_board(path: Path, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
-           "--memory-mb", str(args.memory_mb), "--engine", args.engine] + (
-               ["--workers", str(args.workers)] if args.workers else [])
+           "--engine", args.engine] + (["--workers", str(args.workers)] if args.workers else []) + (
+               ["--memory-mb", str(args.memory_mb)] if args.memory_mb else [])
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.time_limit * 2 + 120)
     if out.returncode != 0:
         return {"board": path.name, "rules": args.rules, "status": "error", "error": out.stderr.strip()[-500:],
@@ -115,7 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("boards_dir", nargs="?", help="folder of boards in the 99problems format")
     ap.add_argument("--rules", choices=("pivot", "free"), default="pivot")
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per board")
-    ap.add_argument("--memory-mb", type=int, default=6000, help="the pivot A*'s budget of stored sets")
+    ap.add_argument("--memory-mb", type=int, help="the pivot A*'s budget of stored sets (default: the library's, "
+                    "half the machine's memory)")
     ap.add_argument("--engine", default="auto", help="auto (the A* under pivot rules), or a variant to compare: "
                     "search (the pivot IDA*), cpsat, astar")
     ap.add_argument("--workers", type=int, help="threads of the pivot A* (default: the CPUs, at most 8) or CP-SAT's")

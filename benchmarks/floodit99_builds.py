@@ -35,10 +35,10 @@ NAME = re.compile(r"[0-9]+_[0-9]+_[0-9]+_[0-9]+")
 SLICE = 2.0  # seconds of search between looks at the CPU clock
 
 
-def run_one(build: str, path: str, cpu_limit: float, memory_mb: int) -> dict:
+def run_one(build: str, path: str, cpu_limit: float, memory_mb: int | None) -> dict:
     """One board by one build in this process: status, moves, bound, nodes, CPU and wall seconds, peak MB."""
     from kamicp import load_level
-    from kamicp.floodit.astar import bytes_per_set
+    from kamicp.floodit.astar import MEMORY_MB, bytes_per_set
     from kamicp.floodit.game import pivot_game
 
     path_, _, threads = build.partition("@")
@@ -49,7 +49,7 @@ def run_one(build: str, path: str, cpu_limit: float, memory_mb: int) -> dict:
     t0, w0 = time.process_time(), time.monotonic()
     handle = core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
                                len(game.regions.palette), game.start, final=-1 if game.final is None else game.final,
-                               cap=max(1, memory_mb * 2**20 // bytes_per_set(game.n)),
+                               cap=max(1, (memory_mb or MEMORY_MB) * 2**20 // bytes_per_set(game.n)),
                                **({"lanes": int(threads)} if threads else {}))
     while True:
         info = core.flood_run(handle, seconds=SLICE)
@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> None:
                     "reference")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
     ap.add_argument("--cpu-limit", type=float, default=600.0, help="CPU seconds per board and build")
-    ap.add_argument("--memory-mb", type=int, default=6000, help="the A*'s budget of stored sets")
+    ap.add_argument("--memory-mb", type=int, help="the A*'s budget of stored sets (default: the library's, half the "
+                    "machine's memory)")
     ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)  # internal: BUILD BOARD in this process
     args = ap.parse_args(argv)
     if args.one:
@@ -103,8 +104,8 @@ def main(argv: list[str] | None = None) -> None:
     records = []
     for path in paths:
         for i, build in enumerate(args.builds):
-            cmd = [sys.executable, __file__, "--one", build, str(path), "--cpu-limit", str(args.cpu_limit),
-                   "--memory-mb", str(args.memory_mb)]
+            cmd = [sys.executable, __file__, "--one", build, str(path), "--cpu-limit", str(args.cpu_limit)]
+            cmd += ["--memory-mb", str(args.memory_mb)] if args.memory_mb else []
             out = subprocess.run(cmd, capture_output=True, text=True, check=True)
             records.append({**json.loads(out.stdout), "index": i})
             r = records[-1]

@@ -21,7 +21,19 @@ from kamicp.prover.search import compiled_core
 from kamicp.runtime.interrupt import INTERRUPT
 
 SLICE = 0.25  # seconds of search between looks at the clock, the interrupt flag and the progress line
-MEMORY_MB = 6000  # budget of the stored sets (the peak adds the interpreter and, as the table doubles, its old half)
+
+
+def _half_the_memory() -> int:
+    """Half the machine's physical memory in MB (6000 where the platform does not say)."""
+    try:
+        return max(256, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**21)
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - no sysconf on this platform
+        return 6000
+
+
+# The default budget of the stored sets: half the machine's memory (the peak adds the interpreter and, as the
+# table doubles, its old half; an address-space limit lowers it, see PivotAStar)
+MEMORY_MB = _half_the_memory()
 MAX_COLOURS = 15  # what the compiled core takes
 MAX_REGIONS = 20_000  # beyond, a neighbour table of regions x regions bits outgrows its use: IDA* and CP-SAT
 MAX_THREADS = 8  # the default's ceiling: the serial part of each batch (storing the children) caps the gain
