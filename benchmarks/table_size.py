@@ -31,11 +31,13 @@ from kamicp.prover.config import SearchOptions  # noqa: E402
 from kamicp.prover.search import CompiledIDAStar, SearchTimeout  # noqa: E402
 
 
-def _run_level(path: str, limits: list[int], last: int, seconds: float, clusters: int) -> tuple[list[str], list[dict]]:
+def _run_level(path: str, limits: list[int], last: int, seconds: float, clusters: int,
+               por: bool) -> tuple[list[str], list[dict]]:
     level = load_level(path)
     regions = regions_of(level)
     k = len(regions.palette)
-    searches = {n: CompiledIDAStar(regions.adj, regions.colors, k, table_limit=n, clusters=clusters) for n in limits}
+    searches = {n: CompiledIDAStar(regions.adj, regions.colors, k, table_limit=n, clusters=clusters, por=por)
+                for n in limits}
     done = {n: 0 for n in limits}  # nodes before this horizon
     alive = set(limits)
     bound = bound_report(regions.adj, regions.colors, k, clusters=clusters).value
@@ -85,6 +87,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--to", type=int, default=30, help="last horizon")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per horizon and variant")
     ap.add_argument("--clusters", type=int, default=SearchOptions().clusters, help="cluster sample (0: off)")
+    ap.add_argument("--no-por", action="store_true", help="without the commuting-move order (which already removes "
+                    "most transpositions)")
     args = ap.parse_args(argv)
     limits = [int(x) for x in args.limits.split(",")]
     head = ["level", "regions", "horizon", *(f"limit {n:,}: nodes / time" for n in limits)]
@@ -92,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     print("\n".join(lines), flush=True)
     rows: list[dict] = []
     for path in args.levels:
-        more, data = _run_level(path, limits, args.to, args.time_limit, args.clusters)
+        more, data = _run_level(path, limits, args.to, args.time_limit, args.clusters, not args.no_por)
         lines += more
         rows += data
     if args.out:

@@ -27,7 +27,7 @@ from benchmarks.report import command_line, options, write  # noqa: E402
 from kamicp.board.regions import Quotient, islands, quotient, regions_of  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report, cluster_cost, distances, spread_sample  # noqa: E402
-from kamicp.prover.search import IDAStar  # noqa: E402
+from kamicp.prover.search import IDAStar, SearchTimeout  # noqa: E402
 
 CLUSTERS = 8
 
@@ -116,17 +116,21 @@ def search_table(levels: list[str], seconds: float) -> tuple[list[str], list[dic
             cells = {}
             for flag, search in variants.items():
                 before, t0 = search.nodes, time.monotonic()
-                plan = search.within(steps, time.monotonic() + seconds)
-                cells[flag] = (plan is None, search.nodes - before, time.monotonic() - t0)
-            (inf0, n0, s0), (inf1, n1, s1) = cells[False], cells[True]
-            assert inf0 == inf1, f"{level.name}: the variants disagree at horizon {steps}"
-            outcome = "infeasible" if inf0 else "feasible"
+                try:
+                    plan = search.within(steps, time.monotonic() + seconds)
+                    outcome = "infeasible" if plan is None else "feasible"
+                except SearchTimeout:
+                    outcome = "timeout"
+                cells[flag] = (outcome, search.nodes - before, time.monotonic() - t0)
+            (out0, n0, s0), (out1, n1, s1) = cells[False], cells[True]
+            assert "timeout" in (out0, out1) or out0 == out1, f"{level.name}: the variants disagree at {steps}"
+            outcome = out0 if out0 == out1 else f"{out0} / {out1}"
             rows.append({"level": level.name, "horizon": steps, "outcome": outcome, "plain_nodes": n0,
                          "plain_seconds": s0, "order_nodes": n1, "order_seconds": s1})
             lines.append(f"| {level.name} | {steps} ({outcome}) | {n0:,} / {s0:.2f} | {n1:,} / {s1:.2f} | "
                          f"{n1 / max(n0, 1):.3f}, {s1 / max(s0, 1e-6):.2f} |")
             print(lines[-1], flush=True)
-            if not inf0:
+            if outcome != "infeasible":
                 break
             steps += 1
     return lines, rows
