@@ -4,10 +4,11 @@
     nice -n 10 .venv/bin/python benchmarks/vanishing.py --positions 30 \\
         --search /work/shared/bench/tri-44b5c-mirror-s204.json --out benchmarks/results/vanishing LEVEL.json ...
 
-Part 1, per level: the root and `--positions` boards reached by random moves (seeded), one island each; the
-bound as the solver computes it (clusters of 8) against the same with the vanishing order, and against the
-joint-cluster bound for the first two colours to vanish (samples of `--joint-sample` regions per colour):
-on how many positions each raises it, and by how much at most.
+Part 1, per level: the root and `--positions` boards reached by random moves (seeded), one island each, and
+the boards before each move of the beam's plan (down to the endgame); the bound as the solver computes it
+(clusters of 8) against the same with the vanishing order, and against the joint-cluster bound for the first
+two colours to vanish (samples of `--joint-sample` regions per colour): on how many positions each raises it
+(random / along the plan), and by how much at most.
 Part 2, per `--search` level: the pure-Python IDA* (the reference search; clusters of 8) with and without the
 vanishing order, horizons from the root bound to the optimum, in the same run: nodes and seconds.
 """
@@ -24,10 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options, write  # noqa: E402
-from kamicp.board.regions import Quotient, islands, quotient, regions_of  # noqa: E402
+from kamicp.board.regions import Quotient, islands, quotient, recolor, regions_of  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report, cluster_cost, distances, spread_sample  # noqa: E402
-from kamicp.prover.search import IDAStar, SearchTimeout  # noqa: E402
+from kamicp.prover.search import IDAStar, SearchTimeout, beam_plan  # noqa: E402
 
 CLUSTERS = 8
 
@@ -53,13 +54,15 @@ def joint_colour_bound(q: Quotient, sample: int) -> int:
     return best or 0
 
 
-def _positions(level_path: str, count: int, seed: int) -> tuple[str, list[Quotient], int]:
+def _positions(level_path: str, count: int, seed: int) -> tuple[str, list[Quotient], list[Quotient], int]:
+    """The level's name, the root and `count` boards reached by 1-6 random moves, the boards before each
+    move of the beam's plan (down to the endgame, where colours are nearly gone), and the colour count."""
     level = load_level(level_path)
     regions = regions_of(level)
     k = len(regions.palette)
     rng = random.Random(seed)
-    out = [quotient(regions.adj, regions.colors)]
-    while len(out) < count + 1:
+    walks = [quotient(regions.adj, regions.colors)]
+    while len(walks) < count + 1:
         state = list(regions.colors)
         for _ in range(rng.randrange(1, 7)):
             q = quotient(regions.adj, state)
@@ -69,34 +72,43 @@ def _positions(level_path: str, count: int, seed: int) -> tuple[str, list[Quotie
                 state[v] = colour
         q = quotient(regions.adj, state)
         if len(islands(q.size, q.adj)) == 1 and len(set(q.colors)) > 1:
-            out.append(q)
-    return level.name, out, k
+            walks.append(q)
+    plan_boards, state = [], tuple(regions.colors)
+    for rep, colour in beam_plan(regions.adj, regions.colors, k, seconds=2.0) or []:
+        q = quotient(regions.adj, state)
+        if len(set(q.colors)) > 1:
+            plan_boards.append(q)
+        state = recolor(state, next(m for m in q.members if rep in m), colour)
+    return level.name, walks, plan_boards, k
 
 
 def positions_table(levels: list[str], count: int, sample: int) -> tuple[list[str], list[dict]]:
-    lines = ["| level | positions | bound (root) | vanishing order raises | joint clusters raise | "
-             "largest gain (order / joint) | seconds |", "|---|---|---|---|---|---|---|"]
+    lines = ["| level | bound (root) | positions (random / along the plan) | vanishing order raises | "
+             "joint clusters raise | largest gain (order / joint) | seconds |", "|---|---|---|---|---|---|---|"]
     rows = []
     for i, path in enumerate(levels):
         t0 = time.monotonic()
-        name, qs, k = _positions(path, count, seed=i)
-        raised_order = raised_joint = gain_order = gain_joint = 0
-        root = None
-        for q in qs:
-            base = bound_report(q.adj, q.colors, k, clusters=CLUSTERS).value
-            root = base if root is None else root
-            order = bound_report(q.adj, q.colors, k, clusters=CLUSTERS, vanishing_order=True).value
-            joint = max(base, joint_colour_bound(q, sample))
-            raised_order += order > base
-            raised_joint += joint > base
-            gain_order = max(gain_order, order - base)
-            gain_joint = max(gain_joint, joint - base)
+        name, walks, plan_boards, k = _positions(path, count, seed=i)
+        raised = {"order": [0, 0], "joint": [0, 0]}  # per kind: random boards, plan boards
+        gain = {"order": 0, "joint": 0}
+        root = bound_report(walks[0].adj, walks[0].colors, k, clusters=CLUSTERS).value
+        for where, boards in enumerate((walks, plan_boards)):
+            for q in boards:
+                base = bound_report(q.adj, q.colors, k, clusters=CLUSTERS).value
+                one = len(islands(q.size, q.adj)) == 1
+                order = bound_report(q.adj, q.colors, k, clusters=CLUSTERS, vanishing_order=True).value
+                joint = max(base, joint_colour_bound(q, sample)) if one else base
+                for kind, value in (("order", order), ("joint", joint)):
+                    raised[kind][where] += value > base
+                    gain[kind] = max(gain[kind], value - base)
         dt = time.monotonic() - t0
-        rows.append({"level": name, "positions": len(qs), "root_bound": root, "order_raises": raised_order,
-                     "joint_raises": raised_joint, "order_gain": gain_order, "joint_gain": gain_joint,
+        rows.append({"level": name, "root_bound": root, "random_positions": len(walks),
+                     "plan_positions": len(plan_boards), "order_raises": raised["order"],
+                     "joint_raises": raised["joint"], "order_gain": gain["order"], "joint_gain": gain["joint"],
                      "seconds": dt})
-        lines.append(f"| {name} | {len(qs)} | {root} | {raised_order} | {raised_joint} | "
-                     f"{gain_order} / {gain_joint} | {dt:.1f} |")
+        lines.append(f"| {name} | {root} | {len(walks)} / {len(plan_boards)} | "
+                     f"{raised['order'][0]} / {raised['order'][1]} | {raised['joint'][0]} / {raised['joint'][1]} | "
+                     f"{gain['order']} / {gain['joint']} | {dt:.1f} |")
         print(lines[-1], flush=True)
     return lines, rows
 

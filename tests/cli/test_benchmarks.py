@@ -127,6 +127,7 @@ def test_vanishing_benchmark_samples_positions_and_runs_both_searches(tmp_path):
                                     str(PUZZLES / "blog-18.json"), "--out", str(out)])
     data = json.loads(out.with_suffix(".json").read_text())
     (level,) = data["positions"]
-    assert level["positions"] == 5 and 0 <= level["order_raises"] <= 5 and 0 <= level["joint_raises"] <= 5
+    assert level["random_positions"] == 5 and level["plan_positions"] >= 6  # tri-harbour's optimum is 6
+    assert all(0 <= n <= 5 for n in level["order_raises"][:1] + level["joint_raises"][:1])
     outcomes = [(r["horizon"], r["outcome"]) for r in data["search"]]
     assert outcomes[-1] == (5, "feasible") and all(o == "infeasible" for _, o in outcomes[:-1])  # blog-18's par
