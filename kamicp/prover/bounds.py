@@ -12,6 +12,10 @@ Only bounds with a proof enter here (see models/bounds.md):
   region; every region that does not end in it was recoloured, and a region built by h moves spans at most
   2h in the initial distances, so the moves before are at least the cheapest clustering of (a sample of
   N of) the colour's regions (`cluster_costs`).
+- the vanishing order (optional, `bound_report(vanishing_order=True)`): the colours disappear one after
+  another; the j-th to go needs its gathering cost in moves before it, of which at most j - 1 are the
+  earlier disappearances, so the moves beyond one per colour are at least max over j of (the j-th smallest
+  gathering cost) - (j - 1) (`colour_bound(order=True)`).
 Islands (components of a disconnected board) are independent except that all must end in the same
 colour d: the bound is min over d of the sum over islands of max(radius term, colour bound for d).
 """
@@ -185,15 +189,21 @@ def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Se
     return costs
 
 
-def colour_bound(counts: Counter[int], final: int, gather: dict[int, int] | None = None) -> int:
+def colour_bound(counts: Counter[int], final: int, gather: dict[int, int] | None = None,
+                 order: bool = False) -> int:
     """Moves needed to leave only colour `final` on an island with these region counts per colour
-    (and, when given, the island's `gather_costs`; without them only the single-region case counts)."""
+    (and, when given, the island's `gather_costs`; without them only the single-region case counts).
+    With `order` the gathering costs count by the vanishing order (models/bounds.md): the j-th colour to
+    disappear (j = 0, 1, ...) needs its cost in moves before it, j of which may be earlier disappearances."""
     others = [c for c, n in counts.items() if c != final and n > 0]
     if not others:
         return 0
     if gather is None:
         return len(others) + (0 if any(counts[c] == 1 for c in others) else 1)
-    return len(others) + min(gather[c] for c in others)
+    costs = sorted(gather[c] for c in others)
+    if not order:
+        return len(others) + costs[0]
+    return len(others) + max(g - j for j, g in enumerate(costs))
 
 
 @dataclass(frozen=True)
@@ -211,10 +221,11 @@ class BoundReport:
 
 
 def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
-                 deadline: float | None = None, clusters: int = 0) -> BoundReport:
+                 deadline: float | None = None, clusters: int = 0, vanishing_order: bool = False) -> BoundReport:
     """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
     `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound. With
-    `clusters` = N > 0 each colour's gathering cost is also at least its `cluster_costs` (samples of N)."""
+    `clusters` = N > 0 each colour's gathering cost is also at least its `cluster_costs` (samples of N);
+    with `vanishing_order` the colour bound counts the costs by the vanishing order (`colour_bound`)."""
     n = len(colors)
     parts = islands(n, adj)
     per_island = []
@@ -232,10 +243,10 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
         per_island.append((radii[-1][1], counts, gather))
     best, best_d = None, 0
     for d in range(num_colors):
-        total = sum(max(rad, colour_bound(counts, d, gather)) for rad, counts, gather in per_island)
+        total = sum(max(rad, colour_bound(counts, d, gather, vanishing_order)) for rad, counts, gather in per_island)
         if best is None or total < best:
             best, best_d = total, d
-    colour_part = sum(colour_bound(counts, best_d, gather) for _, counts, gather in per_island)
+    colour_part = sum(colour_bound(counts, best_d, gather, vanishing_order) for _, counts, gather in per_island)
     assert best is not None
     return BoundReport(
         value=best,

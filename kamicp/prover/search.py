@@ -30,9 +30,11 @@ class IDAStar:
         *,
         table_limit: int = 2_000_000,
         clusters: int = 0,
+        vanishing_order: bool = False,
     ) -> None:
         self.adj0 = adj0
         self.clusters = clusters  # > 0: one-island boards also get the cluster gathering cost (bounds.md)
+        self.vanishing_order = vanishing_order  # the colour bound by the vanishing order (bounds.md; measured: off)
         self.start = tuple(start)
         self.num_colors = num_colors
         self.table_limit = table_limit
@@ -76,7 +78,8 @@ class IDAStar:
 
     def _bound(self, q) -> int:
         one = self.clusters > 0 and len(islands(q.size, q.adj)) == 1
-        return bound_report(q.adj, q.colors, self.num_colors, clusters=self.clusters if one else 0).value
+        return bound_report(q.adj, q.colors, self.num_colors, clusters=self.clusters if one else 0,
+                            vanishing_order=self.vanishing_order).value
 
 
 try:  # the optional compiled core (setup.py builds it at `pip install -e .`)

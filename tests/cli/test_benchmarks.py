@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from kamicp.prover.search import HAVE_COMPILED
 from tests.helpers import PUZZLES, ROOT, bench_script
 
 
@@ -107,3 +108,26 @@ def test_play_server_benchmark_writes_its_tables(tmp_path):
     assert all(r["failed"] == 0 for r in data["latency"])
     assert [r["uploads at once"] for r in data["memory"]] == [1, 4]
     assert "Latency of GET /api/level" in out.with_suffix(".md").read_text()
+
+
+@pytest.mark.skipif(not HAVE_COMPILED, reason="the table limit is the compiled search's")
+def test_table_size_variants_refute_the_same_horizons(tmp_path):
+    out = tmp_path / "table"
+    bench_script("table_size").main([str(PUZZLES / "tri-harbour.json"), "--limits", "3000000,1", "--time-limit",
+                                     "20", "--out", str(out)])
+    rows = json.loads(out.with_suffix(".json").read_text())["rows"]
+    by_limit = {n: [(r["horizon"], r["outcome"]) for r in rows if r["table_limit"] == n] for n in (3000000, 1)}
+    assert by_limit[1] == by_limit[3000000] and by_limit[1][-1] == (6, "feasible")  # tri-harbour's optimum
+    assert "| tri-harbour | 21 | 6 |" in out.with_suffix(".md").read_text()
+
+
+def test_vanishing_benchmark_samples_positions_and_runs_both_searches(tmp_path):
+    out = tmp_path / "vanishing"
+    bench_script("vanishing").main([str(PUZZLES / "tri-harbour.json"), "--positions", "4", "--search",
+                                    str(PUZZLES / "blog-18.json"), "--out", str(out)])
+    data = json.loads(out.with_suffix(".json").read_text())
+    (level,) = data["positions"]
+    assert level["random_positions"] == 5 and level["plan_positions"] >= 6  # tri-harbour's optimum is 6
+    assert all(0 <= n <= 5 for n in level["order_raises"][:1] + level["joint_raises"][:1])
+    outcomes = [(r["horizon"], r["outcome"]) for r in data["search"]]
+    assert outcomes[-1] == (5, "feasible") and all(o == "infeasible" for _, o in outcomes[:-1])  # blog-18's par
