@@ -16,6 +16,10 @@
 // that length (or the list is empty) the solution is proven shortest. Moves are kept as a parent pointer
 // and a colour per stored set. Memory is bounded by a cap on stored sets: at the cap the search stops with
 // the smallest f in the open list as a proven lower bound.
+//
+// With several lanes (threads) the search pops a batch of sets of one f, finds every set's children and
+// walks their bounds in parallel (reading only), then stores them set by set in the batch's order, as
+// expanding each alone would (models/bounds.md, "Expanding in batches"): a run repeats node for node.
 #pragma once
 
 #include <algorithm>

@@ -60,4 +60,23 @@ def test_the_builds_benchmark_compares_cores_in_one_run(tmp_path):
     assert all(r["status"] == "optimal" for r in records)
     for a, b in zip(records[::2], records[1::2], strict=True):
         assert (a["moves"], a["expanded"], a["stored"]) == (b["moves"], b["expanded"], b["stored"])
-    assert "(geometric mean of CPU time over 2 boards)" in out.with_suffix(".md").read_text()
+    assert "in CPU time, " in (text := out.with_suffix(".md").read_text())
+    assert "in wall time (geometric means over 2 boards)" in text
+
+
+def test_the_builds_benchmark_compares_thread_counts(tmp_path):
+    """BUILD@N runs the A* on N threads: the same optima as one thread, the thread count in the table's
+    build column, and the wall-time ratio beside the CPU one."""
+    from kamicp import _fastsearch
+
+    bench = bench_script("floodit99_builds")
+    out = tmp_path / "res"
+    core = _fastsearch.__file__
+    bench.main([str(_folder(tmp_path)), f"{core}@1", f"{core}@3", "--only", "^07_", "--cpu-limit", "30",
+                "--out", str(out)])
+    records = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert all(r["status"] == "optimal" for r in records)
+    for one, three in zip(records[::2], records[1::2], strict=True):
+        assert one["moves"] == three["moves"] and three["build"].endswith("@3")
+    text = out.with_suffix(".md").read_text()
+    assert "| x first (wall) |" in text and ".so@3 |" in text
