@@ -1,11 +1,13 @@
 """Optional compiled search core (kamicp/_core/: header-only units and the binding module.cpp, one
 extension kamicp._fastsearch). If it fails to build, kamicp falls back to the pure-Python search
-(kamicp/prover/search.py); everything else is configured in pyproject.toml."""
+(kamicp/prover/search.py). Built packages also carry the bundled levels (puzzles/*.json); everything
+else is configured in pyproject.toml."""
 
 from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 
 class OptionalBuildExt(build_ext):
@@ -22,6 +24,18 @@ class OptionalBuildExt(build_ext):
             print(f"kamicp: compiled search not built ({exc}); using the pure-Python search")
 
 
+class BuildPyWithLevels(build_py):
+    """A built package carries the bundled levels (puzzles/*.json) as kamicp/play/levels, so that
+    `kamicp play` without a level works outside a checkout (a checkout reads puzzles/ itself)."""
+
+    def run(self):
+        super().run()
+        target = Path(self.build_lib) / "kamicp" / "play" / "levels"
+        self.mkpath(str(target))
+        for level in sorted(Path("puzzles").glob("*.json")):
+            self.copy_file(str(level), str(target / level.name))
+
+
 setup(
     ext_modules=[
         Extension(
@@ -33,5 +47,5 @@ setup(
             optional=True,
         )
     ],
-    cmdclass={"build_ext": OptionalBuildExt},
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithLevels},
 )

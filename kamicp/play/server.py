@@ -91,9 +91,13 @@ class Server:
 
 
 def bundled_levels() -> tuple[Path, ...]:
-    """The levels of a checkout's puzzles/ folder (beside the package), which a page may pick."""
-    folder = Path(__file__).resolve().parents[2] / "puzzles"
-    return tuple(sorted(folder.glob("*.json"))) if folder.is_dir() else ()
+    """The bundled levels a page may pick: those installed with the package (kamicp/play/levels, which
+    a built wheel carries, copied from puzzles/ by setup.py), else a checkout's puzzles/ folder."""
+    here = Path(__file__).resolve()
+    for folder in (here.parent / "levels", here.parents[2] / "puzzles"):
+        if found := sorted(folder.glob("*.json")):
+            return tuple(found)
+    return ()
 
 
 def _new_session(level: Level) -> Session:

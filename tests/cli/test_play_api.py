@@ -242,3 +242,29 @@ def test_play_without_a_level_starts_on_a_bundled_one():
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_built_package_carries_the_bundled_levels(tmp_path):
+    """Outside a checkout `kamicp play` alone needs the levels in the package: setup.py's build_py copies
+    puzzles/*.json into kamicp/play/levels, and bundled_levels() finds them there, not in a puzzles/
+    folder (there is none beside the built package). Built from a copy, so the checkout is not written."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    root, source, build = PUZZLES.parent, tmp_path / "source", tmp_path / "lib"
+    shutil.copytree(root / "kamicp", source / "kamicp", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(PUZZLES, source / "puzzles")
+    for name in ("setup.py", "pyproject.toml", "README.md", "MANIFEST.in"):
+        shutil.copy(root / name, source / name)
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(build)],
+                          cwd=source, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    code = "from kamicp.play.server import bundled_levels; print('\\n'.join(map(str, bundled_levels())))"
+    found = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=60, env={**os.environ, "PYTHONPATH": str(build)})
+    assert found.returncode == 0, found.stderr
+    paths = found.stdout.split()
+    assert [p.rsplit("/", 1)[1] for p in paths] == sorted(p.name for p in PUZZLES.glob("*.json"))
+    assert all(p.startswith(str(build / "kamicp" / "play" / "levels")) for p in paths)
