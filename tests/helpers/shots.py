@@ -55,21 +55,24 @@ def pastel(w: int, h: int) -> Image.Image:
 
 def layout(w: int, h: int, top: int, bottom: int, footer: float = IPHONE_FOOTER, row28: float = ROW28_BELOW_FOOTER,
            ) -> tuple[tuple[float, float], float, float, tuple[int, int]]:
-    """Row 0's centre (x of the lattice's left edge, y), column width, pitch, and the footer's rows."""
+    """Row 0's centre (x of the lattice's left edge, y), column width, pitch, and the footer's rows. The
+    game's layout (phone or tablet) is chosen at the game's anchor; `row28` then moves the rows off it, so
+    a board drawn above the anchor stays a phone's board with its top rows cut off."""
     f1 = h - bottom
     fh = round(footer * w)
     colw = w / 10
     pitch = colw / math.sqrt(3)
     f0 = f1 - fh
-    row0 = f0 + row28 * pitch - 28 * pitch
+    row0 = f0 + ROW28_BELOW_FOOTER * pitch - 28 * pitch
+    x0 = 0.0
     if row0 < top - pitch:  # a tablet: the board fits the height between the top and the footer
         fh = round(0.093 * (h - top - bottom))
         f0 = f1 - fh
         pitch = (f0 - top) / (28 - ROW28_BELOW_FOOTER - 0.1)
         colw = pitch * math.sqrt(3)
         row0 = top - 0.1 * pitch
-        return ((w - 10 * colw) / 2, row0), colw, pitch, (f0, f1)
-    return (0.0, row0), colw, pitch, (f0, f1)
+        x0 = (w - 10 * colw) / 2
+    return (x0, row0 + (row28 - ROW28_BELOW_FOOTER) * pitch), colw, pitch, (f0, f1)
 
 
 def cell_polygon(origin: tuple[float, float], colw: float, pitch: float, r: int, c: int,
