@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from kamicp import load_level
-from kamicp.board.level import Level
+from kamicp.board.level import HOLE, Level
 from kamicp.errors import FormatError
 from kamicp.formats.screenshot import level_from_image
 from tests.helpers import GAMES, LEVELS
@@ -138,15 +138,36 @@ def test_a_tall_screenshot_is_read_reduced_and_reported_in_its_own_pixels(tmp_pa
     assert [rename[k] for k in level.colors] == list(shot.level.colors)
 
 
-@pytest.mark.parametrize(("slip", "readable"), [(0.3, True), (0.5, False), (0.75, False)])
-def test_a_board_off_the_measured_anchor_is_read_or_refused_never_misread(slip, readable):
-    """Rows drawn `slip` pitches lower than the game's layout puts them: a small slip still samples every
-    triangle inside, a large one puts samples across edges and the picture is refused with the reason."""
+@pytest.mark.parametrize(("slip", "readable", "size"), [
+    (0.3, True, "750x1334"), (0.5, False, "750x1334"), (0.75, False, "750x1334"),
+    (1.0, False, "750x1334"), (2.0, False, "750x1334"), (-1.0, False, "750x1334"), (3.0, False, "750x1334"),
+    (1.0, False, "android-1080x2280"), (-1.0, False, "android-1080x2280"), (2.0, False, "tablet-1536x2048"),
+    (-1.0, False, "665x1182-jpeg"), (2.0, False, "665x1182-jpeg"),
+])
+def test_a_board_off_the_measured_anchor_is_read_or_refused_never_misread(slip, readable, size):
+    """Rows drawn `slip` pitches lower (or higher, when negative) than the game's layout puts them: a
+    small slip still samples every triangle inside; a large one puts samples across edges; a whole pitch
+    puts them inside triangles pointing the other way (their corners show two colours); two pitches lower
+    puts them in the right shapes, but the board's top edge crosses row 2. Refused with the reason, never
+    read shifted."""
     level = with_holes(load_level(LEVELS / "tri-32b5c-s106.json"), 2)
     palette = game_palette(level, 1)
-    img = game_shot(level, palette, row28=0.026 + slip, **SIZES["750x1334"])
+    img = game_shot(level, palette, row28=0.026 + slip, **SIZES[size])
     if readable:
         assert_read_back(level, palette, img)
     else:
         with pytest.raises(FormatError, match="triangles could not be placed"):
             level_from_image(img)
+
+
+def test_a_board_two_pitches_above_the_anchor_is_read_as_the_board_it_shows():
+    """The limit of the check above: drawn two pitches higher, rows 0 and 1 lie wholly above the picture
+    and background shows below row 26, exactly as a level of that board with its last two rows empty
+    would look (real levels have empty edge rows). Nothing in the picture tells the two apart, so it is
+    read as the board it shows, cell for cell."""
+    level = with_holes(load_level(LEVELS / "tri-32b5c-s106.json"), 2)
+    palette = game_palette(level, 1)
+    cells = dict(zip(level.labels, level.colors, strict=True))
+    rows = ["".join(cells.get((r, c), HOLE) for c in range(10)) for r in range(2, 29)]
+    shown = Level.from_rows(rows + [HOLE * 10] * 2, "triangle")
+    assert_read_back(shown, palette, game_shot(level, palette, row28=0.026 - 2, **SIZES["750x1334"]))

@@ -40,6 +40,7 @@ HOLE_FAR = 20.0  # without visible grain: a sample this far (shade distance) fro
 CLEAR = 8.0  # a cell this close (shade distance) to its swatch is clearly that colour
 MIN_GRAIN = 0.25  # typical cells with less grain than this (L* units): grain is not visible at all
 MIXED_DELTA_E, MIXED_PIXELS = 15.0, 0.1  # a patch with more than this share of pixels this far is mixed
+CORNER_PATCH = 0.15  # half side (of a pitch) of the patch at a corner point, well inside its triangle
 AMBIGUITY = 0.6  # uncertain when the distance to its colour > AMBIGUITY x the distance to the next
 
 
@@ -123,6 +124,36 @@ def mixed_share(lab: np.ndarray, layout: GameLayout) -> float:
             if patch.size:
                 mixed += float(np.mean(delta_e(patch, np.median(patch, axis=0)) > MIXED_DELTA_E)) > MIXED_PIXELS
     return mixed / (ROWS * COLS)
+
+
+def corner_points(layout: GameLayout, r: int, c: int) -> list[tuple[float, float]]:
+    """Three points of triangle (r, c), each halfway from a corner to the centre: all inside it when the
+    lattice sits on the triangles, but in three different triangles when it is an odd number of pitches
+    off (the triangles then point the other way), and above and below the board's edge where that edge
+    crosses the row."""
+    corners = cell_polygon(layout, r, c)
+    cx, cy = sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3
+    return [((x + cx) / 2, (y + cy) / 2) for x, y in corners]
+
+
+def split_cells(lab: np.ndarray, layout: GameLayout) -> list[tuple[int, int]]:
+    """The cells of rows 1-27 (whole in the picture) whose corner points differ by more than MIXED_DELTA_E:
+    none when the lattice is on the game's triangles, as each is one colour (measured: none on the real
+    screenshots), however far from the edges the samples of mixed_share stay."""
+    k = max(1, round(CORNER_PATCH * layout.pitch))
+    split = []
+    for r in range(1, ROWS - 1):
+        for c in range(COLS):
+            a, b, c3 = (_patch_colour(lab, x, y, k) for x, y in corner_points(layout, r, c))
+            if max(float(delta_e(a, b)), float(delta_e(b, c3)), float(delta_e(a, c3))) > MIXED_DELTA_E:
+                split.append((r, c))
+    return split
+
+
+def _patch_colour(lab: np.ndarray, x: float, y: float, k: int) -> np.ndarray:
+    """The median colour of the square patch of half side k at (x, y) (its grain averages out)."""
+    ix, iy = round(x), round(y)
+    return np.median(lab[max(0, iy - k):iy + k + 1, max(0, ix - k):ix + k + 1].reshape(-1, 3), axis=0)
 
 
 def _nearest(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

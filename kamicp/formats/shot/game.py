@@ -11,7 +11,15 @@ from PIL import Image
 from kamicp.board.level import HOLE, Level
 from kamicp.errors import FormatError
 from kamicp.formats.shot import layout as game_layout
-from kamicp.formats.shot.cells import CellReading, CellSamples, cell_polygon, mixed_share, read_cells, sample_cells
+from kamicp.formats.shot.cells import (
+    CellReading,
+    CellSamples,
+    cell_polygon,
+    mixed_share,
+    read_cells,
+    sample_cells,
+    split_cells,
+)
 from kamicp.formats.shot.colour import hex_colour, rgb_to_lab
 from kamicp.formats.shot.moves import read_moves
 from kamicp.formats.shot.report import Box, CellMark, ImportReport, Screenshot, UncertainCell
@@ -20,6 +28,7 @@ KEYS = string.ascii_uppercase
 MAX_HOLE_SHARE = 0.97  # a board that is all holes but a few cells is not a board read right
 MAX_UNMATCHED = 0.1  # nor one where more than this share of the cells match no swatch
 MAX_MIXED = 0.1  # nor one where more than this share of the samples straddle a triangle's edge
+MIN_SPLIT = 2  # nor one with this many triangles of two colours (none on a board in place; a speck is one)
 
 
 def _swatch_colours(arr: np.ndarray, lab: np.ndarray,
@@ -58,6 +67,20 @@ def _grid(samples: CellSamples, reading: CellReading, keys: str) -> tuple[list[l
     return grid, uncertain, cell_keys
 
 
+def _refuse_split(lab: np.ndarray, layout: game_layout.GameLayout, source: str) -> None:
+    """A FormatError when triangles show two colours at their corners: the rows lie a whole pitch or more
+    off the layout (samples inside the wrong triangles, which mixed_share cannot see), or the board's
+    edge crosses the lattice's rows, so reading it would shift the board by rows."""
+    split = split_cells(lab, layout)
+    if len(split) >= MIN_SPLIT:
+        rows = sorted({r for r, _ in split})
+        shown = ", ".join(map(str, rows[:6])) + (", ..." if len(rows) > 6 else "")
+        where = f"{'rows' if len(rows) > 1 else 'row'} {shown}"
+        raise FormatError(f"a Kami 2 footer, but the triangles could not be placed: {len(split)} cells ({where}) "
+                          "show two colours at their corners, so the board is not where the game's layout puts "
+                          "it (rows a pitch or more off?)", source=source)
+
+
 def game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> Screenshot | None:
     """The level of a Kami 2 screenshot whose content (inside any frames) is `content`; None when the
     picture has no game footer; FormatError when it has one but cannot be read with confidence."""
@@ -74,6 +97,7 @@ def game_screenshot(img: Image.Image, content: Box, name: str, source: str) -> S
     if mixed > MAX_MIXED:
         raise FormatError(f"a Kami 2 footer, but the triangles could not be placed: {mixed:.0%} of the cells' "
                           "samples straddle an edge (not the game's board layout)", source=source)
+    _refuse_split(lab, layout, source)
     par, par_note = read_moves(lab, layout)
     swatch_rgb, centres = _swatch_colours(arr, lab, layout)
     samples = sample_cells(lab, layout)

@@ -26,7 +26,8 @@ How it is found:
 
 No footer: None (not a game screenshot). A footer whose swatches or board cannot be placed with
 confidence: a FormatError saying what did not fit, never a board read wrong (game.py also refuses a
-lattice whose samples straddle triangle edges, or whose cells match no swatch).
+lattice whose samples straddle triangle edges, whose triangles show two colours at their corners (rows a
+pitch or more off, or the board's edge across a row), or whose cells match no swatch).
 """
 
 from __future__ import annotations
