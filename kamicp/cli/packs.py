@@ -18,7 +18,6 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.app import app
@@ -26,6 +25,7 @@ from kamicp.cli.console import bad_input, err, fail, out
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
 from kamicp.cli.options import MAX_WORKERS, EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, Seed
+from kamicp.cli.pack_table import pack_table, report_tables
 from kamicp.errors import ClusterLost, Terminated
 from kamicp.floodit.rules import check_rules
 from kamicp.packs import (
@@ -44,44 +44,11 @@ from kamicp.packs import (
     to_json,
     to_markdown,
 )
-from kamicp.packs.report import bounds_text, optimum_text, proof_text, rules_text, settings_text
 from kamicp.packs.runner import default_jobs
 from kamicp.runtime.store import StoreWriteError
 
-VERDICT_TEXT = {
-    Verdict.CORRECT: "correct (achievable, minimal)",
-    Verdict.NOT_MINIMAL: "not minimal: shorter exists",
-    Verdict.UNACHIEVABLE: "not achievable",
-    Verdict.UNKNOWN: "unknown (time limit)",
-    Verdict.BAD_INPUT: "bad input",
-    Verdict.ERROR: "failed",
-}
 EXIT_FOR = {PackOutcome.CORRECT: EXIT_OK, PackOutcome.WRONG: EXIT_NEGATIVE, PackOutcome.UNKNOWN: EXIT_UNKNOWN,
             PackOutcome.BAD_INPUT: EXIT_BAD_INPUT}
-
-
-def pack_table(rows: list[Row], *, settings: bool = False) -> Table:
-    """The pack's table. Its rules column is there when a row is not under the Kami rules ('free'), so an
-    all-Kami table keeps its width on an 80-column terminal (Markdown and CSV always have the column);
-    `settings` adds the settings that produced each row (report: its rows may come from several runs)."""
-    rules = [rules_text(r) for r in rows]
-    columns = ["level", "par", "rules", "optimum", "bounds", "verdict", "seconds", "proof", "settings"]
-    if set(rules) <= {"free"}:
-        columns.remove("rules")
-    if not settings:
-        columns.remove("settings")
-    table = Table(show_edge=False)
-    for col in columns:
-        table.add_column(col, justify="right" if col in ("par", "optimum", "seconds") else "left",
-                         no_wrap=col == "rules")  # 'pivot (1, 2)' on one line
-    for r, rule in zip(rows, rules, strict=True):
-        style = {Verdict.CORRECT: "green", Verdict.UNKNOWN: "yellow"}.get(r.verdict, "red")
-        verdict = VERDICT_TEXT[r.verdict]  # a failure's message is on stderr
-        cells = {"level": Text(r.level), "par": "" if r.par is None else str(r.par), "rules": Text(rule),
-                 "optimum": optimum_text(r), "bounds": bounds_text(r), "verdict": Text(verdict, style=style),
-                 "seconds": f"{r.seconds:.2f}", "proof": proof_text(r), "settings": settings_text(r)}
-        table.add_row(*(cells[c] for c in columns))
-    return table
 
 
 class EtaColumn(ProgressColumn):
@@ -276,6 +243,6 @@ def report_cmd(
     elif as_json:
         out.print_json(to_json(rows))
     else:
-        out.print(pack_table(rows, settings=True))
+        out.print(report_tables(rows))
         out.print(f"[bold]{summarize(rows).line()}[/]")
     raise typer.Exit(EXIT_FOR[pack_outcome(rows)] if rows else EXIT_OK)

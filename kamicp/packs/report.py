@@ -143,6 +143,18 @@ def bounds_text(row: Row) -> str:
     return f"{row.lower}..{'' if row.upper is None else row.upper}"
 
 
+def range_text(row: Row) -> str:
+    """The optimum, or where it lies when it is not proven, for the terminal table: '6'; '5..7' (an
+    unknown's bounds); '3..3' or '5..' when no solution is within par + slack (at least one move more);
+    '> 4' when nothing else is known."""
+    if row.optimum is not None or row.lower is None:
+        return optimum_text(row)
+    lower = row.lower
+    if row.result is not None and row.result.get("status") == "no-solution" and row.max_steps is not None:
+        lower = max(lower, row.max_steps + 1)
+    return f"{lower}..{'' if row.upper is None else row.upper}"
+
+
 def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
     """Each row as the report's text cells, by COLUMNS."""
     return [{"level": r.level, "file": r.path, "par": "" if r.par is None else str(r.par),

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from kamicp.cli import app
@@ -65,7 +66,7 @@ def test_exit_codes_worst_wins(tmp_path):
     low.write_text(json.dumps({**json.loads(dawn.read_text()), "par": 2}))
     unknown = run("validate", hard, low, "--time-limit", "1", "--engine", "cpsat")
     assert unknown.exit_code == 3, unknown.output  # unknown beats a wrong par
-    assert "unknown" in unknown.stdout and "not achievable" in unknown.stdout
+    assert "│ unknown " in unknown.stdout and "│ unachievable " in unknown.stdout
     bad = run("validate", hard, tmp_path / "missing.json", "--time-limit", "1", "--engine", "cpsat")
     assert bad.exit_code == 2 and "missing.json" in bad.stderr  # bad input beats unknown
     assert run("validate", blog, "--resume").exit_code == 2  # --resume needs --store
@@ -108,9 +109,28 @@ def test_report_shows_one_row_per_level_and_resume_keeps_a_proof(tmp_path):
     assert [(r["level"], r["par"]) for r in rows] == [("tri-dawn", 2)]
     table = run("report", store)
     assert table.exit_code == 1 and "1 level: 0 par correct, 1 par unachievable" in table.stdout
-    assert "settings" in table.stdout.splitlines()[0]  # (the column wraps at 80: its text below, in the CSV)
+    assert table.stdout.splitlines()[0] == "settings: auto, 30 s, --par 2, slack 0"  # (above its rows)
     lines = list(csv.DictReader(io.StringIO(run("report", store, "--csv").stdout)))
     assert [r["settings"] for r in lines] == ["auto, 30 s, --par 2, slack 0"]
+
+
+def test_report_fits_80_columns_one_line_per_level(tmp_path):
+    """report at 80 columns: every level is one line no wider than 80, the settings of each run a line above
+    its rows (a column of them wrapped every row)."""
+    store = tmp_path / "pack.sqlite"
+    pack = make_pack(tmp_path / "pack")
+    assert run("validate", pack, "--store", store, "-j", "2").exit_code == 0
+    assert run("validate", pack / "tri-dawn.json", "--store", store, "--time-limit", "30", "--par", "2",
+               "--slack", "0").exit_code == 1  # another run's settings, and an optimum not proven: 3..3
+    res = runner.invoke(app, ["report", str(store)], env={"COLUMNS": "80"})
+    assert res.exit_code == 1, res.output
+    lines = res.stdout.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    rows = [line for line in lines if "│" in line]  # a wrapped row has a second line with the column bars
+    assert sorted(line.split()[0] for line in rows) == sorted(p.stem for p in EASY)
+    assert "settings: auto, no limit" in lines and "settings: auto, 30 s, --par 2, slack 0" in lines
+    dawn = next(line for line in rows if line.startswith("tri-dawn"))
+    assert [cell.strip() for cell in dawn.split("│")[:4]] == ["tri-dawn", "2", "3..3", "unachievable"]
 
 
 def test_no_levels_and_out_of_range_jobs_are_one_line(tmp_path):
