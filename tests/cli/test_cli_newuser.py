@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -145,6 +146,16 @@ def test_count_on_a_folder_too() -> None:
 
 # --- count: Ctrl-C says what was counted; the spinner shows a running count (issue 24 defect 4) -------
 
+def _first_line(proc: subprocess.Popen[str], timeout: float) -> str:
+    """The first line `proc` prints on stdout; '' when none comes within `timeout` seconds."""
+    lines: list[str] = []
+    assert proc.stdout is not None
+    reader = threading.Thread(target=lambda: lines.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return lines[0] if lines else ""
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), pytest.param(signal.SIGTERM, 143,
                                                                                marks=pytest.mark.slow)])
 def test_count_interrupted_says_what_was_counted(sig: int, code: int) -> None:
@@ -231,19 +242,37 @@ def test_one_move_is_singular_everywhere(tmp_path: Path) -> None:
     assert "optimal: 1 move (" in texts[0] and "need 1 move;" in texts[0]
 
 
+def _first_line(proc: subprocess.Popen[str], timeout: float) -> str:
+    """The first line `proc` prints on stdout; '' when none comes within `timeout` seconds."""
+    lines: list[str] = []
+    assert proc.stdout is not None
+    reader = threading.Thread(target=lambda: lines.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    return lines[0] if lines else ""
+
+
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), pytest.param(signal.SIGTERM, 143,
                                                                                marks=pytest.mark.slow)])
 def test_generate_interrupted_says_what_it_wrote(sig: int, code: int, tmp_path: Path) -> None:
+    """The signal comes once the first level is written (its line on stdout: generate is running, its
+    handlers are set), not after a fixed sleep, which a loaded machine can outlast while Python starts."""
     out = tmp_path / "pack"
-    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "generate", "--geometry",
-                             "square", "--rows", "5", "--cols", "5", "--colours", "3", "--par", "3", "--count",
-                             "100000", "--engine", "search", "-o", str(out)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
-    proc.send_signal(sig)
-    _, err = proc.communicate(timeout=30)
+    with subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "generate", "--geometry",
+                           "square", "--rows", "5", "--cols", "5", "--colours", "3", "--par", "3", "--count",
+                           "100000", "--engine", "search", "-o", str(out)],
+                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            first = _first_line(proc, timeout=300)
+            assert first.startswith(str(out)) and ": par 3, " in first, first
+            proc.send_signal(sig)
+            _, err = proc.communicate(timeout=300)
+        finally:
+            if proc.poll() is None:  # (a hang: fail, leaving no process behind)
+                proc.kill()
+                proc.wait()
     assert proc.returncode == code, err
     written = sorted(out.glob("*.json"))
-    assert err.strip() == f"interrupted: wrote {len(written)} of 100000 levels, each complete and proven"
+    assert written and err.strip() == f"interrupted: wrote {len(written)} of 100000 levels, each complete and proven"
     for path in written:
         assert json.loads(path.read_text())["proof"]["optimum"] == 3  # (none cut short)
