@@ -98,6 +98,9 @@ def _level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     if not isinstance(data, dict):
         raise FormatError("the top level must be a JSON object", source=source)
     geometry = data.get("geometry")
+    if geometry is None and ("pieces" in data or "challenges" in data):  # a walk over a folder meets these
+        raise FormatError("a Katamino puzzle or book, not a Kami level (run `kamicp katamino FILE`)",
+                          source=source)
     if geometry is None:
         raise FormatError("missing (expected triangle, square or graph)", source=source, where="field 'geometry'")
     if geometry not in ("triangle", "square", "graph"):

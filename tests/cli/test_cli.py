@@ -97,6 +97,17 @@ def test_validate_needs_a_par(tmp_path):
     assert "no par" in res.output
 
 
+def test_a_katamino_file_given_as_a_level_says_what_it_is():
+    """Our own puzzles/ folder holds a Katamino book: solving it, or validating the folder, names it as
+    such and the command that reads it, not a missing Kami field."""
+    res = run("solve", PUZZLES / "katamino" / "book.json")
+    assert res.exit_code == 2
+    assert "a Katamino puzzle or book, not a Kami level (run `kamicp katamino FILE`)" in res.output
+    assert "geometry" not in res.output
+    row = run("validate", PUZZLES, "--json")
+    assert "book.json" in row.output and "a Katamino puzzle or book" in row.output
+
+
 def test_show_board_and_solution(blog_path):
     res = run("show", blog_path)
     assert res.exit_code == 0 and "blog-18" in res.output
