@@ -146,16 +146,6 @@ def test_count_on_a_folder_too() -> None:
 
 # --- count: Ctrl-C says what was counted; the spinner shows a running count (issue 24 defect 4) -------
 
-def _first_line(proc: subprocess.Popen[str], timeout: float) -> str:
-    """The first line `proc` prints on stdout; '' when none comes within `timeout` seconds."""
-    lines: list[str] = []
-    assert proc.stdout is not None
-    reader = threading.Thread(target=lambda: lines.append(proc.stdout.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    return lines[0] if lines else ""
-
-
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), pytest.param(signal.SIGTERM, 143,
                                                                                marks=pytest.mark.slow)])
 def test_count_interrupted_says_what_was_counted(sig: int, code: int) -> None:
