@@ -120,7 +120,7 @@ def mixed_share(lab: np.ndarray, layout: GameLayout) -> float:
         for c in range(COLS):
             x, y, half = sample_point(layout, r, c)
             k, ix, iy = max(1, int(half)), int(x), int(y)
-            patch = lab[max(0, iy - k):iy + k + 1, max(0, ix - k):ix + k + 1].reshape(-1, 3)
+            patch = _patch(lab, ix, iy, k)
             if patch.size:
                 mixed += float(np.mean(delta_e(patch, np.median(patch, axis=0)) > MIXED_DELTA_E)) > MIXED_PIXELS
     return mixed / (ROWS * COLS)
@@ -152,8 +152,12 @@ def split_cells(lab: np.ndarray, layout: GameLayout) -> list[tuple[int, int]]:
 
 def _patch_colour(lab: np.ndarray, x: float, y: float, k: int) -> np.ndarray:
     """The median colour of the square patch of half side k at (x, y) (its grain averages out)."""
-    ix, iy = round(x), round(y)
-    return np.median(lab[max(0, iy - k):iy + k + 1, max(0, ix - k):ix + k + 1].reshape(-1, 3), axis=0)
+    return np.median(_patch(lab, round(x), round(y), k), axis=0)
+
+
+def _patch(lab: np.ndarray, ix: int, iy: int, k: int) -> np.ndarray:
+    """The pixels (Lab, one per row) of the square of half side k at (ix, iy), clipped to the picture."""
+    return lab[max(0, iy - k):iy + k + 1, max(0, ix - k):ix + k + 1].reshape(-1, 3)
 
 
 def _nearest(lab: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
