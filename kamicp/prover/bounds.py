@@ -200,9 +200,9 @@ def colour_bound(counts: Counter[int], final: int, gather: dict[int, int] | None
         return 0
     if gather is None:
         return len(others) + (0 if any(counts[c] == 1 for c in others) else 1)
-    costs = sorted(gather[c] for c in others)
     if not order:
-        return len(others) + costs[0]
+        return len(others) + min(gather[c] for c in others)
+    costs = sorted(gather[c] for c in others)
     return len(others) + max(g - j for j, g in enumerate(costs))
 
 
