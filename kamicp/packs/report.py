@@ -132,15 +132,13 @@ def settings_text(row: Row) -> str:
 def optimum_text(row: Row) -> str:
     if row.optimum is not None:
         return str(row.optimum)
-    if row.result is not None and row.result.get("status") == "no-solution":
+    if _none_within_steps(row):
         return f"> {row.max_steps}"
     return "?" if row.verdict.answered else ""
 
 
 def bounds_text(row: Row) -> str:
-    if row.lower is None:
-        return ""
-    return f"{row.lower}..{'' if row.upper is None else row.upper}"
+    return "" if row.lower is None else _interval(row.lower, row.upper)
 
 
 def range_text(row: Row) -> str:
@@ -150,9 +148,18 @@ def range_text(row: Row) -> str:
     if row.optimum is not None or row.lower is None:
         return optimum_text(row)
     lower = row.lower
-    if row.result is not None and row.result.get("status") == "no-solution" and row.max_steps is not None:
+    if _none_within_steps(row) and row.max_steps is not None:
         lower = max(lower, row.max_steps + 1)
-    return f"{lower}..{'' if row.upper is None else row.upper}"
+    return _interval(lower, row.upper)
+
+
+def _none_within_steps(row: Row) -> bool:
+    """The run found no solution within its step limit (par + slack)."""
+    return row.result is not None and row.result.get("status") == "no-solution"
+
+
+def _interval(lower: int, upper: int | None) -> str:
+    return f"{lower}..{'' if upper is None else upper}"
 
 
 def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
