@@ -82,7 +82,12 @@ def horizons(ida, first: int, seconds: float) -> list[dict]:
     """Horizons from `first` until one is feasible or the level's time is spent (that one marked timeout)."""
     from kamicp.prover.search import SearchTimeout
 
-    rows, end, before = [], time.monotonic() + seconds, 0
+    try:
+        from kamicp.runtime.clock import Deadline
+        end = Deadline.slice(seconds)
+    except ImportError:  # a tree before the one clock: a deadline was a time.monotonic() value
+        end = time.monotonic() + seconds
+    rows, before = [], 0
     for steps in range(first, first + 40):
         t0 = time.thread_time()  # the search runs on this thread: CPU time, less exposed to the machine's load
         try:

@@ -26,6 +26,7 @@ from kamicp import load_level, solve
 from kamicp.designer.count import count_with
 from kamicp.designer.generate import GenerateSpec, generate_level
 from kamicp.errors import KamiError
+from kamicp.runtime.clock import Deadline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -69,7 +70,7 @@ def generation_rows(pars: list[int], levels: int, seed: int, time_limit: float, 
             t0 = time.monotonic()
             for i in range(levels):
                 try:
-                    g = generate_level(spec, i, deadline=time.monotonic() + time_limit)
+                    g = generate_level(spec, i, deadline=Deadline.slice(time_limit))
                 except (TimeoutError, KamiError) as e:  # a miss is a data point: counted, not hidden
                     console.print(f"{geometry} par {par} level {i}: {e}")
                     failed += 1

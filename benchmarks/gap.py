@@ -30,6 +30,7 @@ from kamicp.board.rules import verify  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report  # noqa: E402
 from kamicp.prover.search import CompiledIDAStar, SearchTimeout, beam_plan, rollout_plan  # noqa: E402
+from kamicp.runtime.clock import Deadline  # noqa: E402
 
 
 def best_plan(regions, k: int, seconds: float) -> list[tuple[int, int]] | None:
@@ -72,7 +73,7 @@ def horizons(regions, k: int, start: int, stop: int, seconds: float) -> list[dic
     for steps in range(start, stop + 1):
         t0 = time.monotonic()
         try:
-            outcome = "infeasible" if search.within(steps, time.monotonic() + seconds) is None else "feasible"
+            outcome = "infeasible" if search.within(steps, Deadline.slice(seconds)) is None else "feasible"
         except SearchTimeout:
             outcome = "timeout"
         rows.append({"horizon": steps, "outcome": outcome, "seconds": round(time.monotonic() - t0, 2),

@@ -47,6 +47,7 @@ from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report  # noqa: E402
 from kamicp.prover.config import BoundOptions, SearchOptions  # noqa: E402
 from kamicp.prover.search import SearchTimeout, make_search  # noqa: E402
+from kamicp.runtime.clock import Deadline  # noqa: E402
 
 
 def generated(sizes: list[int], seeds: list[int], out: Path) -> list[Path]:
@@ -74,7 +75,7 @@ def search_costs(regions, k: int, start: int, stop: int, seconds: float) -> list
     for steps in range(start, stop + 1):
         t0, c0 = time.monotonic(), time.process_time()
         try:
-            outcome = "infeasible" if search.within(steps, time.monotonic() + seconds) is None else "feasible"
+            outcome = "infeasible" if search.within(steps, Deadline.slice(seconds)) is None else "feasible"
         except SearchTimeout:
             outcome = "timeout"
         rows.append({"horizon": steps, "outcome": outcome, "nodes": search.nodes - before,

@@ -28,6 +28,7 @@ from kamicp.board.regions import regions_of  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import lower_bound  # noqa: E402
 from kamicp.prover.search import CompiledIDAStar, IDAStar, SearchTimeout  # noqa: E402
+from kamicp.runtime.clock import Deadline  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     for steps in range(start, args.to + 1):
         t0 = time.monotonic()
         try:
-            plan = search.within(steps, time.monotonic() + args.time_limit)
+            plan = search.within(steps, Deadline.slice(args.time_limit))
             outcome = "infeasible" if plan is None else "feasible"
         except SearchTimeout:
             outcome = "timeout"

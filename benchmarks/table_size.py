@@ -29,6 +29,7 @@ from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report  # noqa: E402
 from kamicp.prover.config import SearchOptions  # noqa: E402
 from kamicp.prover.search import CompiledIDAStar, SearchTimeout  # noqa: E402
+from kamicp.runtime.clock import Deadline  # noqa: E402
 
 
 def _run_level(path: str, limits: list[int], last: int, seconds: float, clusters: int,
@@ -51,7 +52,7 @@ def _run_level(path: str, limits: list[int], last: int, seconds: float, clusters
                 continue
             t0 = time.monotonic()
             try:
-                plan = searches[n].within(steps, time.monotonic() + seconds)
+                plan = searches[n].within(steps, Deadline.slice(seconds))
                 outcome = "infeasible" if plan is None else "feasible"
             except SearchTimeout:
                 outcome = "timeout"

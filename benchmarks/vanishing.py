@@ -29,6 +29,7 @@ from kamicp.board.regions import Quotient, islands, quotient, recolor, regions_o
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report, cluster_cost, distances, spread_sample  # noqa: E402
 from kamicp.prover.search import IDAStar, SearchTimeout, beam_plan  # noqa: E402
+from kamicp.runtime.clock import Deadline  # noqa: E402
 
 CLUSTERS = 8
 
@@ -129,7 +130,7 @@ def search_table(levels: list[str], seconds: float) -> tuple[list[str], list[dic
             for flag, search in variants.items():
                 before, t0 = search.nodes, time.monotonic()
                 try:
-                    plan = search.within(steps, time.monotonic() + seconds)
+                    plan = search.within(steps, Deadline.slice(seconds))
                     outcome = "infeasible" if plan is None else "feasible"
                 except SearchTimeout:
                     outcome = "timeout"

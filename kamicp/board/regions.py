@@ -51,7 +51,8 @@ class Regions:
         return len(self.ids)
 
     @property
-    def num_colors(self) -> int:
+    def colours_present(self) -> int:
+        """How many colours the regions have (not the palette's size, the searches' `num_colors`)."""
         return len(set(self.colors))
 
     def to_networkx(self) -> nx.Graph:

@@ -6,12 +6,13 @@ colour. Mirror-symmetric levels have one. For any solution, its image under sigm
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from functools import lru_cache
 
 import networkx as nx
 from networkx.algorithms.isomorphism import GraphMatcher
+
+from kamicp.runtime.clock import Deadline
 
 
 def involution(adj: Sequence[Sequence[int]], colors: Sequence[int], *, seconds: float = 1.0,
@@ -33,10 +34,10 @@ def _involution(adj: tuple[tuple[int, ...], ...], colors: tuple[int, ...], secon
             if v < w:
                 g.add_edge(v, w)
     matcher = GraphMatcher(g, g, node_match=lambda a, b: a["c"] == b["c"])
-    end = time.monotonic() + seconds
+    end = Deadline.slice(seconds)
     best, moved = None, 0
     for k, mapping in enumerate(matcher.isomorphisms_iter()):
-        if k >= limit or time.monotonic() > end:
+        if k >= limit or end.expired():
             break
         sigma = tuple(mapping[v] for v in range(n))
         count = sum(sigma[v] != v for v in range(n))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -19,7 +18,6 @@ from kamicp.board.level import Level
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, rules_of
 from kamicp.cli.options import (
     EngineChoice,
     EngineOpt,
@@ -29,16 +27,21 @@ from kamicp.cli.options import (
     GeometryOpt,
     JsonOpt,
     LevelArg,
+    PivotOpt,
+    RuleName,
+    RulesOpt,
     TimeLimit,
     Workers,
     load,
+    rules_of,
 )
 from kamicp.cli.signals import interruptible
 from kamicp.designer.count import CountResult, count_optimal
 from kamicp.designer.generate import Generated, GenerateSpec, generate_pack, level_name
-from kamicp.errors import Interrupted, KamiError, Terminated
+from kamicp.errors import Interrupted, KamiError
 from kamicp.formats import write_json
 from kamicp.prover.outcome import StoppedBy
+from kamicp.runtime.interrupt import signal_of
 
 
 def _at_least(n: int, exact: bool) -> str:
@@ -83,7 +86,7 @@ def count_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
-    rules: RulesOpt = Rules.FREE,
+    rules: RulesOpt = RuleName.FREE,
     pivot: PivotOpt = None,
 ) -> None:
     """The optimum, the number of optimal solutions, and their classes up to commuting moves (unique = one).
@@ -224,7 +227,7 @@ def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bo
                               + (f", {plural(level.count.classes, 'class', 'classes')}" if level.count else ""),
                               markup=False, soft_wrap=True)
         except (KeyboardInterrupt, Interrupted) as e:  # Ctrl-C, SIGTERM: say what is written, exit 130 / 143
-            signum = getattr(e, "signal", signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT)
+            signum = getattr(e, "signal", signal_of(e))
             err.print(f"interrupted: wrote {len(made)} of {len(targets)} levels, each complete and proven",
                       markup=False, soft_wrap=True)
             return made, EXIT_INTERRUPTED[signum]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -22,8 +21,6 @@ from kamicp.cli.console import err, fail, out
 from kamicp.cli.exits import EXIT_UNKNOWN
 from kamicp.cli.options import MAX_WORKERS
 from kamicp.errors import ClusterLost, UsageError
-from kamicp.limits import time_budget
-from kamicp.prover.config import SolveOptions
 from kamicp.prover.cubes import check_depth
 from kamicp.prover.distributed import (
     CubeProgress,
@@ -31,11 +28,10 @@ from kamicp.prover.distributed import (
     DistributedResult,
     HorizonCubes,
     dask_client,
-    solve_distributed,
+    solve_cubes,
 )
 from kamicp.prover.outcome import EngineName, Status
-from kamicp.prover.request import Budget
-from kamicp.prover.solver import solve
+from kamicp.prover.request import Request
 from kamicp.render.safe import printable
 from kamicp.runtime.cluster import check_address, dashboard_link
 from kamicp.runtime.extras import require
@@ -124,28 +120,23 @@ def local_first() -> float:
     return value
 
 
-def solve_on_dask(level: Level, settings: DaskSettings, budget: Budget, *, progress: bool,
-                  options: SolveOptions | None = None) -> DistributedResult:
+def solve_on_dask(request: Request, settings: DaskSettings, *, progress: bool) -> DistributedResult:
     """Open the store, then (for 'local') try the single-machine race for `local_first()` seconds: most levels
     are proven before a cluster could start. Otherwise connect (or start the LocalCluster), run the
-    distributed proof and close everything, all within `time_limit` (the cluster's start and stop count)."""
-    start = time.monotonic()
-    limit = time_budget(budget.time_limit)
-
-    def left() -> float | None:
-        return None if limit is None else limit - (time.monotonic() - start)
-
+    distributed proof and close everything, all by the request's deadline (the cluster's start and stop
+    count)."""
+    deadline = request.budget.deadline
     race = local_first() if settings.address == "local" else 0.0
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
     with store_cm() as store:
         if race > 0:
-            first = race if limit is None else min(race, limit)
-            quick = solve(level, budget=budget.but(time_limit=first, workers=None, progress=None), options=options)
-            rest = left()  # (a cluster started with less time left than the race had would only cost it)
-            if quick.status != Status.UNKNOWN or (rest is not None and rest <= STOP_RESERVE + first):
-                return DistributedResult(replace(quick, seconds=time.monotonic() - start), (), 0)
+            first = deadline.within(race)
+            quick = request.but(deadline=first, workers=None, progress=None).solve()
+            # (a cluster started with less time left than the race had would only cost it)
+            if quick.status != Status.UNKNOWN or (deadline.limited and deadline.left() <= STOP_RESERVE + first.total):
+                return DistributedResult(replace(quick, seconds=deadline.elapsed()), (), 0)
         try:
-            return _on_cluster(level, settings, store, left, budget, progress=progress, options=options)
+            return _on_cluster(request, settings, store, progress=progress)
         except ClusterLost as e:
             kept = f"; the cube answers proven so far are in {printable(settings.store)}: the same command " \
                 "resumes from them" if settings.store else ""
@@ -157,18 +148,16 @@ def solve_on_dask(level: Level, settings: DaskSettings, budget: Budget, *, progr
             raise
 
 
-def _on_cluster(level: Level, settings: DaskSettings, store: Store | None, left: Callable[[], float | None],
-                budget: Budget, *, progress: bool, options: SolveOptions | None) -> DistributedResult:
-    rest = left()
-    with dask_client(settings.address, settings.workers, rest) as client, _bar(progress) as bar:
+def _on_cluster(request: Request, settings: DaskSettings, store: Store | None, *, progress: bool
+                ) -> DistributedResult:
+    deadline = request.budget.deadline
+    with dask_client(settings.address, settings.workers, deadline.limit()) as client, _bar(progress) as bar:
         link = dashboard_link(client)
         if bar is not None and link is not None:
             err.print(f"Dask dashboard: {link}", markup=False, highlight=False)
-        rest = left()
-        limit = None if rest is None else max(rest - STOP_RESERVE, 0.001)
-        return solve_distributed(level, client, depth=settings.depth, engine=budget.engine_or("auto"),
-                                 time_limit=limit, max_steps=budget.max_steps, seed=budget.seed, store=store,
-                                 progress=bar, options=options)
+        # (the cubes' own clock starts now; STOP_RESERVE is kept for closing the client and the cluster)
+        cubes = request.but(deadline=deadline.within(None).later(-STOP_RESERVE))
+        return solve_cubes(cubes, client, depth=settings.depth, store=store, progress=bar)
 
 
 def _counts_text(h: HorizonCubes) -> str:

@@ -4,7 +4,6 @@ solve every puzzle of a book of challenges (the game's lines) with a table and p
 from __future__ import annotations
 
 import json
-import signal
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -21,19 +20,19 @@ from kamicp.cli.console import bad_input, err, fail, out, spinner
 from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
 from kamicp.cli.signals import interruptible
-from kamicp.errors import Terminated
 from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorthand, solve_katamino
 from kamicp.katamino.book import Book, solve_book
 from kamicp.katamino.files import read_katamino_file
 from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
 from kamicp.render.files import check_writable, picture_kind
+from kamicp.runtime.interrupt import signal_of
 
 STATUS_STYLE = {KataminoStatus.SOLVED: "green", KataminoStatus.IMPOSSIBLE: "red", KataminoStatus.UNKNOWN: "yellow"}
 MARK = {KataminoStatus.SOLVED: "✓", KataminoStatus.IMPOSSIBLE: "✗", KataminoStatus.UNKNOWN: "?"}
 
 
-class KataminoEngine(StrEnum):
-    """The katamino command's --engine choices (kamicp.katamino.solver's ENGINES and AUTO)."""
+class KataminoEngineChoice(StrEnum):
+    """The katamino command's --engine choices (kamicp.katamino.solver's KATAMINO_ENGINES and AUTO)."""
 
     AUTO = "auto"
     FAST = "fast"
@@ -71,10 +70,6 @@ def _print(result: KataminoResult, all_solutions: bool) -> None:
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}", markup=False)
 
 
-def _signal_of(exc: KeyboardInterrupt) -> int:
-    return signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
-
-
 def _exit_code(status: KataminoStatus) -> int:
     return {KataminoStatus.SOLVED: EXIT_OK, KataminoStatus.IMPOSSIBLE: EXIT_NEGATIVE}.get(status, EXIT_UNKNOWN)
 
@@ -95,7 +90,7 @@ def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, t
                                     time_limit=time_limit)
     except KeyboardInterrupt as e:
         err.print(f"interrupted: {puzzle.name or 'katamino'} not decided", markup=False)
-        raise typer.Exit(EXIT_INTERRUPTED[_signal_of(e)]) from None
+        raise typer.Exit(EXIT_INTERRUPTED[signal_of(e)]) from None
     if as_json:
         out.print_json(json.dumps(result.to_dict()))
     else:
@@ -185,7 +180,7 @@ def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, 
                 if progress:
                     progress(f"{book.challenges[k].name}: 5 x {result.puzzle.cols} ({done}/{book.size} puzzles)")
     except KeyboardInterrupt as e:
-        signum = _signal_of(e)
+        signum = signal_of(e)
         _report_book(book, results, count, as_json, draw=False, finished=False)
         err.print(f"interrupted: {done} of {book.size} puzzles solved (the table above)", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED[signum]) from None
@@ -231,9 +226,9 @@ def katamino_cmd(
     all_solutions: Annotated[bool, typer.Option("--all", help="Print every solution (one puzzle).")] = False,
     count: Annotated[bool, typer.Option("--count", help="Count the solutions, also up to the board's "
                                         "symmetries (per puzzle of a book).")] = False,
-    engine: Annotated[KataminoEngine, typer.Option("--engine", help="auto (fast when the compiled core is "
+    engine: Annotated[KataminoEngineChoice, typer.Option("--engine", help="auto (fast when the compiled core is "
                                                    "built), fast (bitboard search), cpsat (the exact-cover "
-                                                   "model) or dlx (Algorithm X).")] = KataminoEngine.AUTO,
+                                                   "model) or dlx (Algorithm X).")] = KataminoEngineChoice.AUTO,
     time_limit: TimeLimit = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the (first) solution as SVG.")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Write the (first) solution as PNG.")] = None,

@@ -12,16 +12,25 @@ import typer
 from kamicp.board.level import Level
 from kamicp.cli.console import bad_input, fail
 from kamicp.formats import load_level
-from kamicp.prover.solver import SEED_RANGE, TECHNIQUES
+from kamicp.prover.request import Rules
+from kamicp.prover.solver import SEED_RANGE, TECHNIQUES, options_without
+from kamicp.rulebook import rules_named
 
 
 class EngineChoice(StrEnum):
-    """The --engine option's choices (the engines a caller may pick: `outcome.ENGINES`); not the engine
+    """The --engine option's choices (the engines a caller may pick: `outcome.KAMI_ENGINES`); not the engine
     objects of kamicp.prover.engines, nor `outcome.EngineName`, who answered a horizon."""
 
     CPSAT = "cpsat"
     SEARCH = "search"
     AUTO = "auto"
+
+
+class RuleName(StrEnum):
+    """The --rules option's choices (kamicp.rulebook.RULES); not the rules objects (kamicp.prover.request.Rules)."""
+
+    FREE = "free"
+    PIVOT = "pivot"
 
 
 class Geometry(StrEnum):
@@ -58,6 +67,16 @@ GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geomet
 StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", metavar="DIR", help="Write one SVG and PNG per move "
                                                   "(step-01.svg, ...) and strip.svg/.png into DIR.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
+RulesOpt = Annotated[RuleName, typer.Option("--rules", help="free (Kami: tap any region) or pivot (Flood-It: every "
+                                            "move repaints the region holding the pivot cell).")]
+PivotOpt = Annotated[str | None, typer.Option("--pivot", metavar="R,C", help="The pivot cell for --rules pivot "
+                                              "(row,col; a node id on graph levels); default the top-left cell.")]
+
+
+def rules_of(level: Level, rules: RuleName, pivot: str | None, no: list[str] | None = None) -> Rules:
+    """The rules the options name, for `level` (kamicp.rulebook; UsageError when --pivot is malformed, not a
+    cell, or without --rules pivot); `no`: the --no switches (Kami's)."""
+    return rules_named(level, rules.value, pivot, options=options_without(no or []))
 
 
 def load(path: Path, fmt: str | None, geometry: Geometry | None) -> Level:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,11 +22,20 @@ from rich.text import Text
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, fail, out
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
-from kamicp.cli.options import MAX_WORKERS, EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, Seed
+from kamicp.cli.options import (
+    MAX_WORKERS,
+    EngineChoice,
+    EngineOpt,
+    FormatOpt,
+    GeometryOpt,
+    JsonOpt,
+    PivotOpt,
+    RuleName,
+    RulesOpt,
+    Seed,
+)
 from kamicp.cli.pack_table import pack_table, report_tables
-from kamicp.errors import ClusterLost, Terminated
-from kamicp.floodit.rules import check_rules
+from kamicp.errors import ClusterLost
 from kamicp.packs import (
     LEVEL_SUFFIXES,
     PackOutcome,
@@ -45,6 +53,8 @@ from kamicp.packs import (
     to_markdown,
 )
 from kamicp.packs.runner import default_jobs
+from kamicp.rulebook import check_rules
+from kamicp.runtime.interrupt import signal_of
 from kamicp.runtime.store import StoreWriteError
 
 EXIT_FOR = {PackOutcome.CORRECT: EXIT_OK, PackOutcome.WRONG: EXIT_NEGATIVE, PackOutcome.UNKNOWN: EXIT_UNKNOWN,
@@ -147,7 +157,7 @@ def validate_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
-    rules: RulesOpt = Rules.FREE,
+    rules: RulesOpt = RuleName.FREE,
     pivot: PivotOpt = None,
 ) -> None:
     """Check each level's par: achievable, minimal, or how far off (a table; a summary line for a pack).
@@ -189,7 +199,7 @@ def _validate(paths: list[str], settings: PackSettings, store: PackStore | None,
                     show(row, was_skipped)
                 rows = run_pack(items, settings, jobs=jobs, dask=dask, store=store, resume=resume, on_row=on_row)
         except KeyboardInterrupt as e:
-            code = EXIT_INTERRUPTED[signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT]
+            code = EXIT_INTERRUPTED[signal_of(e)]
             raise _stopped(done, len(items), store_path, "interrupted", code, as_json) from None
         except StoreWriteError as e:
             raise _stopped(done, len(items), store_path, str(e), EXIT_BAD_INPUT, as_json) from None

@@ -67,7 +67,7 @@ def hint_cmd(
     with bad_input():
         played = parse_moves(level, moves)
     with bad_input(), spinner(not as_json) as progress:
-        answer = hint(level, played, budget=Budget(time_limit=time_limit, engine=engine.value, progress=progress))
+        answer = hint(level, played, budget=Budget.start(time_limit, engine=engine.value, progress=progress))
     if as_json:
         out.print_json(json.dumps(answer.to_dict(level)))
     else:

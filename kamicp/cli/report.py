@@ -1,4 +1,5 @@
-"""How a solver Result is printed: the moves, the proof table, the one-line summary, and its exit code."""
+"""How a solver Result is printed, under any rules: the moves, the proof table, the one-line summary, its
+JSON and its exit code. The rules object says what it adds (`describe`, `data`); the rows say the rest."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from rich.text import Text
 from kamicp.board.level import Level
 from kamicp.cli.console import out, plural, shown
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.prover.outcome import EngineName, Outcome
+from kamicp.prover.request import Rules
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, Result
 from kamicp.render.safe import printable
 from kamicp.render.terminal import swatch
@@ -47,6 +50,13 @@ def proof_table(result: Result) -> RenderableType:
                    else "a solved board stays solved by one more move")
             table.add_row(span, f"impossible: implied by {h.steps + 1}", "-", h.engine)
             notes.append(f"implied by {h.steps + 1}: {why}")
+        elif h.engine == EngineName.UNREACHABLE:  # (Flood-It: islands the flood cannot reach differ in colour)
+            table.add_row("any", "impossible: regions the flood cannot reach differ in colour", "-", "bound")
+        elif h.outcome == "bound" and result.bound is None:  # (Flood-It's bounds: no report of their parts)
+            why = "layered bound" if result.engine == EngineName.ASTAR else "pivot bound (distance and colours left)"
+            table.add_row(f"≤ {h.steps}", f"impossible: {why} {h.steps + 1}", "-", "bound")
+        elif h.engine == EngineName.ASTAR and h.outcome == Outcome.INFEASIBLE:  # one A* run: every shorter one
+            table.add_row(f"≤ {h.steps}", words[h.outcome], f"{h.seconds:.3f}", "astar")
         elif h.outcome == "bound":
             b = result.bound
             ring = " + 1 by the ring rule" if b.ring else ""
@@ -71,14 +81,24 @@ def summary(result: Result) -> str:
     return f"unknown: time limit reached; optimum is at least {result.lower_bound}{best}"
 
 
-def print_result(level: Level, result: Result, *, show_moves: bool = True) -> None:
-    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours, "
-              f"lower bound {result.bound.value}")
+def print_result(level: Level, result: Result, rules: Rules, *, show_moves: bool = True) -> None:
+    """A solve's result: a line on the level (and the rules, if not Kami's), the moves, the proof, the
+    summary and the time."""
+    bound = "" if result.bound is None else f", lower bound {result.bound.value}"
+    said = rules.describe(level)
+    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours"
+              f"{bound}{', ' + shown(said) if said else ''}", highlight=not said)
     if result.moves and show_moves:
         out.print(moves_table(level, result))
     out.print(proof_table(result))
-    out.print(f"[bold]{summary(result)}[/]")
+    unreachable = any(h.engine == EngineName.UNREACHABLE for h in result.proof)
+    out.print(f"[bold]{'no solution (proven)' if unreachable else summary(result)}[/]")
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}")
+
+
+def result_data(level: Level, result: Result, rules: Rules) -> dict:
+    """A solve's JSON: the result, then what the rules add (Flood-It: the rules and the pivot cell)."""
+    return {**result.to_dict(level), **rules.data(level)}
 
 
 def exit_for(result: Result) -> int:

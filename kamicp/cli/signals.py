@@ -17,6 +17,7 @@ from kamicp.cli.console import err, plural
 from kamicp.cli.exits import EXIT_INTERRUPTED
 from kamicp.errors import Interrupted, Terminated
 from kamicp.prover.solver import interrupt_solves
+from kamicp.runtime.interrupt import signal_of
 
 
 def _raise_terminated(_signum: int, _frame: object) -> None:
@@ -65,7 +66,7 @@ def interruptible() -> Iterator[None]:
     except Interrupted as e:
         raise _interrupted(e.result, e.signal) from None
     except KeyboardInterrupt as e:
-        raise _interrupted(None, signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT) from None
+        raise _interrupted(None, signal_of(e)) from None
     finally:
         if undo is not None:
             undo()

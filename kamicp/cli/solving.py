@@ -19,7 +19,6 @@ from kamicp.cli.distributed import (
     solve_on_dask,
 )
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, print_solved, result_data, rules_of
 from kamicp.cli.options import (
     EngineChoice,
     EngineOpt,
@@ -30,16 +29,20 @@ from kamicp.cli.options import (
     LevelArg,
     MaxSteps,
     NoOpt,
+    PivotOpt,
+    RuleName,
+    RulesOpt,
     Seed,
     StepsDirOpt,
     TimeLimit,
     Workers,
     load,
+    rules_of,
 )
-from kamicp.cli.report import exit_for
+from kamicp.cli.report import exit_for, print_result, result_data
 from kamicp.cli.signals import interruptible
-from kamicp.prover.request import Budget
-from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, options_without
+from kamicp.prover.request import Budget, Request
+from kamicp.prover.solver import NO_SOLUTION, OPTIMAL
 from kamicp.render.files import check_steps_dir, write_steps
 from kamicp.render.safe import printable
 
@@ -58,7 +61,7 @@ def solve_cmd(
     steps_dir: StepsDirOpt = None,
     force: ForceOpt = False,
     no: NoOpt = None,
-    rules: RulesOpt = Rules.FREE,
+    rules: RulesOpt = RuleName.FREE,
     pivot: PivotOpt = None,
     dask: DaskOpt = None,
     dask_workers: DaskWorkersOpt = None,
@@ -75,19 +78,20 @@ def solve_cmd(
         no_besides_cube_order = [n for n in no or () if n != "cube-order"]  # --dask takes only --no cube-order
         unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order)) if value)
         distributed = dask_settings(dask, dask_workers, cube_depth, store, how.name != "free", unused, verbose)
+        request = Request(level, how, Budget.start(time_limit, max_steps=max_steps, workers=workers, seed=seed,
+                                                   engine=engine.value))  # (its clock starts here)
     cubes = None
-    budget = Budget(max_steps, time_limit, workers, seed, engine.value)
     with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
         if distributed is not None:
-            cubes = solve_on_dask(level, distributed, budget, progress=not as_json, options=options_without(no or []))
+            cubes = solve_on_dask(request, distributed, progress=not as_json)
             result = cubes.result
         else:
-            result = how.solve(level, budget.but(progress=progress))
+            result = request.but(progress=progress).solve()
     if as_json:
         print_json(cubes.to_dict(level) if cubes else result_data(level, result, how))
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
-        print_solved(level, result, how, show_moves=result.status != NO_SOLUTION)
+        print_result(level, result, how, show_moves=result.status != NO_SOLUTION)
         if cubes is not None:
             print_cubes(level, cubes, verbose=verbose)
     if steps_dir is not None and result.status != NO_SOLUTION and (result.moves or result.status == OPTIMAL):
@@ -108,28 +112,30 @@ def prove_cmd(
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
-    rules: RulesOpt = Rules.FREE,
+    rules: RulesOpt = RuleName.FREE,
     pivot: PivotOpt = None,
 ) -> None:
     """Prove that LEVEL has no solution with fewer than N moves, or show one that has."""
     level = load(level_path, fmt, geometry)
     with bad_input():
         how = rules_of(level, rules, pivot)
+        request = Request(level, how, Budget.start(time_limit, max_steps=under - 1, workers=workers, seed=seed,
+                                                   engine=engine.value))
     with interruptible(), bad_input(), spinner(not as_json) as progress:
-        result = how.solve(level, Budget(under - 1, time_limit, workers, seed, engine.value, progress))
+        result = request.but(progress=progress).solve()
     if as_json:
         data = result_data(level, result, how)
         data["under"] = under
         data["proven"] = result.status == NO_SOLUTION
         print_json(data)
     elif result.status == NO_SOLUTION:
-        print_solved(level, result, how, show_moves=False)
+        print_result(level, result, how, show_moves=False)
         out.print(f"[bold green]proven: no solution with fewer than {plural(under, 'move')}[/]")
     elif result.status == OPTIMAL:
-        print_solved(level, result, how)
+        print_result(level, result, how)
         out.print(f"[bold red]not proven: this solution has {plural(len(result.moves), 'move')}, fewer than "
                   f"{under}[/]")
     else:
-        print_solved(level, result, how, show_moves=False)
+        print_result(level, result, how, show_moves=False)
     code = {NO_SOLUTION: EXIT_OK, OPTIMAL: EXIT_NEGATIVE}.get(result.status, EXIT_UNKNOWN)
     raise typer.Exit(code)

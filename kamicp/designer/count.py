@@ -13,19 +13,18 @@ depth-first search pruned by the sound lower bound (a state whose bound exceeds 
 
 from __future__ import annotations
 
-import signal
-import time
 from collections import Counter
 from collections.abc import Sequence
 
 from kamicp.board.level import Level, Move
 from kamicp.board.regions import Quotient, Regions, quotient, recolor, regions_of
-from kamicp.errors import Interrupted, SolverError, Terminated, UsageError
-from kamicp.limits import time_budget
+from kamicp.errors import Interrupted, SolverError, UsageError
 from kamicp.prover.bounds import quotient_bound
 from kamicp.prover.outcome import CountResult, StoppedBy
 from kamicp.prover.request import Budget, Rules
-from kamicp.prover.solver import OPTIMAL, Free, Progress, Result, solve
+from kamicp.prover.solver import OPTIMAL, Free, Progress, Result, request_of
+from kamicp.runtime.clock import NEVER, Deadline
+from kamicp.runtime.interrupt import signal_of
 
 Letter = tuple[tuple[int, ...], int, int]  # (initial regions of the tapped region, old colour, new colour)
 State = tuple[int, ...]  # a colour per initial region
@@ -66,7 +65,7 @@ class PlanCounter:
     work is the number of positions within the bound, however many plans there are.)"""
 
     def __init__(self, adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *,
-                 deadline: float | None = None, limit: int | None = None, keep: int = 3,
+                 deadline: Deadline = NEVER, limit: int | None = None, keep: int = 3,
                  colours_first: bool = True, progress: Progress | None = None) -> None:
         self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
         # the colour bound before contracting a position (False: only after, as the count did before;
@@ -81,7 +80,7 @@ class PlanCounter:
         self._touching: dict[tuple[int, ...], frozenset[int]] = {}
         self.progress = progress  # hears the running counts about twice a second
         self.stage, self.stage_note = "", ""  # what is being counted: "plans", then "classes"
-        self._next_report = time.monotonic() + REPORT_SECONDS
+        self._next_report = Deadline.slice(REPORT_SECONDS)
 
     # --- moves ------------------------------------------------------------------------------------
     def moves(self, state: State, q: Quotient | None = None) -> list[tuple[Letter, State]]:
@@ -116,11 +115,10 @@ class PlanCounter:
         self._nodes += 1
         if self._nodes % 256:
             return
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
+        if self.deadline.expired():
             raise _Stop
-        if self.progress is not None and now >= self._next_report:
-            self._next_report = now + REPORT_SECONDS
+        if self.progress is not None and self._next_report.expired():
+            self._next_report = Deadline.slice(REPORT_SECONDS)
             self.progress(self.running())
 
     def running(self) -> str:
@@ -231,31 +229,28 @@ def count_optimal(level: Level, *, limit: int | None = None, time_limit: float |
     moves commute, so the classes are the solutions and there is nothing to limit)."""
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise UsageError(f"limit must be a positive integer, got {limit!r}")
-    if rules is not None and rules.name != Free.name:
+    budget = Budget.start(time_limit, engine=engine, workers=workers, progress=progress)
+    request = request_of(level, rules, None, budget)
+    if request.rules.name != Free.name:
         if limit is not None:
             raise UsageError("--limit is for the free rules (the Flood-It count is exact, it enumerates nothing)")
-        return rules.count(level, Budget(time_limit=time_limit, workers=workers, engine=engine,  # type: ignore[attr-defined]
-                                         progress=progress))
-    time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
-    start = time.monotonic()
-    result = solve(level, time_limit=time_limit, engine=engine, workers=workers, progress=progress)
-    left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.001)
-    return count_with(level, result, limit=limit, time_limit=left, progress=progress, started=start)
+        return request.rules.count(request)  # type: ignore[attr-defined]
+    return count_with(level, request.solve(), limit=limit, deadline=budget.deadline, progress=progress)
 
 
 def count_with(level: Level, result: Result, *, limit: int | None = None, time_limit: float | None = None,
-               progress: Progress | None = None, started: float | None = None, colours_first: bool = True
+               progress: Progress | None = None, deadline: Deadline | None = None, colours_first: bool = True
                ) -> CountResult:
-    """Count the optimal solutions of `level` given a solver `result` (its proof gives the optimum).
+    """Count the optimal solutions of `level` given a solver `result` (its proof gives the optimum), by the
+    `deadline` (None: one made now from `time_limit`; its clock times the answer).
     (`colours_first=False`: the colour bound only after contracting each position, as the count did
     before; the same counts, slower. For benchmarks/designer.py and the tests' cross-check.)"""
-    start = time.monotonic() if started is None else started
+    deadline = Deadline.after(time_limit) if deadline is None else deadline
     regions = regions_of(level)
     if result.status != OPTIMAL:
         return CountResult(level.name, None, 0, 0, False, result.lower_bound, result.upper_bound, (),
-                           time.monotonic() - start, stopped_by=StoppedBy.TIME)
+                           deadline.elapsed(), stopped_by=StoppedBy.TIME)
     optimum = len(result.moves)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     counter = PlanCounter(regions.adj, regions.colors, len(regions.palette), deadline=deadline, limit=limit,
                           colours_first=colours_first, progress=progress)
     solutions_complete = complete = False
@@ -272,8 +267,8 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
         classes = counter.classes(optimum)
         complete = True
     except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM (Terminated): what was counted so far goes with it
-        partial = _partial(level, result, counter, solutions if solutions_complete else None, start)
-        raise Interrupted(partial, signal.SIGTERM if isinstance(e, Terminated) else signal.SIGINT) from None
+        partial = _partial(level, result, counter, solutions if solutions_complete else None, deadline)
+        raise Interrupted(partial, signal_of(e)) from None
     except _Stop:
         if not solutions_complete:
             solutions = max(counter.found, 1)  # (the solver's replayed solution is one)
@@ -285,16 +280,15 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
                           "but the solver replayed one: refusing to report it")
     examples = tuple(_to_moves(regions, p) for p in counter.examples) or (result.moves,)
     return CountResult(level.name, optimum, solutions, classes, complete, optimum, optimum,
-                       examples, time.monotonic() - start,
-                       solutions_complete, stopped_by)
+                       examples, deadline.elapsed(), solutions_complete, stopped_by)
 
 
-def _partial(level: Level, result: Result, counter: PlanCounter, solutions: int | None, start: float
+def _partial(level: Level, result: Result, counter: PlanCounter, solutions: int | None, clock: Deadline
              ) -> CountResult:
     """What an interrupted count has established: the optimum, and lower bounds on the counts (the
     solver's replayed solution is one plan and one class)."""
     optimum = len(result.moves)
     examples = tuple(_to_moves(regions_of(level), p) for p in counter.examples) or (result.moves,)
     return CountResult(level.name, optimum, max(counter.found, 1) if solutions is None else solutions,
-                       max(counter.found_classes, 1), False, optimum, optimum, examples, time.monotonic() - start,
+                       max(counter.found_classes, 1), False, optimum, optimum, examples, clock.elapsed(),
                        solutions is not None, StoppedBy.INTERRUPT)

@@ -12,7 +12,6 @@ time limit: which attempts time out depends on the machine.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -23,7 +22,9 @@ from kamicp.errors import SolverError, UsageError
 from kamicp.limits import ENV, limits
 from kamicp.prover.bounds import lower_bound
 from kamicp.prover.outcome import proof_row
+from kamicp.prover.request import Budget
 from kamicp.prover.solver import OPTIMAL, Progress, Result, solve
+from kamicp.runtime.clock import NEVER, Deadline
 
 SIZES = {"triangle": (29, 10), "square": (10, 16)}  # the games' boards (Kami 2, Kami 1)
 SYMMETRIES = ("none", "mirror", "rotate")
@@ -163,20 +164,19 @@ def level_name(spec: GenerateSpec, index: int) -> str:
     return f"gen-{kind}-par{spec.par}-s{spec.seed}-{index + 1:03d}"
 
 
-def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None = None,
+def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: Deadline = NEVER,
                    progress: Progress | None = None) -> Generated:
     """The `index`-th level of `spec`'s pack. SolverError when `max_attempts` boards all missed the par;
-    TimeoutError when `deadline` (a time.monotonic() value) passes first. `progress` hears each board."""
+    TimeoutError when the pack's `deadline` passes first. `progress` hears each board."""
     spec.check()
-    start = time.monotonic()
+    clock = Deadline.never()  # (times this level)
     rng = random.Random(f"kamicp-generate/{spec.seed}/{index}")
     rows, cols = spec.shape
     sigma = symmetry_map(spec.geometry, rows, cols, spec.symmetry)
     blobs = max(2, min(rows * cols, 3 * spec.par))
     for attempt in range(1, spec.max_attempts + 1):
-        budget = spec.attempt_seconds
-        left = budget if deadline is None else min(budget, deadline - time.monotonic())
-        if left <= 0:
+        attempt_deadline = deadline.within(spec.attempt_seconds)
+        if attempt_deadline.left() <= 0:
             tried = f" ({attempt - 1} board{'s' if attempt > 2 else ''} tried for it)" if attempt > 1 else ""
             raise TimeoutError(f"the time limit ran out while making level {index + 1}{tried}")
         grid = blob_rows(rng, spec.geometry, rows, cols, blobs, spec.colours, sigma)
@@ -190,7 +190,7 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None
         if lower_bound(regions.adj, regions.colors, len(regions.palette)) > spec.par:
             blobs = max(2, blobs - max(1, blobs // 6))  # too hard, by the bound alone: no need to solve
             continue
-        result = solve(level, max_steps=spec.par, time_limit=left, engine=spec.engine)
+        result = solve(level, budget=Budget(max_steps=spec.par, deadline=attempt_deadline, engine=spec.engine))
         if progress:
             found = len(result.moves) if result.status == OPTIMAL else f"{result.status} {result.lower_bound}.."
             progress(f"board {attempt}: {blobs} blobs, {result.regions} regions, optimum {found}")
@@ -202,11 +202,10 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: float | None
             continue
         count = None
         if spec.unique:
-            left = budget if deadline is None else min(budget, max(deadline - time.monotonic(), 0.001))
-            count = count_with(level, result, limit=2, time_limit=left)
+            count = count_with(level, result, limit=2, deadline=deadline.within(spec.attempt_seconds))
             if not count.unique:
                 continue
-        return Generated(level.with_par(spec.par), result, count, attempt, time.monotonic() - start,
+        return Generated(level.with_par(spec.par), result, count, attempt, clock.elapsed(),
                          spec.seed, index)
     raise SolverError(f"no board of par {spec.par} found in {spec.max_attempts} attempts "
                       f"({spec.geometry} {rows} x {cols}, {spec.colours} colours)")
@@ -217,6 +216,6 @@ def generate_pack(spec: GenerateSpec, count: int, progress: Progress | None = No
     spec.check()
     if count < 1:
         raise UsageError(f"count must be at least 1, got {count}")
-    deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
+    deadline = Deadline.after(spec.time_limit)
     for index in range(count):
         yield generate_level(spec, index, deadline=deadline, progress=progress)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -97,13 +96,13 @@ def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None =
     time limit, workers, seed, engine and progress in one (it replaces those keywords; its max_steps is
     not used: a hint proves the optimum from the position, however long)."""
     if budget is None:
-        budget = Budget(None, time_limit, workers, seed, engine, progress)
-    start = time.monotonic()
+        budget = Budget.start(time_limit, workers=workers, seed=seed, engine=engine, progress=progress)
+    clock = budget.deadline  # (times the hint)
     board = replay(level, moves)[-1]
     played = len(moves)
     if board.solved:
         return Hint(level.name, played, HintStatus.SOLVED, None, 0, 0, 0, level.par,
-                    _par_verdict(level.par, played, 0, 0), (), time.monotonic() - start)
+                    _par_verdict(level.par, played, 0, 0), (), clock.elapsed())
     result: Result = solve(position_level(level, board), budget=budget.but(max_steps=None))
     first = result.moves[0] if result.moves else None
     status = HintStatus.OPTIMAL if result.status == OPTIMAL else HintStatus.UNKNOWN
@@ -118,7 +117,7 @@ def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None =
         par=level.par,
         par_still_possible=_par_verdict(level.par, played, result.lower_bound, result.upper_bound),
         region=tuple(board.region_at(first.cell)) if first else (),
-        seconds=time.monotonic() - start,
+        seconds=clock.elapsed(),
     )
 
 

@@ -6,11 +6,10 @@ May import: the prover, the board, formats, pictures, the runtime and the founda
 tools, packs or faces)."""
 
 from kamicp.floodit.bound import pivot_bound
-from kamicp.floodit.count import count_pivot
 from kamicp.floodit.game import PivotGame, pivot_cell, pivot_game
-from kamicp.floodit.rules import Pivot, rules_named
-from kamicp.floodit.solver import PIVOT_ENGINES, greedy_plan, prove_pivot_under, solve_pivot
-from kamicp.floodit.validate import parse_pivot, validate_pivot
+from kamicp.floodit.rules import Pivot, count_pivot, prove_pivot_under, solve_pivot, validate_pivot
+from kamicp.floodit.solver import PIVOT_ENGINES, greedy_plan
+from kamicp.floodit.validate import parse_pivot
 
 __all__ = ["PIVOT_ENGINES", "Pivot", "PivotGame", "count_pivot", "greedy_plan", "parse_pivot", "pivot_bound",
-           "pivot_cell", "pivot_game", "prove_pivot_under", "rules_named", "solve_pivot", "validate_pivot"]
+           "pivot_cell", "pivot_game", "prove_pivot_under", "solve_pivot", "validate_pivot"]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from kamicp.errors import SolverError
 from kamicp.floodit.game import PivotGame
 from kamicp.prover.search import compiled_core
+from kamicp.runtime.clock import NEVER, Deadline
 from kamicp.runtime.interrupt import INTERRUPT
 
 SLICE = 0.25  # seconds of search between looks at the clock, the interrupt flag and the progress line
@@ -107,17 +108,17 @@ class PivotAStar:
                                                   limit=-1 if limit is None else limit, lanes=self.threads)
         self.cap = cap
 
-    def run(self, deadline: float | None = None,
+    def run(self, deadline: Deadline = NEVER,
             progress: Callable[[dict], None] | None = None) -> AStarOutcome:
         t0 = time.monotonic()
         while True:
-            left = SLICE if deadline is None else min(SLICE, max(deadline - time.monotonic(), 0.0))
+            left = min(SLICE, deadline.left())
             info = compiled_core.flood_run(self._handle, seconds=left)
             status = info["status"]
             if status == "running":
                 if INTERRUPT.is_set():
                     status = "interrupted"
-                elif deadline is not None and time.monotonic() >= deadline:
+                elif deadline.expired():
                     status = "timeout"
             if status != "running":
                 plan = info["plan"]

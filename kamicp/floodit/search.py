@@ -9,11 +9,10 @@ flood had before, it absorbs nothing either and goes too). Shares no code with t
 
 from __future__ import annotations
 
-import time
-
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame
 from kamicp.prover.outcome import Outcome
+from kamicp.runtime.clock import NEVER, Deadline
 from kamicp.runtime.interrupt import SearchTimeout
 
 NODES_PER_CLOCK = 1  # every node: on large boards one node's bound takes milliseconds, and a clock read is ~0.1 us
@@ -25,12 +24,12 @@ class PivotSearch:
         self.colours = sorted(set(game.regions.colors))
         self.known: dict[tuple[int, int], int] = {}  # state -> proven lower bound on moves to solve it
         self.nodes = 0
-        self.deadline: float | None = None
+        self.deadline = NEVER
 
     def start(self) -> tuple[int, int]:
         return 1 << self.game.start, self.game.regions.colors[self.game.start]
 
-    def horizon(self, steps: int, deadline: float | None = None) -> tuple[Outcome, list[int] | None]:
+    def horizon(self, steps: int, deadline: Deadline = NEVER) -> tuple[Outcome, list[int] | None]:
         """FEASIBLE with the colours of a solution of at most `steps` moves, INFEASIBLE (proven) or UNKNOWN
         (the deadline passed)."""
         self.deadline = deadline
@@ -57,7 +56,7 @@ class PivotSearch:
 
     def _dfs(self, flooded: int, color: int, budget: int, plan: list[int]) -> bool:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % NODES_PER_CLOCK == 0 and time.monotonic() > self.deadline:
+        if self.nodes % NODES_PER_CLOCK == 0 and self.deadline.expired():
             raise SearchTimeout
         if self.game.solved(flooded, color):
             return True

@@ -8,36 +8,35 @@ engine with the pivot rule (kamicp.board.rules.verify(..., pivot=cell)) first.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
-from kamicp.board.level import Label, Level, Move
+from kamicp.board.level import Level, Move
 from kamicp.board.rules import verify
 from kamicp.errors import UsageError
 from kamicp.floodit import astar
 from kamicp.floodit.bound import pivot_bound
 from kamicp.floodit.game import PivotGame, pivot_game
 from kamicp.floodit.search import PivotSearch
-from kamicp.limits import time_budget
 from kamicp.prover.engines import Answer
 from kamicp.prover.horizons import Footing, HorizonLoop
 from kamicp.prover.outcome import EngineName, Outcome, Status
-from kamicp.prover.request import Budget, check_budget
+from kamicp.prover.request import Budget, Request, check_budget
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, UNKNOWN, Horizon, Result
+from kamicp.runtime.clock import NEVER, Deadline
 
 PIVOT_ENGINES = (EngineName.SEARCH, EngineName.CPSAT, EngineName.ASTAR, EngineName.AUTO)
 SEARCH_FIRST = 1.0  # auto: seconds the search gets per horizon before CP-SAT takes it over (measured)
 MODEL_SIZE_MAX = 20_000  # regions x steps: larger horizons stay with the search (the model takes seconds to build)
 
 
-def greedy_plan(game: PivotGame, deadline: float | None = None) -> list[int] | None:
+def greedy_plan(game: PivotGame, deadline: Deadline = NEVER) -> list[int] | None:
     """Each move the colour that floods the most regions (ties: the smaller colour), then the final colour.
     None once the deadline has passed (on boards of tens of thousands of regions it takes minutes)."""
     flooded, color = 1 << game.start, game.regions.colors[game.start]
     plan: list[int] = []
     colours = sorted(set(game.regions.colors))
     while flooded != game.island:
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline.expired():
             return None
         best = max((c for c in colours if c != color), key=lambda c: (game.absorb(flooded, c).bit_count(), -c))
         flooded, color = game.absorb(flooded, best), best
@@ -56,29 +55,26 @@ class PivotEngines:
         self.search = PivotSearch(game) if engine != EngineName.CPSAT else None
         self.name = EngineName.SEARCH if self.search is not None else EngineName.CPSAT
 
-    def horizon(self, steps: int, deadline: float | None, stop: Callable[[], bool] | None = None) -> Answer:
+    def horizon(self, steps: int, deadline: Deadline, stop: Callable[[], bool] | None = None) -> Answer:
         if self.budget.progress:
             self.budget.progress(f"{self.label}: {steps} moves")
-        t0 = time.monotonic()
         outcome, plan = Outcome.UNKNOWN, None
         search_only = self.engine == EngineName.SEARCH or (
             self.search is not None and self.game.n * steps > MODEL_SIZE_MAX)
         if self.search is not None:
-            until = deadline if search_only else min(deadline or float("inf"), t0 + SEARCH_FIRST)
+            until = deadline if search_only else deadline.within(SEARCH_FIRST)
             outcome, plan = self.search.horizon(steps, until)
             self.name = EngineName.SEARCH
-        past = deadline is not None and time.monotonic() >= deadline
-        if outcome == Outcome.UNKNOWN and not search_only and not past:
+        if outcome == Outcome.UNKNOWN and not search_only and not deadline.expired():
             from kamicp.floodit.model import PivotModel  # OR-Tools: only once a horizon needs CP-SAT
 
-            left = None if deadline is None else max(deadline - time.monotonic(), 0.01)
-            outcome, plan = PivotModel(self.game, steps).solve(time_limit=left, workers=self.budget.workers,
-                                                               seed=self.budget.seed)
+            outcome, plan = PivotModel(self.game, steps).solve(time_limit=deadline.limit(0.01),
+                                                               workers=self.budget.workers, seed=self.budget.seed)
             self.name = EngineName.CPSAT
         return Answer(Outcome(outcome), plan)
 
 
-def pivot_footing(level: Level, game: PivotGame, deadline: float | None) -> Footing:
+def pivot_footing(level: Level, game: PivotGame, deadline: Deadline) -> Footing:
     """Where the pivot loop starts: the pivot bound and the greedy's replayed solution (None when the deadline
     passed first); a plan is the colours the pivot's region takes, replayed with the pivot rule."""
     cell, palette = game.pivot_cell, game.regions.palette
@@ -94,18 +90,20 @@ def pivot_footing(level: Level, game: PivotGame, deadline: float | None) -> Foot
         replay(moves(best), None)
     return Footing(level=level, lower=pivot_bound(game, 1 << game.start, game.regions.colors[game.start]),
                    best=None if best is None else moves(best), source=EngineName.GREEDY, found_at=0.0,
-                   size=game.n, colors=game.regions.num_colors, moves=moves, replay=replay)
+                   size=game.n, colors=game.regions.colours_present, moves=moves, replay=replay)
 
 
-def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float | None, memory_mb: int,
-              workers: int | None, progress: Callable[[str], None] | None,
+def _by_astar(game: PivotGame, name: str, budget: Budget, memory_mb: int,
               proof: list[Horizon]) -> tuple[Status, list[int] | None, int]:
     """(status, plan, proven lower bound) by the compiled A*; its rows go in `proof`."""
+    progress = budget.progress
+
     def report(info: dict) -> None:
         if progress:
             progress(f"{name}: A*, at least {info['lower']} moves, {info['stored']:,} flood sets stored")
 
-    run = astar.PivotAStar(game, memory_mb=memory_mb, limit=max_steps, threads=workers).run(deadline, report)
+    run = astar.PivotAStar(game, memory_mb=memory_mb, limit=budget.max_steps, threads=budget.workers
+                           ).run(budget.deadline, report)
     plan = None if run.plan is None else list(run.plan)
     root = run.root_bound
     if root > 0:
@@ -124,20 +122,19 @@ def _by_astar(game: PivotGame, name: str, max_steps: int | None, deadline: float
     return UNKNOWN, plan, lower
 
 
-def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto", max_steps: int | None = None,
-                time_limit: float | None = None, workers: int | None = None, seed: int = 0,
-                progress: Callable[[str], None] | None = None, memory_mb: int = astar.MEMORY_MB) -> Result:
-    """A shortest Flood-It solution (every move taps the pivot's region; default pivot: the top-left
-    cell), proven shortest; `no-solution` when none has at most `max_steps` moves (or none exists).
-    `seed` is CP-SAT's random seed (the only random choice: the greedy and the search break ties by colour);
-    it may change which optimal solution is found, never the optimum. `workers`: CP-SAT's threads, and the
-    A*'s (None: the CPUs the process may use, at most astar.MAX_THREADS). `memory_mb`: the A*'s budget for
-    its stored flood sets (beyond it: `unknown` with the bound it proved)."""
-    check_budget(Budget(max_steps, time_limit, workers, seed, engine), PIVOT_ENGINES)
-    time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
-    start = time.monotonic()
-    deadline = None if time_limit is None else start + time_limit
-    game = pivot_game(level, pivot)
+def solve_pivot_request(request: Request) -> Result:
+    """A shortest Flood-It solution of the request's level under its `Pivot` rules (every move taps the
+    pivot's region; default pivot: the top-left cell), proven shortest; `no-solution` when none has at most
+    `max_steps` moves (or none exists). The budget's `seed` is CP-SAT's random seed (the only random
+    choice: the greedy and the search break ties by colour); it may change which optimal solution is found,
+    never the optimum. `workers`: CP-SAT's threads, and the A*'s (None: the CPUs the process may use, at
+    most astar.MAX_THREADS). The rules' `memory_mb`: the A*'s budget for its stored flood sets (beyond it:
+    `unknown` with the bound it proved)."""
+    level, rules = request.level, request.rules
+    budget = request.budget.but(engine=request.budget.engine_or(EngineName.AUTO))
+    check_budget(budget, PIVOT_ENGINES)
+    max_steps, deadline, engine = budget.max_steps, budget.deadline, str(budget.engine)
+    game = pivot_game(level, getattr(rules, "cell", None))
     name = EngineName(engine)
     proof: list[Horizon] = []
 
@@ -147,8 +144,8 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
             verify(level, moves, pivot=game.pivot_cell)
         return Result(level=level.name, status=status, moves=moves, lower_bound=lower,
                       upper_bound=None if plan is None else len(plan), max_steps=max_steps, proof=tuple(proof),
-                      engine=name, seconds=time.monotonic() - start, regions=game.n,
-                      colors=game.regions.num_colors)
+                      engine=name, seconds=deadline.elapsed(), regions=game.n,
+                      colors=game.regions.colours_present)
 
     if game.blocked:
         proof.append(Horizon(max_steps or 0, Outcome.BOUND, 0.0, EngineName.UNREACHABLE))
@@ -158,23 +155,15 @@ def solve_pivot(level: Level, pivot: Label | None = None, *, engine: str = "auto
                          f"{astar.MAX_COLOURS} colours and {astar.MAX_REGIONS:,} regions")
     if engine == EngineName.ASTAR or (engine == EngineName.AUTO and astar.available(game)):
         name = EngineName.ASTAR
-        status, plan, lower = _by_astar(game, level.name or "level", max_steps, deadline, memory_mb, workers,
-                                        progress, proof)
+        status, plan, lower = _by_astar(game, level.name or "level", budget,
+                                        getattr(rules, "memory_mb", astar.MEMORY_MB), proof)
         if status == UNKNOWN and plan is None:
             plan = greedy_plan(game, deadline)  # a solution to show with the bounds, if time is left
         if status == OPTIMAL and plan is not None and max_steps is not None and len(plan) > max_steps:
             return result(NO_SOLUTION, plan, len(plan))  # (only the one move to the final colour)
         return result(status, plan, lower)
-    budget = Budget(max_steps, time_limit, workers, seed, engine, progress)
     footing = pivot_footing(level, game, deadline)
     loop = HorizonLoop(footing, PivotEngines(game, engine, budget, level.name or "level"),
-                       budget.but(progress=None), start=start,  # (the pivot engines report each horizon)
+                       budget.but(progress=None),  # (the pivot engines report each horizon)
                        label=EngineName(engine))
     return loop.run()
-
-
-def prove_pivot_under(level: Level, under: int, pivot: Label | None = None, **kwargs) -> Result:
-    """Prove no pivot solution has fewer than `under` moves (status no-solution), or show one that has."""
-    if under < 1:
-        raise UsageError(f"--under must be at least 1, got {under}")
-    return solve_pivot(level, pivot, max_steps=under - 1, **kwargs)

@@ -1,5 +1,4 @@
-"""Pars under the Flood-It rules: `validate_pivot` is `kamicp.prover.solver.validate` with the pivot solver (the
-same `Validation`, so pack rows and reports need nothing new), and `parse_pivot` reads a `--pivot` text."""
+"""The pivot of the Flood-It rules: `parse_pivot` reads a `--pivot` text."""
 
 from __future__ import annotations
 
@@ -8,9 +7,7 @@ import re
 from kamicp.board.level import Label, Level
 from kamicp.errors import UsageError
 from kamicp.floodit.game import pivot_cell
-from kamicp.floodit.solver import solve_pivot
 from kamicp.limits import MAX_DIGITS
-from kamicp.prover.solver import Validation, check_par, judge
 from kamicp.runtime.text import cut
 
 _PIVOT_INT = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")  # few enough digits for int() (not '9' * 5000)
@@ -29,12 +26,3 @@ def parse_pivot(level: Level, text: str | None) -> Label | None:
         label = (int(parts[0]), int(parts[1]))
     pivot_cell(level, label)  # raises when it is not a cell
     return label
-
-
-def validate_pivot(level: Level, par: int | None = None, pivot: Label | None = None, *, slack: int = 2,
-                   **kwargs) -> Validation:
-    """Check a par under the Flood-It rules: solve up to par + slack pivot moves and compare the proven
-    bounds with it (verdicts as `kamicp.prover.solver.validate`). `kwargs` go to `solve_pivot`."""
-    par = check_par(level, par)
-    res = solve_pivot(level, pivot, max_steps=par + slack, **kwargs)
-    return Validation(level.name, par, judge(res, par), res)

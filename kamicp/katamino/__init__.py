@@ -12,7 +12,7 @@ from kamicp.katamino.pieces import LETTERS, Rule, i_direction, orientations
 from kamicp.katamino.puzzle import Placement, Puzzle, puzzle_from_data, shorthand
 from kamicp.katamino.solver import (
     AUTO,
-    ENGINES,
+    KATAMINO_ENGINES,
     KataminoResult,
     KataminoStatus,
     asymmetric_piece,
@@ -20,6 +20,6 @@ from kamicp.katamino.solver import (
     usable_engines,
 )
 
-__all__ = ["AUTO", "ENGINES", "LETTERS", "Book", "Challenge", "KataminoResult", "Placement", "Puzzle", "Rule",
+__all__ = ["AUTO", "KATAMINO_ENGINES", "LETTERS", "Book", "Challenge", "KataminoResult", "Placement", "Puzzle", "Rule",
            "KataminoStatus", "asymmetric_piece", "check_solution", "i_direction", "impossibility", "orientations",
            "puzzle_from_data", "shorthand", "solve_book", "solve_katamino", "symmetries", "usable_engines"]

@@ -75,7 +75,7 @@ class BitSearch:
         return [a * puzzle.cols + b for a, b in near if 0 <= a < puzzle.rows and 0 <= b < puzzle.cols]
 
     def stop_on(self, flags: ctypes.Array) -> bool:
-        """Stop (as on a timeout) once flags[0] is non-zero: kamicp.prover.coordination.Solo.attach hands us the
+        """Stop (as on a timeout) once flags[0] is non-zero: kamicp.runtime.interrupt.attach hands us the
         flags `stop_everything` sets on Ctrl-C. Always True."""
         self._stop = flags
         return True

@@ -7,7 +7,6 @@ list of challenges. Plain data in (parsed JSON, read by the Katamino file reader
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +15,7 @@ from kamicp.errors import FormatError, UsageError
 from kamicp.katamino.pieces import Rule
 from kamicp.katamino.puzzle import Puzzle, check_pieces, read_rule
 from kamicp.katamino.solver import AUTO, KataminoResult, solve_katamino
+from kamicp.runtime.clock import Deadline
 from kamicp.runtime.text import short
 
 ROWS = 5  # the game's tray is 5 cells high
@@ -117,8 +117,7 @@ def solve_book(book: Book, *, engine: str = AUTO, count: bool = False,
     whole book: once it is spent, each puzzle left gets only its quick proofs (or `unknown`)."""
     if time_limit is not None and time_limit <= 0:
         raise UsageError(f"time limit must be positive, got {time_limit}")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = Deadline.after(time_limit)
     for k, challenge in enumerate(book.challenges):
-        for puzzle in challenge.puzzles():
-            left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-            yield k, solve_katamino(puzzle, engine=engine, count=count, time_limit=left)
+        for puzzle in challenge.puzzles():  # (each puzzle's clock times it; the book's deadline holds)
+            yield k, solve_katamino(puzzle, engine=engine, count=count, deadline=deadline.within(None))

@@ -8,9 +8,9 @@ column with the fewest rows is chosen first (Knuth's S heuristic). Shares no cod
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 
+from kamicp.runtime.clock import NEVER, Deadline
 from kamicp.runtime.interrupt import SearchTimeout  # (the solutions yielded before it are all the search found)
 
 Column = int | str
@@ -19,7 +19,7 @@ NODES_PER_CLOCK = 2048  # deadline checked every this many nodes
 
 class AlgorithmX:
     def __init__(self, columns: Sequence[Column], rows: Sequence[Sequence[Column]],
-                 deadline: float | None = None) -> None:
+                 deadline: Deadline = NEVER) -> None:
         self.rows = [tuple(r) for r in rows]
         self.cols: dict[Column, set[int]] = {c: set() for c in columns}
         for i, row in enumerate(self.rows):
@@ -34,7 +34,7 @@ class AlgorithmX:
 
     def _search(self, chosen: list[int]) -> Iterator[list[int]]:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % NODES_PER_CLOCK == 0 and time.monotonic() > self.deadline:
+        if self.nodes % NODES_PER_CLOCK == 0 and self.deadline.expired():
             raise SearchTimeout
         if not self.cols:
             yield list(chosen)

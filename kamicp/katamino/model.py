@@ -7,7 +7,6 @@ the chosen placements), one `_add_<rule>()` per rule.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -15,7 +14,7 @@ from ortools.sat.python import cp_model
 
 from kamicp.errors import SolverError
 from kamicp.katamino.puzzle import Placement
-from kamicp.runtime.interrupt import INTERRUPT
+from kamicp.runtime.interrupt import watching
 
 
 @dataclass(frozen=True)
@@ -72,21 +71,8 @@ class KataminoModel:
         elif workers:
             solver.parameters.num_workers = workers
         found = _Collector(self, limit if enumerate_all else 1)
-        done = threading.Event()
-
-        def watch() -> None:  # Ctrl-C: CP-SAT holds the main thread, so stop it from here (kamicp.runtime.interrupt)
-            while not done.wait(0.05):
-                if INTERRUPT.is_set():
-                    solver.stop_search()
-                    return
-
-        watcher = threading.Thread(target=watch, daemon=True)
-        watcher.start()
-        try:
+        with watching(solver.stop_search):  # Ctrl-C: CP-SAT holds the main thread, so stop it from there
             status = solver.solve(self.model, found)
-        finally:
-            done.set()
-            watcher.join()
         seconds = solver.wall_time
         if status == cp_model.MODEL_INVALID:
             raise SolverError(f"CP-SAT rejected the model: {self.model.validate()}")

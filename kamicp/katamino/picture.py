@@ -134,12 +134,6 @@ def write_solution_picture(path: str | Path, grid: Grid, *, caption: str = "", f
     return write_scene(path, solution_scene(grid, caption, title=caption), force=force)
 
 
-def write_panels_picture(path: str | Path, panels: Sequence[tuple[str, Grid, bool]], *, title: str = "",
-                         force: bool = False) -> Path:
-    """Write stacked boards (a challenge line) as SVG or PNG (by extension)."""
-    return write_scene(path, panels_scene(panels, title=title), force=force)
-
-
 # --- the terminal ------------------------------------------------------------------------------------
 _JOINTS = {  # (up, down, left, right) walls meeting at a lattice point -> box-drawing character
     (0, 0, 0, 0): " ", (1, 1, 0, 0): "│", (0, 0, 1, 1): "─", (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐",

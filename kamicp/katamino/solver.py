@@ -12,7 +12,6 @@ piece (models/katamino.md, "Counting fast").
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -22,10 +21,10 @@ from kamicp.katamino.bitboard import BitSearch, available
 from kamicp.katamino.board import Grid, Perm, canonical, check_solution, grid_of, impossibility, orbit, symmetries
 from kamicp.katamino.dlx import AlgorithmX, SearchTimeout
 from kamicp.katamino.puzzle import Placement, Puzzle
-from kamicp.limits import time_budget
-from kamicp.prover.coordination import Solo
+from kamicp.runtime.clock import Deadline
+from kamicp.runtime.interrupt import attach
 
-ENGINES = ("fast", "cpsat", "dlx")
+KATAMINO_ENGINES = ("fast", "cpsat", "dlx")
 AUTO = "auto"  # the fast engine when the compiled core is built, else CP-SAT
 ASYMMETRIC = "LYNPF"  # the pieces with no symmetry of their own, in the order tried for symmetry breaking
 
@@ -88,7 +87,7 @@ def _restricted(puzzle: Puzzle, group: tuple[Perm, ...]) -> tuple[Placement, ...
 
 def usable_engines() -> tuple[str, ...]:
     """The engines this installation runs: 'fast' only when the compiled core is built."""
-    return tuple(e for e in ENGINES if e != "fast" or available())
+    return tuple(e for e in KATAMINO_ENGINES if e != "fast" or available())
 
 
 def asymmetric_piece(puzzle: Puzzle) -> str | None:
@@ -96,42 +95,29 @@ def asymmetric_piece(puzzle: Puzzle) -> str | None:
     return next((letter for letter in ASYMMETRIC if letter in puzzle.pieces), None)
 
 
-class _Clock:
-    def __init__(self, time_limit: float | None) -> None:
-        time_limit = time_budget(time_limit)  # infinity: no limit; a limit too long for a timer: clamped
-        self.start = time.monotonic()
-        self.deadline = None if time_limit is None else self.start + time_limit
-
-    def left(self) -> float | None:
-        return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.001)
-
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
-
 def _bit_search(puzzle: Puzzle, placements: tuple[Placement, ...]) -> BitSearch:
-    """The compiled search, stopped by Ctrl-C like the others (kamicp.prover.coordination.stop_everything)."""
+    """The compiled search, stopped by Ctrl-C like the others (kamicp.runtime.interrupt.stop_everything)."""
     search = BitSearch(puzzle, placements)
-    Solo().attach(search)
+    attach(search)
     return search
 
 
 def _run(engine: str, puzzle: Puzzle, placements: tuple[Placement, ...], enumerate_all: bool,
-         clock: _Clock) -> tuple[list[tuple[int, ...]], bool]:
+         clock: Deadline) -> tuple[list[tuple[int, ...]], bool]:
     """The solutions found (placement indices) and whether the search was complete."""
     if engine == "cpsat":
         from kamicp.katamino.model import KataminoModel  # OR-Tools: only when this engine is asked for
 
         out = KataminoModel(puzzle.free, puzzle.pieces, placements).solve(
-            enumerate_all=enumerate_all, time_limit=clock.left())
+            enumerate_all=enumerate_all, time_limit=clock.limit(0.001))
         return list(out.solutions), out.complete or (not enumerate_all and out.status == "feasible")
     if engine == "fast":
         out = _bit_search(puzzle, placements).run(limit=None if enumerate_all else 1,
-                                                  keep=None if enumerate_all else 1, seconds=clock.left())
+                                                  keep=None if enumerate_all else 1, seconds=clock.limit(0.001))
         return list(out.solutions), out.end != "timeout"
     columns = [*puzzle.free, *puzzle.pieces]
     rows = [(*p.cells, p.letter) for p in placements]
-    search = AlgorithmX(columns, rows, deadline=clock.deadline)
+    search = AlgorithmX(columns, rows, deadline=clock)
     found: list[tuple[int, ...]] = []
     try:
         for sol in search.solutions():
@@ -144,14 +130,15 @@ def _run(engine: str, puzzle: Puzzle, placements: tuple[Placement, ...], enumera
 
 
 def solve_katamino(puzzle: Puzzle, *, engine: str = AUTO, count: bool = False, all_solutions: bool = False,
-                   time_limit: float | None = None) -> KataminoResult:
+                   time_limit: float | None = None, deadline: Deadline | None = None) -> KataminoResult:
     """One solution (or with `count`/`all_solutions` every one, counted also up to symmetry), or a proof
-    that none exists. Every solution returned passes check_solution."""
+    that none exists, by the `deadline` (None: one made now from `time_limit`). Every solution returned
+    passes check_solution."""
     if engine == AUTO:
         engine = "fast" if available() else "cpsat"
-    if engine not in ENGINES:
-        raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    clock = _Clock(time_limit)
+    if engine not in KATAMINO_ENGINES:
+        raise UsageError(f"unknown engine {engine!r} (expected one of {', '.join(KATAMINO_ENGINES)})")
+    clock = Deadline.after(time_limit) if deadline is None else deadline
     group = symmetries(puzzle)
     enumerate_all = count or all_solutions
 
@@ -196,14 +183,15 @@ def _counted(result: MakeResult, listed: tuple[Grid, ...], total: int, distinct:
     return result(KataminoStatus.SOLVED, listed, f"all solutions enumerated by {by}", **counts)
 
 
-def _count_fast(puzzle: Puzzle, group: tuple[Perm, ...], clock: _Clock, result: MakeResult, by: str) -> KataminoResult:
+def _count_fast(puzzle: Puzzle, group: tuple[Perm, ...], clock: Deadline, result: MakeResult, by: str
+                ) -> KataminoResult:
     """Count with an asymmetric piece kept to one placement per orbit: every solution orbit then holds
     exactly one restricted solution and has |G| members (models/katamino.md, "Counting fast"), so the
     search only counts; the first solution found is shown."""
     piece = asymmetric_piece(puzzle)
     assert piece is not None
     placements = _keep_reps(puzzle, piece, _orbit_reps(puzzle, group, piece))
-    out = _bit_search(puzzle, placements).run(keep=1, seconds=clock.left())
+    out = _bit_search(puzzle, placements).run(keep=1, seconds=clock.limit(0.001))
     grids = tuple(grid_of(puzzle, (placements[i] for i in sol)) for sol in out.solutions)
     for g in grids:
         check_solution(puzzle, g)

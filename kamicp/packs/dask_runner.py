@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from kamicp.packs import worker
-from kamicp.packs.rows import Loaded, PackSettings, Row, error_row
+from kamicp.packs.rows import PackSettings, Row, error_row
 from kamicp.prover.outcome import Verdict
 from kamicp.runtime.cluster import connect, lost_scheduler, quiet_logs, scheduler_lost
 from kamicp.runtime.extras import require
 
 
-def run_dask(todo: list[tuple[int, Loaded, str]], settings: PackSettings, address: str, jobs: int,
+def run_dask(todo: list[worker.Todo], settings: PackSettings, address: str, jobs: int,
              record: Callable[[int, Row, bool], None]) -> None:
     """Send every level to the cluster and record each row as it completes."""
     require("dask", "--dask")
@@ -35,14 +35,15 @@ def run_dask(todo: list[tuple[int, Loaded, str]], settings: PackSettings, addres
                 cluster.close()
 
 
-def _gather(client: Any, todo: list[tuple[int, Loaded, str]], settings: PackSettings, address: str,
+def _gather(client: Any, todo: list[worker.Todo], settings: PackSettings, address: str,
             record: Callable[[int, Row, bool], None]) -> None:
     from distributed import as_completed
 
     futures = {}
     try:
-        for i, item, key in todo:
-            fut = client.submit(worker.run_isolated, item, key, settings, pure=False, key=f"kamicp-level-{i}-{key}")
+        for i, item, key, rules in todo:
+            fut = client.submit(worker.run_isolated, item, key, settings, rules, pure=False,
+                                key=f"kamicp-level-{i}-{key}")
             futures[fut] = (i, item, key)
         for fut in as_completed(list(futures)):
             i, item, key = futures[fut]

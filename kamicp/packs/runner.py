@@ -16,14 +16,15 @@ from pathlib import Path
 
 from kamicp.board.hashing import level_hash
 from kamicp.errors import KamiError, Terminated, UsageError
-from kamicp.floodit.rules import check_rules, rules_named
 from kamicp.formats import detect_format, load_level
-from kamicp.limits import time_budget
 from kamicp.packs import worker
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.results import PackStore
 from kamicp.packs.rows import Loaded, PackSettings, Row, error_row
 from kamicp.prover.outcome import Verdict
+from kamicp.prover.request import Rules
+from kamicp.rulebook import check_rules, rules_named
+from kamicp.runtime.clock import checked_limit
 from kamicp.runtime.cluster import check_address
 from kamicp.runtime.extras import require
 
@@ -61,17 +62,17 @@ def load_pack(files: Sequence[Path], fmt: str | None = None, geometry: str | Non
     return [_read(Path(f), fmt, geometry) for f in files]
 
 
-def _precheck(item: Loaded, settings: PackSettings) -> Row | None:
-    """The row of a level that cannot run (unreadable, or no par), else None."""
+def _precheck(item: Loaded, settings: PackSettings) -> Row | Rules:
+    """The row of a level that cannot run (unreadable, or no par), else the rules it is validated by (named
+    once per level here; its process takes them as they are)."""
     if item.level is None:
         return error_row(item, "", Verdict.BAD_INPUT, item.error, settings)
     if settings.par is None and item.level.par is None:
         return error_row(item, "", Verdict.BAD_INPUT, f"{item.path}: no par in the file (give --par)", settings)
     try:
-        rules_named(item.level, settings.rules, settings.pivot)
+        return rules_named(item.level, settings.rules, settings.pivot)
     except KamiError as e:  # --pivot names no cell of this level
         return error_row(item, "", Verdict.BAD_INPUT, f"{item.path}: {e}", settings)
-    return None
 
 
 @contextmanager
@@ -109,12 +110,12 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
     if dask is not None:  # before any work
         check_address(dask)
         require("dask", "--dask")
-    settings = replace(settings, time_limit=time_budget(settings.time_limit))  # inf: none; huge: clamped
+    settings = replace(settings, time_limit=checked_limit(settings.time_limit))  # inf: none; huge: clamped
     jobs = default_jobs(settings.engine) if jobs is None else jobs
     if jobs < 1:
         raise UsageError(f"jobs must be at least 1, got {jobs}")
     rows: dict[int, Row] = {}
-    todo: list[tuple[int, Loaded, str]] = []
+    todo: list[worker.Todo] = []
 
     def record(i: int, row: Row, skipped: bool) -> None:
         rows[i] = row
@@ -124,9 +125,9 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
             on_row(row, skipped)
 
     for i, item in enumerate(items):
-        early = _precheck(item, settings)
-        if early is not None:
-            record(i, early, False)
+        rules = _precheck(item, settings)
+        if isinstance(rules, Row):
+            record(i, rules, False)
             continue
         assert item.level is not None
         key = level_hash(item.level)
@@ -138,7 +139,7 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
                 store.put(row)  # the same level under another file name: answered for this file too
             record(i, row, True)
         else:
-            todo.append((i, item, key))
+            todo.append((i, item, key, rules))
     jobs = min(jobs, max(len(todo), 1))  # never more processes (or Dask workers) than levels to run
     if not todo:
         return [rows[i] for i in sorted(rows)]
@@ -152,14 +153,14 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
     return [rows[i] for i in sorted(rows)]
 
 
-def _run_local(todo: list[tuple[int, Loaded, str]], settings: PackSettings, jobs: int,
+def _run_local(todo: list[worker.Todo], settings: PackSettings, jobs: int,
                record: Callable[[int, Row, bool], None]) -> None:
     worker.reset()
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="kamicp-level")
     pending: dict[Future, int] = {}
     try:
-        for i, item, key in todo:
-            pending[pool.submit(worker.run_isolated, item, key, settings)] = i
+        for i, item, key, rules in todo:
+            pending[pool.submit(worker.run_isolated, item, key, settings, rules)] = i
         while pending:
             done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for fut in done:

@@ -18,12 +18,13 @@ import time
 from dataclasses import replace
 
 from kamicp.errors import KamiError
-from kamicp.floodit.rules import rules_named
 from kamicp.packs.rows import Loaded, PackSettings, Row, error_row, row_from_validation
 from kamicp.prover.outcome import Verdict
-from kamicp.prover.request import Budget
+from kamicp.prover.request import Budget, Request, Rules
+from kamicp.runtime.clock import Deadline
 from kamicp.runtime.processes import on_parent_death, signal_group, stop_group
 
+Todo = tuple[int, Loaded, str, Rules]  # a level to run: (its index, the level read, its content hash, its rules)
 GRACE = 30.0  # seconds past the time limit before a level's process is killed (it ends on its own before)
 STOP_WAIT = 2.0  # seconds between SIGTERM and SIGKILL when stopping children
 
@@ -32,15 +33,15 @@ _lock = threading.Lock()
 _stopping = threading.Event()
 
 
-def solve_level(loaded: Loaded, key: str, settings: PackSettings) -> Row:
-    """The work of one level (in the child): validate it with the pack's settings and rules."""
+def solve_level(loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> Row:
+    """The work of one level (in the child): validate it with the pack's settings and the level's `rules`
+    (named by the runner), its request built here, so its clock starts in the level's process."""
     level = loaded.level
     assert level is not None
-    rules = rules_named(level, settings.rules, settings.pivot)
-    budget = Budget(time_limit=settings.time_limit, workers=settings.workers, seed=settings.seed,
-                    engine=settings.engine)
-    row = row_from_validation(loaded, key, rules.validate(level, settings.par, budget, slack=settings.slack),
-                              settings)
+    budget = Budget.start(settings.time_limit, workers=settings.workers, seed=settings.seed,
+                          engine=settings.engine)
+    validation = Request(level, rules, budget).validate(settings.par, slack=settings.slack)
+    row = row_from_validation(loaded, key, validation, settings)
     # the rules and the pivot cell used (the default resolved), as `solve --rules pivot --json` gives them
     extra = rules.data(level)
     return replace(row, result={**(row.result or {}), **extra}) if extra else row
@@ -52,7 +53,7 @@ def _cap_memory(megabytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
+def _child(conn, loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> None:
     """A level's process: a supervisor leading its own process group, with the work in a child.
 
     The supervisor only waits, so a SIGTERM (the runner stopping, or the runner or Dask worker dying,
@@ -63,7 +64,7 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
     signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
     on_parent_death(signal.SIGTERM)
-    work = mp.get_context("fork").Process(target=_work, args=(conn, loaded, key, settings))
+    work = mp.get_context("fork").Process(target=_work, args=(conn, loaded, key, settings, rules))
     work.start()
     conn.close()
     work.join()
@@ -73,14 +74,14 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
     os._exit(code if code >= 0 else 128 - code)  # a signal that ended the work, as a shell reports it
 
 
-def _work(conn, loaded: Loaded, key: str, settings: PackSettings) -> None:
+def _work(conn, loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> None:
     """Answer, or report why not, on `conn`."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     on_parent_death(signal.SIGTERM)
     start = time.monotonic()
     try:
         _cap_memory(settings.memory_mb)
-        row = solve_level(loaded, key, settings)
+        row = solve_level(loaded, key, settings, rules)
     except MemoryError:
         row = error_row(loaded, key, Verdict.ERROR, f"out of memory (the cap is {settings.memory_mb} MiB per "
                         "level, --memory-limit)", settings, time.monotonic() - start)
@@ -99,7 +100,7 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
+def run_isolated(loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> Row:
     """Validate one level in a child process and return its row (never raises for the level's failures)."""
     if _stopping.is_set():
         return error_row(loaded, key, Verdict.ERROR, "stopped", settings)
@@ -111,7 +112,7 @@ def run_isolated(loaded: Loaded, key: str, settings: PackSettings) -> Row:
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, loaded, key, settings))
+    proc = ctx.Process(target=_child, args=(child, loaded, key, settings, rules))
     start = time.monotonic()
     with _lock:  # stop_all sets _stopping under this lock: a process is either not started or seen by it
         if _stopping.is_set():
@@ -158,9 +159,9 @@ def stop_all() -> None:
         procs = list(_children)
     for proc in procs:
         signal_group(proc, signal.SIGTERM)
-    deadline = time.monotonic() + STOP_WAIT
+    deadline = Deadline.slice(STOP_WAIT)
     for proc in procs:
-        proc.join(max(0.0, deadline - time.monotonic()))
+        proc.join(deadline.left())
     for proc in procs:
         signal_group(proc, signal.SIGKILL)
 

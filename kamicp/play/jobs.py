@@ -15,7 +15,6 @@ import multiprocessing as mp
 import os
 import resource
 import signal
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -23,6 +22,7 @@ import anyio
 from starlette.requests import Request
 
 from kamicp.errors import KamiError
+from kamicp.runtime.clock import Deadline
 from kamicp.runtime.processes import die_with, kill
 
 POLL = 0.05  # seconds between looks at a child's pipe and at the client's connection
@@ -144,14 +144,14 @@ class Processes:
         proc.start()
         child.close()
         self._running.add(proc)
-        end = time.monotonic() + deadline
+        end = Deadline.slice(deadline)
         try:
             while not parent.poll():
                 if self.gate.closed:
                     raise Busy("the server is stopping", self.gate.retry_after)
                 if not proc.is_alive() and not parent.poll():
                     raise KamiError(f"the solver's process ended without an answer (exit code {proc.exitcode})")
-                if time.monotonic() > end:
+                if end.expired():
                     raise Busy(f"no answer within {deadline:.0f} s", self.gate.retry_after, status=504)
                 await anyio.sleep(POLL)
             try:

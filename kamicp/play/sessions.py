@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from dataclasses import dataclass, field
 from kamicp.board.level import Level, Move
 from kamicp.board.rules import Board, apply_move
 from kamicp.errors import KamiError
+from kamicp.runtime.clock import Deadline
 
 MAX_OPENED = 16  # levels opened by pages kept at once (the oldest is forgotten: its pages must reload)
 UNKNOWN = object()  # a level's optimum not solved yet
@@ -44,7 +44,7 @@ class Session:
         """The board after `moves` (each applied by the rules engine), TooSlow past `seconds`. The last
         position is kept: a page adding one move to its last request replays only that move."""
         moves = tuple(moves)
-        end = time.monotonic() + seconds
+        end = Deadline.slice(seconds)
         with self._lock:
             last = self._last
         if last is not None and moves[: len(last[0])] == last[0]:
@@ -53,7 +53,7 @@ class Session:
             done, board = 0, Board.start(self.level)
         for step in range(done, len(moves)):
             board = apply_move(board, moves[step], step=step + 1)
-            if time.monotonic() > end and step + 1 < len(moves):
+            if end.expired() and step + 1 < len(moves):
                 raise TooSlow(f"replaying {len(moves)} moves took over {seconds:.0f} s ({step + 1} done)")
         with self._lock:
             self._last = (moves, board)

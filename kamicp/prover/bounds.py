@@ -22,12 +22,12 @@ colour d: the bound is min over d of the sum over islands of max(radius term, co
 
 from __future__ import annotations
 
-import time
 from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kamicp.board.regions import Quotient, islands
+from kamicp.runtime.clock import NEVER, Deadline
 
 
 def _outermost_ring(s: int, adj: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
@@ -58,18 +58,18 @@ def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequ
 
     The second is a lower bound on the moves (models/bounds.md, "ring"): a centre whose farthest
     regions all share one colour is needed to finish in exactly `radius` moves."""
-    radius, ring, _cut = _ring_radius(nodes, adj, colors, None)
+    radius, ring, _cut = _ring_radius(nodes, adj, colors, NEVER)
     return radius, ring
 
 
 def _ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int],
-                 deadline: float | None) -> tuple[int, int, bool]:
+                 deadline: Deadline) -> tuple[int, int, bool]:
     """`ring_radius` (cut False), or, once the deadline passes, max over the centres tried of
     ceil(ecc / 2) for both (cut True): sound, as every eccentricity is at most twice the radius."""
     best_ecc = best = len(nodes)
     half = 0
     for s in nodes:
-        if deadline is not None and half and time.monotonic() >= deadline:
+        if half and deadline.expired():
             return half, half, True
         ecc, ring = _outermost_ring(s, adj)
         half = max(half, (ecc + 1) // 2)
@@ -165,7 +165,7 @@ CLUSTER_REGIONS = 300  # islands larger than this skip the cluster costs (a sear
 
 
 def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int], size: int = 8,
-                  deadline: float | None = None) -> dict[int, int]:
+                  deadline: Deadline = NEVER) -> dict[int, int]:
     """For each colour of one island, a lower bound on the moves that leave it a single region: the
     `cluster_cost` of up to `size` of its regions, far apart (empty once the deadline has passed)."""
     by_colour: dict[int, list[int]] = {}
@@ -178,11 +178,11 @@ def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Se
     for c, regions in sorted(by_colour.items()):
         if len(regions) < 3:
             continue  # gather_costs is exact for one or two regions
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline.expired():
             return {}
         for v in regions:
             if v not in dist:
-                if deadline is not None and time.monotonic() >= deadline:
+                if deadline.expired():
                     return {}
                 dist[v] = distances(v, adj)
         costs[c] = cluster_cost(spread_sample(regions, dist, size), dist)
@@ -221,7 +221,7 @@ class BoundReport:
 
 
 def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
-                 deadline: float | None = None, clusters: int = 0, vanishing_order: bool = False) -> BoundReport:
+                 deadline: Deadline = NEVER, clusters: int = 0, vanishing_order: bool = False) -> BoundReport:
     """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
     `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound. With
     `clusters` = N > 0 each colour's gathering cost is also at least its `cluster_costs` (samples of N);

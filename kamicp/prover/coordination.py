@@ -8,28 +8,11 @@ engine has proven a horizon, publishes its own proofs, and shares first-move cub
 
 from __future__ import annotations
 
-import ctypes
-import weakref
 from collections.abc import Callable
 from typing import Protocol
 
 from kamicp.prover.outcome import Horizon
-from kamicp.runtime.interrupt import INTERRUPT
-
-_searches: list[weakref.ref] = []  # the stop flags of this process's compiled searches (see `Solo.attach`)
-
-
-def stop_everything(on: bool = True) -> None:
-    """Stop every running CP-SAT solve and compiled search of this process from any thread (they hold the
-    main thread, so it could not raise a signal's interrupt before they return), or allow them again."""
-    if on:
-        INTERRUPT.set()
-    else:
-        INTERRUPT.clear()
-    for ref in list(_searches):
-        flags = ref()
-        if flags is not None:
-            ctypes.memset(flags, 0xFF if on else 0, ctypes.sizeof(flags))
+from kamicp.runtime import interrupt
 
 
 class SharedProofs(Protocol):
@@ -89,11 +72,8 @@ class Solo:
         return None
 
     def attach(self, search: object) -> None:
-        """Let `stop_everything` stop the compiled search (every horizon's flag set at once)."""
-        stop_on = getattr(search, "stop_on", None)
-        flags = (ctypes.c_int * 256)()
-        if stop_on is not None and stop_on(flags):
-            _searches[:] = [r for r in _searches if r() is not None] + [weakref.ref(flags)]
+        """Let the interrupt stop the compiled search (kamicp.runtime.interrupt.attach)."""
+        interrupt.attach(search)
 
     def search_started(self, steps: int) -> None:
         pass

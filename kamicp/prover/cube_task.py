@@ -17,7 +17,9 @@ from kamicp.prover.bounds import lower_bound
 from kamicp.prover.config import SolveOptions, UpperOptions
 from kamicp.prover.outcome import EngineName, Outcome, Result, Status, move_dict
 from kamicp.prover.prior import After
-from kamicp.prover.solver import solve, solve_after
+from kamicp.prover.request import Budget, Request
+from kamicp.prover.solver import Free, solve_after
+from kamicp.runtime.clock import Deadline
 
 # The children's own upper bound: the greedy alone; the beam and rollouts (up to 2 s + 4 s) would cost more
 # per cube than most cubes' proofs.
@@ -39,8 +41,8 @@ class CubeSource(StrEnum):
 @dataclass(frozen=True)
 class CubeTask:
     """One cube's question, sent to a worker: can the child (the level's cells coloured `colors`) be solved
-    within `budget` moves? `deadline` is wall-clock (epoch) seconds, so a task that starts late gets only
-    what is left. (The level itself is sent to each worker once.)"""
+    within `budget` moves? `deadline` is the run's `Deadline.portable()` (wall-clock seconds), so a task that
+    starts late gets only what is left. (The level itself is sent to each worker once.)"""
 
     key: str
     horizon: int
@@ -113,16 +115,16 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
     regions = regions_of(child)
     if lower_bound(regions.adj, regions.colors, len(regions.palette)) > task.budget:
         return answer(CubeOutcome.REFUTED, EngineName.BOUND)
-    left = None if task.deadline is None else task.deadline - time.time()
-    if left is not None and left <= 0:
+    deadline = Deadline.resumed(task.deadline)
+    if deadline.expired():
         return answer(CubeOutcome.UNKNOWN, EngineName(task.engine))
     # the race's second process cannot start in a daemonic worker (a `dask worker` started without
     # DASK_DISTRIBUTED__WORKER__DAEMON=False): there the search answers alone (each answer names its engine)
     engine = EngineName.SEARCH if task.engine == EngineName.AUTO and current_process().daemon else task.engine
-    kwargs = {"max_steps": task.budget, "time_limit": left, "engine": engine, "workers": 1, "seed": task.seed}
+    budget = Budget(max_steps=task.budget, deadline=deadline, engine=engine, workers=1, seed=task.seed)
+    request = Request(child, Free(CUBE_OPTIONS), budget)
     # with a prior, NO_SOLUTION means only "none canonical after the cube's last move": a cube's refutation
-    result = (solve(child, options=CUBE_OPTIONS, **kwargs) if task.after is None
-              else solve_after(child, task.after, options=CUBE_OPTIONS, **kwargs))
+    result = request.solve() if task.after is None else solve_after(request, task.after)
     if result.status == Status.NO_SOLUTION:
         return answer(CubeOutcome.REFUTED, _prover(result))
     if result.status == Status.OPTIMAL:

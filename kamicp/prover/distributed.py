@@ -28,14 +28,16 @@ from kamicp.board.hashing import level_hash
 from kamicp.board.level import Level, Move
 from kamicp.board.rules import verify
 from kamicp.errors import FormatError, Interrupted, SolverError
-from kamicp.limits import time_budget
-from kamicp.prover.config import SolveOptions
+from kamicp.prover.config import SolveOptions, as_solve_options
 from kamicp.prover.cube_task import CUBE_OPTIONS, CubeAnswer, CubeOutcome, CubeSource, CubeTask, run_cube
 from kamicp.prover.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
 from kamicp.prover.engines import Answer
-from kamicp.prover.horizons import Footing, HorizonLoop, Prepared, prepare, signal_of
+from kamicp.prover.horizons import Footing, HorizonLoop, Prepared, prepare
 from kamicp.prover.outcome import EngineName, Outcome, Result, to_moves
-from kamicp.prover.request import Budget
+from kamicp.prover.request import Budget, Request
+from kamicp.prover.solver import Free
+from kamicp.runtime.clock import Deadline
+from kamicp.runtime.interrupt import signal_of
 from kamicp.runtime.store import Store
 
 __all__ = ["CUBE_OPTIONS", "CubeAnswer", "CubeOutcome", "CubeProgress", "CubeSource", "CubeTask", "CubesInterrupted",
@@ -137,20 +139,18 @@ class DistributedRun:
 
     name = EngineName.CUBES
 
-    def __init__(self, level: Level, client: Any, *, depth: int, engine: str, budget: Budget,
-                 store: Store | None, progress: CubeProgress | None, options: SolveOptions | None = None,
-                 window: int = WINDOW) -> None:
+    def __init__(self, request: Request, client: Any, *, depth: int, store: Store | None,
+                 progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW) -> None:
         check_depth(depth)
         self.window = window
         self.options = options or SolveOptions()
-        self.level, self.client, self.depth, self.engine, self.seed = level, client, depth, engine, budget.seed
+        budget = request.budget
+        self.level, self.client, self.depth = request.level, client, depth
+        self.engine, self.seed = budget.engine_or(EngineName.AUTO), budget.seed
         self.store = store
-        self.start = time.monotonic()
-        self.budget = budget.but(time_limit=time_budget(budget.time_limit))
-        self.time_limit = self.budget.time_limit
-        self.deadline = None if self.time_limit is None else self.start + self.time_limit
+        self.budget, self.deadline = budget, budget.deadline
         self.progress = progress or (lambda _h, _d, _t: None)
-        self.hash = level_hash(level.with_par(None))
+        self.hash = level_hash(self.level.with_par(None))
         self.prepared: Prepared | None = None
         self.horizons: list[HorizonCubes] = []
         self.refuted: dict[str, int] = {}  # cube key -> highest horizon it was refuted at in this run
@@ -166,10 +166,9 @@ class DistributedRun:
     def run(self) -> DistributedResult:
         try:
             [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
-            self.prepared = prepare(self.level, self.options, start=self.start, time_limit=self.time_limit)
-            self.prepare_seconds = time.monotonic() - self.start
-            loop = HorizonLoop(self._footing(), self, self.budget.but(progress=None), start=self.start,
-                               label=EngineName.CUBES)
+            self.prepared = prepare(self.level, self.options, self.deadline)
+            self.prepare_seconds = self.deadline.elapsed()
+            loop = HorizonLoop(self._footing(), self, self.budget.but(progress=None), label=EngineName.CUBES)
             result = loop.run(top_down=True)
         except Interrupted as exc:
             self._cancel()
@@ -192,10 +191,10 @@ class DistributedRun:
         for moves in self._stored_solutions():
             verify(self.level, moves, max_moves=len(moves))  # (a wrong one is a RuleError)
             if best is None or len(moves) < len(best):
-                best, source, found_at = moves, EngineName.CUBES, time.monotonic() - self.start
+                best, source, found_at = moves, EngineName.CUBES, self.deadline.elapsed()
                 self._keep(moves)
         return Footing(level=self.level, lower=p.bound.value, best=best, source=source, found_at=found_at,
-                       size=p.regions.size, colors=p.regions.num_colors, moves=tuple,
+                       size=p.regions.size, colors=p.regions.colours_present, moves=tuple,
                        replay=lambda moves, most: verify(self.level, moves, max_moves=most), bound=p.bound,
                        monotone=True)
 
@@ -206,10 +205,10 @@ class DistributedRun:
             self.futures = []
 
     def _past_deadline(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.deadline.expired()
 
     # --- one horizon ----------------------------------------------------------------------------
-    def horizon(self, steps: int, deadline: float | None, stop: Callable[[], bool] | None = None) -> Answer:
+    def horizon(self, steps: int, deadline: Deadline, stop: Callable[[], bool] | None = None) -> Answer:
         """Refute horizon `steps` by its cubes (INFEASIBLE), or find a solution within it (FEASIBLE, with its
         moves), or run out of time (UNKNOWN). (The run's own deadline is the loop's.)"""
         assert self.prepared is not None
@@ -289,7 +288,7 @@ class DistributedRun:
 
         assert self.prepared is not None
         window = max(self.window, 8 * len(self.client.nthreads()))
-        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        left = self.deadline.limit()
         queue, in_flight = iter(todo), window
         done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
         try:
@@ -365,8 +364,8 @@ class DistributedRun:
 
     def _task(self, top: int, cube: Cube) -> CubeTask:
         assert self.prepared is not None
-        deadline = None if self.deadline is None else time.time() + (self.deadline - time.monotonic())
-        return CubeTask(cube.key, top, cell_colors(self.prepared.regions, cube), top - cube.depth, deadline,
+        return CubeTask(cube.key, top, cell_colors(self.prepared.regions, cube), top - cube.depth,
+                        self.deadline.portable(),
                         self.engine, self.seed, cube.prior)
 
     def _answer_of(self, fut: Any) -> CubeAnswer | None:
@@ -418,6 +417,14 @@ def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str 
     skips the cubes it already holds as refuted. `options`: the parent's bounds and upper-bound heuristics
     (the cubes' children always use CUBE_OPTIONS). `window`: cube tasks in flight at most (at least 8 per
     worker thread)."""
-    budget = Budget(max_steps=max_steps, time_limit=time_limit, seed=seed, engine=engine)
-    return DistributedRun(level, client, depth=depth, engine=engine, budget=budget, store=store, progress=progress,
-                          options=options, window=window).run()
+    budget = Budget.start(time_limit, max_steps=max_steps, seed=seed, engine=engine)
+    return solve_cubes(Request(level, Free(options), budget), client, depth=depth, store=store, progress=progress,
+                       window=window)
+
+
+def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store | None = None,
+                progress: CubeProgress | None = None, window: int = WINDOW) -> DistributedResult:
+    """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics)."""
+    options = getattr(request.rules, "options", None)
+    return DistributedRun(request, client, depth=depth, store=store, progress=progress,
+                          options=None if options is None else as_solve_options(options), window=window).run()

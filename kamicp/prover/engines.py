@@ -18,6 +18,7 @@ from kamicp.prover.coordination import SharedCubes, Solo
 from kamicp.prover.outcome import EngineName, Outcome, Plan
 from kamicp.prover.prior import root_prior
 from kamicp.prover.search import SearchTimeout, make_search
+from kamicp.runtime.clock import Deadline
 
 if TYPE_CHECKING:
     from kamicp.prover.model import FloodModel, HorizonOutcome
@@ -35,10 +36,6 @@ class Answer(NamedTuple):
 UNKNOWN = Answer(Outcome.UNKNOWN, None)
 
 
-def _past(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() >= deadline
-
-
 class CpSatEngine:
     """CP-SAT on one horizon at a time. `known`: a solution to hint (an upper bound; it proves nothing).
     `monotone`: a connected board in the race, where the search may leave a lower horizon for these cubes."""
@@ -54,7 +51,7 @@ class CpSatEngine:
         self.coordinator = coordinator if coordinator is not None else Solo()
         self.monotone = monotone
 
-    def horizon(self, steps: int, deadline: float | None, stop: Stop | None = None) -> Answer:
+    def horizon(self, steps: int, deadline: Deadline, stop: Stop | None = None) -> Answer:
         from kamicp.prover.model import BuildTimeout, FloodModel  # OR-Tools: only once a horizon needs CP-SAT
 
         try:
@@ -64,7 +61,7 @@ class CpSatEngine:
         except BuildTimeout:
             return UNKNOWN
         parts = int(self.cpsat.cubes)
-        left = None if deadline is None else deadline - time.monotonic()  # building the model counts too
+        left = deadline.limit()  # building the model counts too
         after = self.cpsat.cube_after
         whole = left if parts <= 1 or steps < 1 else after if left is None else min(left, after)
         if self.coordinator.cubing(steps) and parts > 1:
@@ -74,7 +71,7 @@ class CpSatEngine:
             return Answer(out.status, out.plan)
         return self._cubes(model, steps, parts, deadline, stop)
 
-    def _cubes(self, model: FloodModel, steps: int, parts: int, deadline: float | None, stop: Stop | None
+    def _cubes(self, model: FloodModel, steps: int, parts: int, deadline: Deadline, stop: Stop | None
                ) -> Answer:
         """The horizon as `parts` first-move cubes: feasible as soon as one cube is, infeasible once every
         cube is refuted, by this engine or, in the race, by the other process."""
@@ -92,17 +89,16 @@ class CpSatEngine:
         return answer if answer is not None else self._others_cubes(model, steps, parts, deadline, poll)
 
     def _attempt(self, model: FloodModel, steps: int, part: int, parts: int, seed: int,
-                 deadline: float | None, halt: Stop) -> HorizonOutcome:
+                 deadline: Deadline, halt: Stop) -> HorizonOutcome:
         """Solve one part and mark it refuted or solved (an unknown part stays taken)."""
-        left = None if deadline is None else deadline - time.monotonic()
-        out = model.solve(time_limit=left, workers=self.workers, seed=seed, stop=halt, cube=(part, parts))
+        out = model.solve(time_limit=deadline.limit(), workers=self.workers, seed=seed, stop=halt, cube=(part, parts))
         if out.status == Outcome.INFEASIBLE:
             self.coordinator.refuted(steps, part)
         elif out.status == Outcome.FEASIBLE:
             self.coordinator.solved(steps, part)
         return out
 
-    def _own_cubes(self, model: FloodModel, steps: int, parts: int, deadline: float | None, poll: Stop
+    def _own_cubes(self, model: FloodModel, steps: int, parts: int, deadline: Deadline, poll: Stop
                    ) -> Answer | None:
         """Claim and solve open cubes; None once none is open and every claimed one was refuted."""
         while True:
@@ -110,20 +106,20 @@ class CpSatEngine:
             part = self.coordinator.claim(steps, parts)
             if part is None:
                 return None
-            if _past(deadline):
+            if deadline.expired():
                 return UNKNOWN
             out = self._attempt(model, steps, part, parts, self.seed, deadline, poll)
             if out.status != Outcome.INFEASIBLE:
                 return Answer(out.status, out.plan)
 
-    def _others_cubes(self, model: FloodModel, steps: int, parts: int, deadline: float | None, poll: Stop
+    def _others_cubes(self, model: FloodModel, steps: int, parts: int, deadline: Deadline, poll: Stop
                       ) -> Answer:
         """The other process's parts: rather than wait idle, solve an unfinished one too, with another seed
         (the time per part varies a lot by seed); whichever finishes first marks it."""
         coord = self.coordinator
         last = -1
         while not coord.all_refuted(steps, parts):
-            if poll() or coord.any_solved(steps, parts) or _past(deadline):
+            if poll() or coord.any_solved(steps, parts) or deadline.expired():
                 return UNKNOWN  # (a solved cube: the other process reports the solution)
             part = coord.unfinished(steps, parts, last)
             if part is None:
@@ -149,7 +145,7 @@ class SearchEngine:
                                por=opts.por, symmetry=opts.symmetry, gather=opts.gather, ring=opts.ring,
                                por_adjacent=opts.por_adjacent, clusters=opts.clusters, prior=prior)
 
-    def horizon(self, steps: int, deadline: float | None, stop: Stop | None = None) -> Answer:
+    def horizon(self, steps: int, deadline: Deadline, stop: Stop | None = None) -> Answer:
         # (`stop` is not polled: in the race the ledger stops the compiled search through shared memory)
         try:
             plan = self.ida.within(steps, deadline)

@@ -13,7 +13,6 @@ more move), so that horizon refuted proves every shorter one impossible too (mod
 
 from __future__ import annotations
 
-import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,14 +21,16 @@ from typing import Any, Protocol
 from kamicp.board.level import Level, Move
 from kamicp.board.regions import Regions, regions_of
 from kamicp.board.rules import verify
-from kamicp.errors import Interrupted, SolverError, Terminated
+from kamicp.errors import Interrupted, SolverError
 from kamicp.prover.bounds import BoundReport, bound_report
 from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
 from kamicp.prover.coordination import Coordinator, SharedProofs, Solo
 from kamicp.prover.engines import Answer, CpSatEngine, SearchEngine
 from kamicp.prover.outcome import EngineName, Horizon, Outcome, Plan, Result, Status, to_moves
-from kamicp.prover.request import Budget
+from kamicp.prover.request import Budget, Request
 from kamicp.prover.upper import UpperBound, greedy, improve
+from kamicp.runtime.clock import Deadline
+from kamicp.runtime.interrupt import signal_of
 
 NO_TOP = 1 << 30  # the highest horizon to try when there is no upper bound
 
@@ -43,12 +44,11 @@ class Prepared:
     upper: UpperBound  # replayed by the rules engine
 
 
-def prepare(level: Level, options: SolveOptions, *, start: float, time_limit: float | None,
-            known: Prepared | None = None, budgets: float | None = None) -> Prepared:
+def prepare(level: Level, options: SolveOptions, deadline: Deadline, *, known: Prepared | None = None,
+            budgets: float | None = None) -> Prepared:
     """The region graph, the lower bound and the best upper bound (from `known` when given, improved),
-    each phase within the deadline. The heuristics' budgets are shares of `budgets` (default: the time
-    limit). Without time for the greedy there is no upper bound (plan None)."""
-    deadline = None if time_limit is None else start + time_limit
+    each phase within the deadline. The heuristics' budgets are shares of `budgets` seconds (default: the
+    time limit). Without time for the greedy there is no upper bound (plan None)."""
     if known is None:
         regions = regions_of(level)
         report = bound_report(regions.adj, regions.colors, len(regions.palette), deadline,
@@ -56,31 +56,31 @@ def prepare(level: Level, options: SolveOptions, *, start: float, time_limit: fl
         known = Prepared(regions, report, UpperBound(None, EngineName.GREEDY, 0.0))
     if known.upper.plan is None:
         plan = greedy(known.regions.adj, known.regions.colors, len(known.regions.palette), deadline=deadline)
-        known = Prepared(known.regions, known.bound, UpperBound(plan, EngineName.GREEDY, time.monotonic() - start))
-    upper = improve(known.regions, known.bound.value, known.upper, options.upper, start=start,
-                    time_limit=time_limit if budgets is None else budgets, deadline=deadline)
+        known = Prepared(known.regions, known.bound, UpperBound(plan, EngineName.GREEDY, deadline.elapsed()))
+    upper = improve(known.regions, known.bound.value, known.upper, options.upper, deadline=deadline,
+                    base=deadline.total if budgets is None else budgets)
     if upper.plan is not None:
         verify(level, to_moves(known.regions, upper.plan))
     return Prepared(known.regions, known.bound, upper)
 
 
-def run_horizons(level: Level, engine: str, budget: Budget | None = None, *,
-                 options: SolveOptions | ModelOptions | None = None, coordinator: Coordinator | None = None,
-                 prepared: Prepared | None = None, known: Prepared | None = None,
-                 refuted: tuple[Horizon, ...] = (), search: SearchEngine | None = None) -> Result:
-    """One Kami engine ('cpsat' or 'search') through the horizon loop (parameters checked by `solver.solve`).
+def run_horizons(request: Request, *, options: SolveOptions | ModelOptions | None = None,
+                 coordinator: Coordinator | None = None, prepared: Prepared | None = None,
+                 known: Prepared | None = None, refuted: tuple[Horizon, ...] = (),
+                 search: SearchEngine | None = None) -> Result:
+    """The Kami `request` by one engine (its budget's: 'cpsat' or 'search') through the horizon loop
+    (parameters checked by `solver.solve`).
 
     `prepared`: the region graph, bound and upper bound to use as they are; `known`: to improve first (the
     race's workers). `refuted`: horizons already proved infeasible; the loop starts above them and the
     proof includes them. `search`: a search engine for this level to continue with, transposition table
     and all. `coordinator`: the other engines' proofs and cubes (the race's ledger)."""
-    budget = budget or Budget()
-    start = time.monotonic()
+    level, budget, engine = request.level, request.budget, str(request.budget.engine)
     opts = as_solve_options(options)
     coord = coordinator if coordinator is not None else Solo()
     try:
         if prepared is None:
-            prepared = prepare(level, opts, start=start, time_limit=budget.time_limit, known=known)
+            prepared = prepare(level, opts, budget.deadline, known=known)
     except KeyboardInterrupt as exc:
         raise Interrupted(None, signal_of(exc)) from None
     footing = kami_footing(level, prepared, opts)
@@ -98,7 +98,7 @@ def run_horizons(level: Level, engine: str, budget: Budget | None = None, *,
     def hand_over(plan: Plan | None) -> CpSatEngine:  # the race's search process: one worker, another seed
         return cpsat(1, budget.seed + 1, prepared.upper.plan if plan is None else plan)
 
-    loop = HorizonLoop(footing, runner, budget, start=start, label=EngineName(engine), coordinator=coord,
+    loop = HorizonLoop(footing, runner, budget, label=EngineName(engine), coordinator=coord,
                        hand_over=hand_over, race=opts.race, parts=int(opts.cpsat.cubes))
     return loop.run(refuted)
 
@@ -109,16 +109,11 @@ def kami_footing(level: Level, prepared: Prepared, options: SolveOptions) -> Foo
     plan = prepared.upper.plan
     return Footing(level=level, lower=prepared.bound.value, best=None if plan is None else to_moves(regions, plan),
                    source=prepared.upper.source, found_at=prepared.upper.found_at, size=regions.size,
-                   colors=regions.num_colors, moves=lambda p: to_moves(regions, p),
+                   colors=regions.colours_present, moves=lambda p: to_moves(regions, p),
                    replay=lambda moves, most: verify(level, moves, max_moves=most), bound=prepared.bound,
                    # horizons are monotone on a connected board (models/flood.md): a refuted horizon implies
                    # the shorter ones
                    monotone=options.race.top_down and prepared.bound.islands == 1)
-
-
-def signal_of(exc: KeyboardInterrupt) -> int:
-    """The signal behind an interrupt: SIGTERM (the CLI raises `Terminated` for it) or SIGINT."""
-    return signal.SIGTERM if isinstance(exc, Terminated) else signal.SIGINT
 
 
 @dataclass(frozen=True)
@@ -148,20 +143,20 @@ class Prover(Protocol):
 
     name: EngineName
 
-    def horizon(self, steps: int, deadline: float | None, stop: Callable[[], bool] | None = None) -> Answer: ...
+    def horizon(self, steps: int, deadline: Deadline, stop: Callable[[], bool] | None = None) -> Answer: ...
 
 
 class HorizonLoop:
     """Bottom-up from the lower bound (and, in the race or for the cubes, top-down from the upper bound) to
     `finish`, every answer recorded as a proof row."""
 
-    def __init__(self, footing: Footing, runner: Prover, budget: Budget, *, start: float, label: EngineName,
+    def __init__(self, footing: Footing, runner: Prover, budget: Budget, *, label: EngineName,
                  coordinator: SharedProofs | None = None, hand_over: Callable[[Plan | None], Prover] | None = None,
                  race: RaceOptions | None = None, parts: int = 0) -> None:
         self.footing, self.level, self.runner, self.label = footing, footing.level, runner, label
         self.coord = coordinator if coordinator is not None else Solo()
-        self.start, self.max_steps = start, budget.max_steps
-        self.deadline = None if budget.time_limit is None else start + budget.time_limit
+        self.max_steps = budget.max_steps
+        self.deadline = budget.deadline  # (its clock times the result and the solutions found)
         self.note = budget.progress or (lambda _msg: None)
         self.hand_over_to = hand_over
         self.top_down_span = (race or RaceOptions()).top_down_span
@@ -178,7 +173,7 @@ class HorizonLoop:
             self.runner = self.hand_over_to(self.plan)
 
     def _past_deadline(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.deadline.expired()
 
     def _result(self, status: Status, lower: int, moves: tuple[Move, ...] | None = None) -> Result:
         moves = self.best if moves is None else moves
@@ -186,7 +181,7 @@ class HorizonLoop:
         return Result(level=self.level.name, status=status, moves=moves or (), lower_bound=lower,
                       upper_bound=None if moves is None else len(moves), max_steps=self.max_steps,
                       proof=tuple(sorted(self.proof, key=lambda h: h.steps)), engine=self.label,
-                      seconds=time.monotonic() - self.start, regions=f.size, colors=f.colors,
+                      seconds=self.deadline.elapsed(), regions=f.size, colors=f.colors,
                       bound=f.bound)  # type: ignore[arg-type]
 
     def partial(self) -> Result:
@@ -314,7 +309,7 @@ class HorizonLoop:
         self.footing.replay(moves, steps)
         self.best, self.plan = moves, plan
         self.source = getattr(self.runner, "found_by", self.runner.name)
-        self.found_at = time.monotonic() - self.start
+        self.found_at = self.deadline.elapsed()
         if isinstance(self.runner, CpSatEngine):
             self.runner.known = plan
 

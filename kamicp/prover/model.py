@@ -2,13 +2,12 @@
 
 Plain data in (the initial region graph and a horizon T), plain data out (a plan of moves on initial
 regions, or a status). Each rule is added by its own `_add_<rule>()` method; names match the write-up.
-OR-Tools is imported here and nowhere else.
+OR-Tools is imported here (and in the siblings' own models, kamicp/floodit/model.py and
+kamicp/katamino/model.py), each loaded only when a solve first needs CP-SAT (docs/architecture.md, Start-up).
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -19,7 +18,8 @@ from kamicp.board.symmetry import involution
 from kamicp.errors import SolverError
 from kamicp.prover.config import ModelOptions
 from kamicp.prover.outcome import Outcome, Plan
-from kamicp.runtime.interrupt import INTERRUPT
+from kamicp.runtime.clock import NEVER, Deadline
+from kamicp.runtime.interrupt import watching
 
 __all__ = ["BuildTimeout", "FloodModel", "HorizonOutcome", "ModelOptions"]
 
@@ -43,7 +43,7 @@ class FloodModel:
     goes top-down (models/strengthening.md §8)."""
 
     def __init__(self, regions: Regions, horizon: int, options: ModelOptions | None = None,
-                 deadline: float | None = None) -> None:
+                 deadline: Deadline = NEVER) -> None:
         self.regions = regions
         self.T = horizon
         self.deadline = deadline  # building stops with BuildTimeout once it passes (checked step by step)
@@ -77,7 +77,7 @@ class FloodModel:
     def _steps(self, *bounds: int) -> Iterator[int]:
         """range(*bounds), checking the deadline before each step (a large model takes seconds per rule)."""
         for t in range(*bounds):
-            if self.deadline is not None and time.monotonic() >= self.deadline:
+            if self.deadline.expired():
                 raise BuildTimeout(f"horizon {self.T}: the deadline passed while building the model")
             yield t
 
@@ -93,7 +93,7 @@ class FloodModel:
         self.root = {t: [m.new_bool_var(f"root[{t},{i}]") for i in range(n)] for t in steps}
         self.parent = {t: {(i, j): m.new_bool_var(f"parent[{t},{i},{j}]") for i, j in self.arcs}
                        for t in steps}
-        self.level = {t: [m.new_int_var(0, max(n - 1, 0), f"level[{t},{i}]") for i in range(n)]
+        self.depth = {t: [m.new_int_var(0, max(n - 1, 0), f"depth[{t},{i}]") for i in range(n)]
                       for t in steps}
         self.final = [m.new_bool_var(f"final[{c}]") for c in range(K)]
 
@@ -139,13 +139,13 @@ class FloodModel:
                         ~self.click[t][i], ~self.old[t][c], ~self.color[t - 1][j][c], self.click[t][j]])
 
     def _add_clicked_set_connected(self) -> None:
-        """One root; every other clicked region has a clicked parent neighbour on a lower level."""
+        """One root; every other clicked region has a clicked parent neighbour of a lower depth."""
         for t in self._steps(1, self.T + 1):
-            click, root, level, parent = self.click[t], self.root[t], self.level[t], self.parent[t]
+            click, root, depth, parent = self.click[t], self.root[t], self.depth[t], self.parent[t]
             self.model.add_exactly_one(root)
             for i in range(self.n):
                 self.model.add_implication(root[i], click[i])
-                self.model.add(level[i] == 0).only_enforce_if(root[i])
+                self.model.add(depth[i] == 0).only_enforce_if(root[i])
                 if self.options.smallest_root or self.options.commuting_order:
                     for j in range(i):
                         self.model.add_implication(root[i], ~click[j])
@@ -154,7 +154,7 @@ class FloodModel:
             for (i, j), arc in parent.items():
                 self.model.add_implication(arc, click[i])
                 self.model.add_implication(arc, click[j])
-                self.model.add(level[i] >= level[j] + 1).only_enforce_if(arc)
+                self.model.add(depth[i] >= depth[j] + 1).only_enforce_if(arc)
 
     def _add_final_colour(self) -> None:
         self.model.add_exactly_one(self.final)
@@ -309,21 +309,8 @@ class FloodModel:
         solver.parameters.random_seed = seed
         for name, value in self.options.cpsat_parameters:
             setattr(solver.parameters, name, value)
-        done = threading.Event()
-
-        def watch() -> None:
-            while not done.wait(0.05):
-                if INTERRUPT.is_set() or (stop is not None and stop()):
-                    solver.stop_search()
-                    return
-
-        watcher = threading.Thread(target=watch, daemon=True)
-        watcher.start()
-        try:
+        with watching(solver.stop_search, stop):  # Ctrl-C or `stop`: CP-SAT holds the main thread
             status = solver.solve(model)
-        finally:
-            done.set()
-            watcher.join()
         seconds = solver.wall_time
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return HorizonOutcome(Outcome.FEASIBLE, self.extract(solver), seconds)

@@ -49,7 +49,7 @@ class EngineName(StrEnum):
     UNREACHABLE = "unreachable"  # Flood-It: regions the flood cannot reach differ in colour (no solution)
 
 
-ENGINES = (EngineName.CPSAT, EngineName.SEARCH, EngineName.AUTO)  # the ones a caller may choose
+KAMI_ENGINES = (EngineName.CPSAT, EngineName.SEARCH, EngineName.AUTO)  # the ones a caller may choose
 
 
 class Verdict(StrEnum):

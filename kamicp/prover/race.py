@@ -34,9 +34,11 @@ from kamicp.board.rules import verify
 from kamicp.errors import Interrupted, WorkerError
 from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
 from kamicp.prover.engines import SearchEngine
-from kamicp.prover.horizons import Prepared, prepare, run_horizons, signal_of
+from kamicp.prover.horizons import Prepared, prepare, run_horizons
 from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
-from kamicp.prover.request import Budget, Progress
+from kamicp.prover.request import Progress, Request
+from kamicp.runtime.clock import Deadline
+from kamicp.runtime.interrupt import signal_of
 from kamicp.runtime.processes import die_with, stop
 
 ENGINE_NAMES = (EngineName.SEARCH, EngineName.CPSAT)  # the engines whose proofs the ledger carries
@@ -175,15 +177,13 @@ class Ledger:
             search.stop_on(self.halt)
 
 
-def worker_main(conn, level: Level, engine: str, budget: Budget, kwargs: dict, parent: int,
-                deadline: float | None = None) -> None:
-    """A race worker: the horizon loop of one engine; its Result, or its failure as a message. `deadline`:
-    the parent's (the monotonic clock is the machine's), so the worker's start-up does not extend it."""
+def worker_main(conn, request: Request, kwargs: dict, parent: int) -> None:
+    """A race worker: the horizon loop of the request's engine; its Result, or its failure as a message. The
+    budget's deadline is the parent's (the monotonic clock is the machine's), so the worker's start-up does not
+    extend it."""
     die_with(parent)
-    if deadline is not None:
-        budget = budget.but(time_limit=max(deadline - time.monotonic(), 0.001))
     try:
-        conn.send(("ok", run_horizons(level, engine, budget, **kwargs)))
+        conn.send(("ok", run_horizons(request, **kwargs)))
     except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent, which raises it
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
@@ -197,57 +197,55 @@ def _context():
         return mp.get_context("spawn")
 
 
-def solve_auto(level: Level, budget: Budget, options: SolveOptions | ModelOptions | None) -> Result:
+def solve_auto(request: Request, options: SolveOptions | ModelOptions | None) -> Result:
     """The search alone for a first slice; then the race, whose first proof wins (or the merged bounds)."""
-    max_steps, time_limit = budget.max_steps, budget.time_limit
-    start = time.monotonic()
+    level, budget = request.level, request.budget
+    deadline = budget.deadline
     opts = as_solve_options(options)
-    first = opts.race.first_slice if time_limit is None else min(opts.race.first_slice, time_limit)
+    first = deadline.head(opts.race.first_slice)  # the search's slice alone, from the solve's start
     try:  # (the bound and the greedy within the whole time limit: the workers are handed them)
-        prepared = prepare(level, opts, start=start, time_limit=time_limit, budgets=first)
+        prepared = prepare(level, opts, deadline, budgets=first.total)
     except KeyboardInterrupt as exc:
         raise Interrupted(None, signal_of(exc)) from None
     # the race's search process continues this search (a forked child inherits its table)
     search = SearchEngine(prepared.regions, opts.search)
-    quick = run_horizons(level, "search", budget.but(time_limit=first - (time.monotonic() - start), workers=None),
-                         options=opts, prepared=prepared, search=search)
-    left = None if time_limit is None else time_limit - (time.monotonic() - start)
-    if quick.status != Status.UNKNOWN or (left is not None and left <= 0.05 * time_limit):
-        return replace(quick, engine=EngineName.AUTO, seconds=time.monotonic() - start)
-    results = _race(level, prepared, quick, search, opts, budget.but(time_limit=left))
-    return _merge(level, quick, results, max_steps, time.monotonic() - start)
+    quick = run_horizons(request.but(engine=EngineName.SEARCH, deadline=first, workers=None), options=opts,
+                         prepared=prepared, search=search)
+    if quick.status != Status.UNKNOWN or (deadline.limited and deadline.left() <= 0.05 * deadline.total):
+        return replace(quick, engine=EngineName.AUTO, seconds=deadline.elapsed())
+    results = _race(request, prepared, quick, search, opts)
+    return _merge(level, quick, results, budget.max_steps, deadline.elapsed())
 
 
-def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions,
-          budget: Budget) -> dict[str, Result]:
-    """Both engines in their own processes, handed what this process computed (`budget.time_limit`: the
-    time left); their results by engine."""
-    left, progress = budget.time_limit, budget.progress
+def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions
+          ) -> dict[str, Result]:
+    """Both engines in their own processes, handed what this process computed, under this process's
+    deadline; their results by engine."""
+    budget, progress = request.budget, request.budget.progress
     ctx = _context()
     refuted = tuple(h for h in quick.proof if h.outcome == Outcome.INFEASIBLE)
     ledger = Ledger(ctx, opts.race) if opts.race.ledger else None
     for h in refuted if ledger is not None else ():
         ledger.publish(h)
     common = {"refuted": refuted, "coordinator": ledger, "known": prepared}
-    budgets = {"search": budget.but(workers=None, progress=None), "cpsat": budget.but(workers=budget.workers or 1,
-                                                                                    progress=None)}
+    requests = {"search": request.but(engine=EngineName.SEARCH, workers=None, progress=None),
+                "cpsat": request.but(engine=EngineName.CPSAT, workers=budget.workers or 1, progress=None)}
     # (the race's search process leaves the rollouts to the CP-SAT process, which needs them most)
     searching = replace(opts, upper=replace(opts.upper, rollout=False)) if ledger is not None else opts
     inherit = {"search": search} if ctx.get_start_method() == "fork" else {}
     specs = {"search": {"options": searching, **inherit}, "cpsat": {"options": opts}}
     procs, conns = {}, {}
-    end = None if left is None else time.monotonic() + left
     try:
         for name, extra in specs.items():
             parent, child = ctx.Pipe(duplex=False)
-            args = (child, level, name, budgets[name], {**common, **extra}, os.getpid(), end)
+            args = (child, requests[name], {**common, **extra}, os.getpid())
             proc = ctx.Process(target=worker_main, args=args, daemon=True)
             procs[name], conns[parent] = proc, name
             proc.start()
             child.close()
         if progress:
             progress("portfolio: search and cpsat racing")
-        return collect(conns, procs, None if end is None else end + opts.race.wait_grace, progress)
+        return collect(conns, procs, budget.deadline.later(opts.race.wait_grace), progress)
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
@@ -263,12 +261,12 @@ def _so_far(quick: Result, ledger: Ledger | None) -> Result:
     return replace(quick, lower_bound=lower, engine=EngineName.AUTO)
 
 
-def collect(conns: dict, procs: dict, deadline: float | None, progress: Progress | None) -> dict[str, Result]:
+def collect(conns: dict, procs: dict, deadline: Deadline, progress: Progress | None) -> dict[str, Result]:
     """The workers' results until one has a proof, or both have answered, or the deadline. A worker that
     fails is an error here, with its message."""
     results: dict[str, Result] = {}
     while conns:
-        ready = wait(list(conns), timeout=None if deadline is None else max(deadline - time.monotonic(), 0.0))
+        ready = wait(list(conns), timeout=deadline.limit())
         if not ready:
             break
         for conn in ready:

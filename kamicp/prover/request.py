@@ -10,10 +10,11 @@ what comes back; it never branches on the rules.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from kamicp.errors import UsageError
+from kamicp.runtime.clock import Deadline
 
 if TYPE_CHECKING:
     from kamicp.board.level import Level
@@ -24,16 +25,22 @@ Progress = Callable[[str], None]
 
 @dataclass(frozen=True)
 class Budget:
-    """What a solve may spend: at most `max_steps` moves (None: any), `time_limit` seconds (None or
-    infinity: no limit), CP-SAT's `workers` and `seed`, the `engine` (None: the rules' default), and where
-    its `progress` lines go."""
+    """What a solve may spend: at most `max_steps` moves (None: any), the time up to its `deadline` (made
+    once where the request enters: `Budget.start(time_limit=...)`), CP-SAT's `workers` and `seed`, the
+    `engine` (None: the rules' default), and where its `progress` lines go."""
 
     max_steps: int | None = None
-    time_limit: float | None = None
+    deadline: Deadline = field(default_factory=Deadline.never)
     workers: int | None = None
     seed: int = 0
     engine: str | None = None
     progress: Progress | None = None
+
+    @classmethod
+    def start(cls, time_limit: float | None = None, **fields: object) -> Budget:
+        """A budget whose clock starts now, from a time limit in seconds (None or infinity: none; a huge one
+        clamped; UsageError when not positive) and the other fields."""
+        return cls(deadline=Deadline.after(time_limit), **fields)  # type: ignore[arg-type]
 
     def but(self, **changes: object) -> Budget:
         """This budget with some fields changed (e.g. max_steps for a validation's par + slack)."""
@@ -65,6 +72,30 @@ class Rules(Protocol):
 
     name: str  # "free" (Kami) or "pivot" (Flood-It), as in the JSON outputs and the packs' settings
 
-    def solve(self, level: Level, budget: Budget) -> Result: ...
-    def validate(self, level: Level, par: int | None, budget: Budget, *, slack: int = 2) -> Validation: ...
+    def solve(self, request: Request) -> Result: ...
+    def validate(self, request: Request, par: int | None, *, slack: int = 2) -> Validation: ...
     def data(self, level: Level) -> dict: ...
+    def describe(self, level: Level) -> str: ...
+
+
+@dataclass(frozen=True)
+class Request:
+    """One question to the prover, built once where it enters (the command line, a pack's level process, a
+    cube's task, the library's keyword face) and passed whole down to the engines: the `level`, the `rules`
+    to play it by (which bring their engines) and the `budget` (steps, deadline, workers, seed, engine)."""
+
+    level: Level
+    rules: Rules
+    budget: Budget
+
+    def but(self, **changes: object) -> Request:
+        """This request with some of its budget's fields changed (the clock is the same)."""
+        return replace(self, budget=self.budget.but(**changes))
+
+    def solve(self) -> Result:
+        """The rules' answer to this request."""
+        return self.rules.solve(self)
+
+    def validate(self, par: int | None, *, slack: int = 2) -> Validation:
+        """The rules' verdict on `par` (solving up to par + slack moves within this budget)."""
+        return self.rules.validate(self, par, slack=slack)

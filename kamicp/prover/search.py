@@ -8,7 +8,6 @@ moves proven not to suffice from it; both are valid for any threshold, so a fail
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from kamicp.board.regions import islands, quotient, recolor
@@ -16,6 +15,7 @@ from kamicp.errors import SolverError
 from kamicp.prover.bounds import bound_report
 from kamicp.prover.outcome import Plan
 from kamicp.prover.prior import RootPrior
+from kamicp.runtime.clock import NEVER, Deadline
 from kamicp.runtime.interrupt import SearchTimeout
 
 
@@ -40,16 +40,16 @@ class IDAStar:
         self.table_limit = table_limit
         self.failed: dict[tuple[int, ...], int] = {}
         self.nodes = 0
-        self._deadline: float | None = None
+        self._deadline = NEVER
 
-    def within(self, threshold: int, deadline: float | None = None) -> Plan | None:
+    def within(self, threshold: int, deadline: Deadline = NEVER) -> Plan | None:
         """A solution of at most `threshold` moves, or None when there is provably none."""
         self._deadline = deadline
         return self._dfs(self.start, threshold)
 
     def _dfs(self, state: tuple[int, ...], budget: int) -> Plan | None:
         self.nodes += 1
-        if self._deadline is not None and self.nodes % 512 == 0 and time.monotonic() > self._deadline:
+        if self.nodes % 512 == 0 and self._deadline.expired():
             raise SearchTimeout
         q = quotient(self.adj0, state)
         if len(set(q.colors)) == 1:
@@ -142,8 +142,8 @@ class CompiledIDAStar:
         _fastsearch.set_stop(self._handle, ctypes.addressof(flags), len(flags))
         return True
 
-    def within(self, threshold: int, deadline: float | None = None) -> Plan | None:
-        left = -1.0 if deadline is None else max(deadline - time.monotonic(), 0.0)
+    def within(self, threshold: int, deadline: Deadline = NEVER) -> Plan | None:
+        left = -1.0 if not deadline.limited else deadline.left()  # (-1: no limit)
         status, plan, self.nodes = _fastsearch.within(self._handle, threshold, seconds=left)
         if status == "unknown":
             raise SearchTimeout
@@ -168,10 +168,10 @@ def beam_plan(
     if _fastsearch is None or num_colors > 15:
         return None
     adj, colours = [list(a) for a in adj0], list(start)
-    end = time.monotonic() + seconds
+    end = Deadline.slice(seconds)
     best: Plan | None = None
     for width, fan, ring in schedule:
-        left = end - time.monotonic()
+        left = end.left()
         if left <= 0:
             break
         plan = _fastsearch.beam(adj, colours, num_colors, width=width, fan=fan, seconds=left, closeness=closeness,

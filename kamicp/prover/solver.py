@@ -13,21 +13,30 @@ from typing import ClassVar
 
 from kamicp.board.level import Level
 from kamicp.errors import UsageError
-from kamicp.limits import time_budget
-from kamicp.prover.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
-from kamicp.prover.coordination import stop_everything
+from kamicp.prover.config import TECHNIQUES, ModelOptions, SolveOptions, as_solve_options, options_without
 from kamicp.prover.horizons import run_horizons
-from kamicp.prover.outcome import ENGINES, EngineName, Horizon, Outcome, Result, Status, Validation, Verdict, move_dict
+from kamicp.prover.outcome import (
+    KAMI_ENGINES,
+    EngineName,
+    Horizon,
+    Outcome,
+    Result,
+    Status,
+    Validation,
+    Verdict,
+    move_dict,
+)
 from kamicp.prover.prior import After
 from kamicp.prover.race import solve_auto
-from kamicp.prover.request import SEED_RANGE, Budget, Progress, Rules, check_budget
+from kamicp.prover.request import SEED_RANGE, Budget, Progress, Request, Rules, check_budget
+from kamicp.runtime.interrupt import stop_everything
 
 OPTIMAL, NO_SOLUTION, UNKNOWN = Status.OPTIMAL, Status.NO_SOLUTION, Status.UNKNOWN
 
 __all__ = [
-    "ENGINES", "NO_SOLUTION", "OPTIMAL", "SEED_RANGE", "TECHNIQUES", "UNKNOWN", "EngineName", "Horizon", "ModelOptions",
-    "Outcome", "Result", "SolveOptions", "Status", "Validation", "Verdict", "move_dict", "options_without",
-    "interrupt_solves", "prove_under", "solve", "validate",
+    "KAMI_ENGINES", "NO_SOLUTION", "OPTIMAL", "SEED_RANGE", "TECHNIQUES", "UNKNOWN", "EngineName", "Horizon",
+    "ModelOptions", "Outcome", "Request", "Result", "SolveOptions", "Status", "Validation", "Verdict", "move_dict",
+    "options_without", "interrupt_solves", "prove_under", "solve", "validate",
 ]
 
 
@@ -47,31 +56,37 @@ def solve(
     """Find a shortest solution of `level` with at most `max_steps` moves, and prove it shortest.
     `options`: the whole configuration, or only the model's constraints. `budget`: max_steps, time_limit,
     workers, seed, engine and progress in one (it replaces those keywords). `rules`: Kami's (`Free`, the
-    default) or another puzzle's, which brings its own engines (Flood-It: `kamicp.floodit.Pivot(cell)`)."""
+    default) or another puzzle's, which brings its own engines (Flood-It: `kamicp.floodit.Pivot(cell)`).
+    The library's keyword face: it builds the `Request` once (its clock starts here) and asks its rules."""
     if budget is None:
-        budget = Budget(max_steps, time_limit, workers, seed, engine, progress)
-    if rules is not None and rules.name != Free.name:
-        return rules.solve(level, budget)
-    if isinstance(options, SolveOptions) and options.search.after is not None:
-        raise UsageError("a prior move is internal to cubes (its 'no solution' is not the level's answer)")
-    return _solve(level, budget, options)
+        budget = Budget.start(time_limit, max_steps=max_steps, workers=workers, seed=seed, engine=engine,
+                              progress=progress)
+    return request_of(level, rules, options, budget).solve()
 
 
-def solve_after(level: Level, after: After, *, options: SolveOptions | None = None, **kwargs) -> Result:
-    """Internal to cubes (kamicp.prover.distributed): `solve` with the compiled search's root taken to follow the
-    move `after` (kamicp/prover/prior.py). Its NO_SOLUTION means only "no solution canonical after that move
-    within max_steps", never that the level has none: it must not be reported as the level's answer."""
-    opts = options or SolveOptions()
-    return _solve(level, Budget(**kwargs), replace(opts, search=replace(opts.search, after=after)))
+def request_of(level: Level, rules: Rules | None, options: SolveOptions | ModelOptions | None,
+               budget: Budget) -> Request:
+    """The request of the keyword faces: `rules` (None: Kami's, with `options`)."""
+    if rules is None or (options is not None and isinstance(rules, Free)):
+        rules = Free(options)
+    return Request(level, rules, budget)
 
 
-def _solve(level: Level, budget: Budget, options: SolveOptions | ModelOptions | None) -> Result:
-    # infinity: no limit; a limit too long for a timer: clamped
-    budget = budget.but(time_limit=time_budget(budget.time_limit), engine=budget.engine_or(EngineName.CPSAT))
-    check_budget(budget, ENGINES)
-    if budget.engine == EngineName.AUTO:
-        return solve_auto(level, budget, options)
-    return run_horizons(level, str(budget.engine), budget, options=options)
+def solve_after(request: Request, after: After) -> Result:
+    """Internal to cubes (kamicp.prover.distributed): the Kami `request` solved with the compiled search's root
+    taken to follow the move `after` (kamicp/prover/prior.py). Its NO_SOLUTION means only "no solution
+    canonical after that move within max_steps", never that the level has none: it must not be reported as
+    the level's answer."""
+    opts = as_solve_options(getattr(request.rules, "options", None))
+    return _solve(request, replace(opts, search=replace(opts.search, after=after)))
+
+
+def _solve(request: Request, options: SolveOptions | ModelOptions | None) -> Result:
+    request = request.but(engine=request.budget.engine_or(EngineName.CPSAT))
+    check_budget(request.budget, KAMI_ENGINES)
+    if request.budget.engine == EngineName.AUTO:
+        return solve_auto(request, options)
+    return run_horizons(request, options=options)
 
 
 def interrupt_solves(on: bool = True) -> None:
@@ -86,12 +101,15 @@ def validate(level: Level, par: int | None = None, *, slack: int = 2, rules: Rul
              **kwargs) -> Validation:
     """Check a designed par: solve up to par + slack moves and compare the proven bounds with it.
     `budget` (or its fields as keywords: time_limit, workers, engine, seed, progress) and `rules` as `solve`'s."""
-    budget = Budget(**kwargs) if budget is None else budget
-    if rules is not None and rules.name != Free.name:
-        return rules.validate(level, par, budget, slack=slack)
-    par = check_par(level, par)
-    res = solve(level, budget=budget.but(max_steps=par + slack), options=options)
-    return Validation(level.name, par, judge(res, par), res)
+    budget = Budget.start(**kwargs) if budget is None else budget
+    return request_of(level, rules, options, budget).validate(par, slack=slack)
+
+
+def validated(request: Request, par: int | None, *, slack: int = 2) -> Validation:
+    """Any rules' validation: the request solved up to par + slack moves (its rules' engines), judged."""
+    par = check_par(request.level, par)
+    res = request.but(max_steps=par + slack).solve()
+    return Validation(request.level.name, par, judge(res, par), res)
 
 
 def check_par(level: Level, par: int | None) -> int:
@@ -130,12 +148,18 @@ class Free:
     options: SolveOptions | ModelOptions | None = None
     name: ClassVar[str] = "free"
 
-    def solve(self, level: Level, budget: Budget) -> Result:
-        return solve(level, budget=budget, options=self.options)
+    def solve(self, request: Request) -> Result:
+        if isinstance(self.options, SolveOptions) and self.options.search.after is not None:
+            raise UsageError("a prior move is internal to cubes (its 'no solution' is not the level's answer)")
+        return _solve(request, self.options)
 
-    def validate(self, level: Level, par: int | None, budget: Budget, *, slack: int = 2) -> Validation:
-        return validate(level, par, slack=slack, budget=budget, options=self.options)
+    def validate(self, request: Request, par: int | None, *, slack: int = 2) -> Validation:
+        return validated(request, par, slack=slack)
 
     def data(self, level: Level) -> dict:
         """What a JSON output adds for these rules: nothing (Kami's outputs predate the rules)."""
         return {}
+
+    def describe(self, level: Level) -> str:
+        """What a human-readable output says of these rules: nothing (they are the default)."""
+        return ""

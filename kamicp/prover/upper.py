@@ -7,7 +7,7 @@ a budget of seconds (a share of the time limit, at most a fixed cap, never past 
 
 from __future__ import annotations
 
-import time
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +17,7 @@ from kamicp.prover.bounds import bound_report, eccentricity
 from kamicp.prover.config import UpperOptions
 from kamicp.prover.outcome import EngineName, Plan
 from kamicp.prover.search import beam_plan, rollout_plan
+from kamicp.runtime.clock import NEVER, Deadline
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class UpperBound:
 
 def greedy(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6,
-    deadline: float | None = None,
+    deadline: Deadline = NEVER,
 ) -> list[tuple[int, int]] | None:
     """A quick solution as (initial region, colour) moves: an upper bound, never a proof of optimality.
 
@@ -45,11 +46,11 @@ def greedy(
         q = quotient(adj0, state)
         if all(not nb for nb in q.adj):
             break
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline.expired():
             return None
         ecc: dict[int, int] = {}
         for v in range(q.size):  # (one breadth-first search each: the deadline is checked between them)
-            if deadline is not None and v % 32 == 0 and time.monotonic() >= deadline:
+            if v % 32 == 0 and deadline.expired():
                 return None
             ecc[v] = eccentricity(v, q.adj)
         candidates = []
@@ -60,7 +61,7 @@ def greedy(
         candidates.sort()
         best = None
         for _, _, k, c in candidates[:width]:
-            if deadline is not None and time.monotonic() >= deadline:
+            if deadline.expired():
                 return None
             child = recolor(state, q.members[k], c)
             cq = quotient(adj0, child)
@@ -82,29 +83,31 @@ def greedy(
     return moves
 
 
-def _budget(cap: float, share: float, time_limit: float | None, deadline: float | None) -> float:
-    """Seconds for one heuristic: `share` of the time limit, at most `cap`, never past the deadline."""
-    budget = cap if time_limit is None else min(cap, share * time_limit)
-    return budget if deadline is None else min(budget, deadline - time.monotonic())
+def _budget(cap: float, share: float, base: float, deadline: Deadline) -> float:
+    """Seconds for one heuristic: `share` of the time limit `base` (infinity: none), at most `cap`, never
+    past the deadline."""
+    budget = cap if base == math.inf else min(cap, share * base)
+    return min(budget, deadline.left())
 
 
-def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptions, *, start: float,
-            time_limit: float | None, deadline: float | None, rollouts: bool = True) -> UpperBound:
+def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptions, *, deadline: Deadline,
+            base: float, rollouts: bool = True) -> UpperBound:
     """`known` improved by the beam search and (with `rollouts`) the pivot rollouts, while it is above
-    the lower bound `lower`."""
+    the lower bound `lower`; each heuristic's budget a share of `base` seconds (infinity: their caps);
+    `deadline`'s clock times when each was found."""
     best = known
     k = len(regions.palette)
     if best.plan is None:
         return best  # (no time was left for the greedy, so none for these either)
     if options.beam and lower < len(best.plan):
-        budget = _budget(options.beam_seconds, options.beam_share, time_limit, deadline)
+        budget = _budget(options.beam_seconds, options.beam_share, base, deadline)
         found = beam_plan(regions.adj, regions.colors, k, seconds=budget) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
-            best = UpperBound(found, EngineName.BEAM, time.monotonic() - start)
+            best = UpperBound(found, EngineName.BEAM, deadline.elapsed())
     if rollouts and options.rollout and lower < len(best.plan):
-        budget = _budget(options.rollout_seconds, options.rollout_share, time_limit, deadline)
+        budget = _budget(options.rollout_seconds, options.rollout_share, base, deadline)
         limit = len(best.plan) - 1
         found = rollout_plan(regions.adj, regions.colors, k, limit, seconds=budget) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
-            best = UpperBound(found, EngineName.ROLLOUT, time.monotonic() - start)
+            best = UpperBound(found, EngineName.ROLLOUT, deadline.elapsed())
     return best

@@ -24,12 +24,12 @@ HARBOUR = PUZZLES / "tri-harbour.json"
 
 
 def test_cli_reports_a_solver_failure_in_one_line_with_exit_4(monkeypatch):
-    import kamicp.prover.solver as solver  # (the CLI's rules call the solving API)
+    import kamicp.prover.solver as solver  # (the CLI's request reaches the race through the solving API)
 
     def crash(*_args, **_kwargs):
         raise WorkerError("the race's cpsat worker failed: RuntimeError: boom")
 
-    monkeypatch.setattr(solver, "solve", crash)
+    monkeypatch.setattr(solver, "solve_auto", crash)
     result = CliRunner().invoke(app, ["solve", str(HARBOUR)])
     assert result.exit_code == 4 and "Traceback" not in result.output
     assert result.output.strip().splitlines() == ["error: the race's cpsat worker failed: RuntimeError: boom"]

@@ -4,7 +4,6 @@ exhaustive oracle (tests/helpers/oracle.py, rules engine only) and the pivot IDA
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from kamicp.floodit import pivot_bound, pivot_game, prove_pivot_under, solve_piv
 from kamicp.floodit.astar import PivotAStar, available, layered_bound
 from kamicp.prover.search import HAVE_COMPILED
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, UNKNOWN
+from kamicp.runtime.clock import Deadline
 from tests.helpers.boards import flood_square, grid_levels
 from tests.helpers.oracle import bfs_pivot_optimum
 
@@ -246,7 +246,7 @@ def test_no_thread_outlives_a_slice():
     before = _threads_now()
     game = pivot_game(flood_square(26, 8, 1))
     search = PivotAStar(game, threads=4)
-    assert search.run(deadline=time.monotonic() + 0.3).status == "timeout"
+    assert search.run(deadline=Deadline.slice(0.3)).status == "timeout"
     assert _threads_now() == before
     assert PivotAStar(pivot_game(flood_square(8, 5, 2)), threads=4).run().status == "optimal"
     assert _threads_now() == before

@@ -10,7 +10,7 @@ import pytest
 from kamicp.board.level import Level
 from kamicp.board.rules import verify
 from kamicp.errors import UsageError
-from kamicp.floodit.count import count_pivot
+from kamicp.floodit import count_pivot
 from tests.helpers.boards import random_grid
 from tests.helpers.count_oracle import brute_pivot_count
 from tests.helpers.oracle import bfs_pivot_optimum

@@ -10,7 +10,7 @@ import pytest
 
 from kamicp.board.level import Level
 from kamicp.errors import UsageError
-from kamicp.floodit.validate import parse_pivot, validate_pivot
+from kamicp.floodit import parse_pivot, validate_pivot
 from kamicp.packs import PackSettings
 from tests.helpers.boards import flood_square as square
 from tests.helpers.oracle import bfs_pivot_optimum

@@ -13,7 +13,7 @@ from ortools.sat.python import cp_model
 import kamicp.floodit.model as pivot_model
 from kamicp.board.level import Level
 from kamicp.board.rules import verify
-from kamicp.floodit import solve_pivot, validate_pivot
+from kamicp.floodit import Pivot, solve_pivot, validate_pivot
 from kamicp.packs.rows import Loaded, PackSettings
 from kamicp.packs.worker import solve_level
 from tests.helpers.oracle import bfs_pivot_optimum
@@ -42,7 +42,8 @@ def seeds(monkeypatch) -> list[int]:
 def test_the_seed_reaches_cp_sat(seeds):
     solve_pivot(board(19), engine="cpsat", workers=1, seed=1234)
     validate_pivot(board(19), engine="cpsat", workers=1, seed=99)
-    solve_level(Loaded("seed-19.json", board(19)), "k", PackSettings(rules="pivot", engine="cpsat", seed=4242))
+    solve_level(Loaded("seed-19.json", board(19)), "k", PackSettings(rules="pivot", engine="cpsat", seed=4242),
+                Pivot())
     assert seeds and set(seeds) == {1234, 99, 4242}
 
 

@@ -10,7 +10,6 @@ horizon loop's proofs rest on refuting every horizon from the lower bound up, ne
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 
 import pytest
@@ -22,12 +21,13 @@ from kamicp.prover.coordination import Solo
 from kamicp.prover.horizons import run_horizons
 from kamicp.prover.model import FloodModel, ModelOptions
 from kamicp.prover.outcome import to_moves
-from kamicp.prover.request import Budget
 from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar, IDAStar
 from kamicp.prover.solver import OPTIMAL, solve
 from kamicp.prover.upper import greedy
+from kamicp.runtime.clock import Deadline
 from tests.helpers.boards import random_grid
 from tests.helpers.boardsets import BOARDS, MEDIUM, SYMMETRIC, connected, search_optimum
+from tests.helpers.requests import kami_request
 
 NONE = ModelOptions(colour_count_bound=False, smallest_root=False, tight_colours=False, commuting_order=False,
                     symmetry=False)
@@ -204,7 +204,7 @@ def test_compiled_search_expands_the_reference_tree_on_boards_over_64_regions():
         ref = IDAStar(regions.adj, regions.colors, k)
         for horizon in range(lower_bound(regions.adj, regions.colors, k), 30):
             try:
-                ref_plan = ref.within(horizon, time.monotonic() + 2)
+                ref_plan = ref.within(horizon, Deadline.slice(2))
             except SearchTimeout:
                 break
             fast_plan = fast.within(horizon)
@@ -258,7 +258,7 @@ def test_cpsat_engine_in_cubes_matches_the_oracle():
     options = SolveOptions(cpsat=CpSatOptions(cube_after=0.0), upper=UpperOptions(beam=False))
     for i, (seed, level, _regions, opt) in enumerate(BOARDS[:16]):
         ledger = Ledger(mp.get_context()) if i % 2 else Solo()
-        res = run_horizons(level, "cpsat", Budget(time_limit=60, workers=1), options=options, coordinator=ledger)
+        res = run_horizons(kami_request(level, "cpsat", 60, workers=1), options=options, coordinator=ledger)
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
 
 
@@ -276,7 +276,7 @@ def test_two_cpsat_workers_share_the_cubes():
         results = []
 
         def run(s, lvl=level, led=ledger, out=results):
-            out.append(run_horizons(lvl, "cpsat", Budget(time_limit=60, workers=1, seed=s), options=options,
+            out.append(run_horizons(kami_request(lvl, "cpsat", 60, workers=1, seed=s), options=options,
                                     coordinator=led))
 
         threads = [threading.Thread(target=run, args=(s,)) for s in (0, 1)]
@@ -332,7 +332,7 @@ def test_top_down_matches_the_oracle(cubes, span):
                            upper=UpperOptions(beam=False, rollout=False), race=RaceOptions(top_down_span=span))
     descended = 0
     for seed, level, _regions, opt in connected(BOARDS)[:12] + _greedy_above(6):
-        res = run_horizons(level, "cpsat", Budget(time_limit=60, workers=1), options=options,
+        res = run_horizons(kami_request(level, "cpsat", 60, workers=1), options=options,
                            coordinator=Ledger(mp.get_context()))
         assert res.status == OPTIMAL and len(res.moves) == opt == res.lower_bound, seed
         verify(level, res.moves, max_moves=opt)

@@ -5,8 +5,6 @@ statuses, the deadline and the replay of every solution."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from kamicp.board.level import Level, Move
@@ -15,6 +13,7 @@ from kamicp.prover.engines import Answer
 from kamicp.prover.horizons import Footing, HorizonLoop
 from kamicp.prover.outcome import EngineName, Outcome, Status
 from kamicp.prover.request import Budget
+from kamicp.runtime.clock import Deadline
 from tests.helpers.boards import flood_square
 
 LEVEL: Level = flood_square(3, 3, 0)
@@ -56,7 +55,7 @@ def footing(lower: int, best: int | None, replayed: list, *, monotone: bool = Fa
 def run(toy: Toy, lower: int, best: int | None, budget: Budget | None = None, **kwargs):
     replayed: list = []
     loop = HorizonLoop(footing(lower, best, replayed, monotone=kwargs.pop("monotone", False)), toy,
-                       budget or Budget(), start=time.monotonic(), label=EngineName.AUTO)
+                       budget or Budget(), label=EngineName.AUTO)
     return loop.run(**kwargs), replayed
 
 
@@ -92,7 +91,7 @@ def test_an_unknown_horizon_ends_with_honest_bounds() -> None:
 
 def test_the_deadline_ends_before_the_first_horizon() -> None:
     toy = Toy(7)
-    result, _ = run(toy, 3, 9, Budget(time_limit=0.0))
+    result, _ = run(toy, 3, 9, Budget(deadline=Deadline.slice(0.0)))
     assert toy.asked == [] and result.status == Status.UNKNOWN and result.lower_bound == 3
 
 

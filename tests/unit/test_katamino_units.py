@@ -14,9 +14,9 @@ from kamicp.katamino.bitboard import BitSearch, available, cell_order
 from kamicp.katamino.book import MAX_CHALLENGES, book_from_data
 from kamicp.katamino.files import read_book, read_katamino_file
 from kamicp.katamino.picture import edges, label_cells, outline_text, panels_scene, slug
-from kamicp.prover.coordination import Solo, stop_everything
 from kamicp.prover.search import compiled_core
 from kamicp.render.svg import scene_svg
+from kamicp.runtime.interrupt import attach, stop_everything
 from tests.helpers import PUZZLES
 
 needs_core = pytest.mark.skipif(not available(), reason="compiled core not built")
@@ -93,7 +93,7 @@ def test_the_search_numbers_cells_along_the_short_side_and_stops_on_the_flag():
     assert cell_order(wide)[:4] == (0, 5, 1, 6)
     puzzle = shorthand("6x10", LETTERS, Rule.FREE)
     search = BitSearch(puzzle, puzzle.placements)
-    Solo().attach(search)  # as solve_katamino does: Ctrl-C's stop_everything reaches the search
+    attach(search)  # as solve_katamino does: Ctrl-C's stop_everything reaches the search
     stop_everything()
     try:
         stopped = search.run()

@@ -30,6 +30,25 @@ def test_the_checker_sees_an_arrow_against_the_grain(tmp_path, monkeypatch):
     assert lint(config) == 1
 
 
+def test_the_packs_skip_flood_it_and_katamino_skips_the_prover():
+    """Two arrows the wings alone allow are forbidden: the packs name their rules through the rulebook, and
+    Katamino takes its clock and its interrupt from the runtime (issue 34)."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    forbidden = {(c["source_modules"][0], c["forbidden_modules"][0]) for c in contracts if c["type"] == "forbidden"}
+    assert {("kamicp.packs", "kamicp.floodit"), ("kamicp.katamino", "kamicp.prover")} <= forbidden
+
+
+def test_a_forbidden_contract_sees_a_real_arrow(tmp_path, monkeypatch):
+    config = tmp_path / "forbidden.toml"
+    config.write_text('[tool.importlinter]\nroot_package = "kamicp"\n\n[[tool.importlinter.contracts]]\n'
+                      'name = "no rulebook"\ntype = "forbidden"\nsource_modules = ["kamicp.packs"]\n'
+                      'forbidden_modules = ["kamicp.rulebook"]\n')
+    monkeypatch.chdir(tmp_path)
+    assert lint(config) == 1
+
+
 def private_imports(path: Path) -> list[str]:
     """`from kamicp.x import _name` lines: a private name used outside its module (the compiled core,
     `kamicp._fastsearch`, is the package's own extension module)."""

@@ -36,6 +36,7 @@ from kamicp.packs import (
     to_markdown,
     worker,
 )
+from kamicp.prover.solver import Free
 from kamicp.render.png import board_png
 from tests.helpers import PUZZLES
 from tests.helpers.gamefiles import TINY_PUZ
@@ -130,7 +131,7 @@ def test_bad_file_and_missing_par_are_rows_and_the_rest_runs(tmp_path):
 def crash_on(name: str, how: str):
     real = worker.solve_level
 
-    def solve_level(loaded, key, settings):
+    def solve_level(loaded, key, settings, rules):
         if loaded.level.name == name:
             if how == "abort":
                 faulthandler.disable()  # pytest's would print the child's stack
@@ -138,7 +139,7 @@ def crash_on(name: str, how: str):
             if how == "memory":
                 return bytearray(8 << 30)  # 8 GiB: more than the cap
             raise RuntimeError("boom")
-        return real(loaded, key, settings)
+        return real(loaded, key, settings, rules)
     return solve_level
 
 
@@ -233,7 +234,7 @@ def test_a_level_overrunning_its_time_limit_is_killed_as_a_row(monkeypatch):
 
 
 def _in_daemon(conn, item, settings):
-    conn.send(worker.run_isolated(item, "k", settings))
+    conn.send(worker.run_isolated(item, "k", settings, Free()))
 
 
 def test_a_daemonic_worker_says_how_to_start_it():

@@ -14,10 +14,11 @@ from kamicp.prover.engines import CpSatEngine
 from kamicp.prover.horizons import run_horizons
 from kamicp.prover.model import FloodModel, ModelOptions
 from kamicp.prover.outcome import Horizon
-from kamicp.prover.request import Budget
 from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar, IDAStar, make_search
 from kamicp.prover.solver import OPTIMAL, solve
+from kamicp.runtime.clock import Deadline
 from tests.helpers.boardsets import BOARDS, MEDIUM, bench_level, connected
+from tests.helpers.requests import kami_request
 
 NO_UPPER = SolveOptions(upper=UpperOptions(beam=False, rollout=False))  # the greedy plan only
 
@@ -96,7 +97,7 @@ def test_compiled_search_stops_a_horizon_another_process_proved():
     flags[9] = 1
     t0 = time.monotonic()
     with pytest.raises(SearchTimeout):
-        search.within(9, time.monotonic() + 60)
+        search.within(9, Deadline.slice(60))
     assert time.monotonic() - t0 < 5
     assert search.within(7) is None  # still refuted: flag 7 is not set
 
@@ -127,7 +128,7 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     # horizon 9 "proved by the other process" one second in (the search alone needs minutes)
     timer = threading.Timer(1.0, ledger.publish, args=(Horizon(9, "infeasible", 12.0, "cpsat"),))
     timer.start()
-    res = run_horizons(level, "search", Budget(max_steps=9, time_limit=60), coordinator=ledger,  # (no clusters,
+    res = run_horizons(kami_request(level, "search", 60, max_steps=9), coordinator=ledger,  # (no clusters,
                        options=SolveOptions(race=RaceOptions(top_down=top_down),  # the bound is 7, 9 slow)
                                             bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
     timer.join()
@@ -183,7 +184,7 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
 
     helper = threading.Thread(target=other)
     helper.start()
-    res = run_horizons(level, "search", Budget(max_steps=9, time_limit=120), coordinator=ledger,  # no clusters:
+    res = run_horizons(kami_request(level, "search", 120, max_steps=9), coordinator=ledger,  # no clusters:
                        options=SolveOptions(bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
     helper.join()  # (with them the bound is 8 and the search refutes 9 alone in seconds)
     return res
@@ -220,7 +221,7 @@ def test_cpsat_cubes_ask_the_search_for_help_only_on_boards_up_to_the_size_limit
         ledger.search_started(opt - 1)
         engine = CpSatEngine(regions, workers=1, seed=0, model=ModelOptions(),
                              cpsat=CpSatOptions(hints=False, cube_after=0.0), coordinator=ledger)
-        assert engine.horizon(opt - 1, None) == ("infeasible", None)
+        assert engine.horizon(opt - 1, Deadline.never()) == ("infeasible", None)
         assert ledger.halted(opt - 1) == asked and ledger.all_refuted(opt - 1, 4)
 
 
@@ -237,7 +238,7 @@ def test_cpsat_engine_solves_a_part_the_other_process_holds_instead_of_waiting()
     assert ledger.unfinished(opt - 1, 4) == 0 and not ledger.finished(opt - 1, 0)
     engine = CpSatEngine(regions, workers=1, seed=0, model=ModelOptions(),
                          cpsat=CpSatOptions(hints=False, cube_after=0.0), coordinator=ledger)
-    assert engine.horizon(opt - 1, time.monotonic() + 60) == ("infeasible", None)
+    assert engine.horizon(opt - 1, Deadline.slice(60)) == ("infeasible", None)
     assert ledger.all_refuted(opt - 1, 4) and ledger.finished(opt - 1, 0) and ledger.unfinished(opt - 1, 4) is None
 
 
@@ -252,7 +253,7 @@ def test_top_down_with_max_steps_proves_no_solution():
     for _seed, level, _regions, opt in connected(BOARDS):
         if opt < 3:
             continue
-        res = run_horizons(level, "cpsat", Budget(max_steps=opt - 1, time_limit=60, workers=1),
+        res = run_horizons(kami_request(level, "cpsat", 60, max_steps=opt - 1, workers=1),
                            options=NO_UPPER, coordinator=Ledger(mp.get_context()))
         assert res.status == NO_SOLUTION and res.lower_bound == opt
         checked += 1
@@ -268,7 +269,7 @@ def test_top_down_is_used_only_on_connected_boards():
     split = [e for e in BOARDS if len(islands(e[2].size, e[2].adj)) > 1 and e[3] >= 3][:6]
     assert split
     for seed, level, _regions, opt in split:
-        res = run_horizons(level, "cpsat", Budget(time_limit=60, workers=1),
+        res = run_horizons(kami_request(level, "cpsat", 60, workers=1),
                            options=NO_UPPER, coordinator=Ledger(mp.get_context()))
         assert res.status == OPTIMAL and len(res.moves) == opt, seed
         assert not any(h.outcome == "implied" for h in res.proof), seed

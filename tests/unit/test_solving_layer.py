@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 import pytest
 
@@ -12,9 +11,10 @@ from kamicp.errors import WorkerError
 from kamicp.formats import load_level
 from kamicp.prover.config import TECHNIQUES, ModelOptions, SolveOptions, options_without
 from kamicp.prover.outcome import EngineName, Outcome, Status
-from kamicp.prover.request import Budget
 from kamicp.prover.solver import solve
+from kamicp.runtime.clock import Deadline
 from tests.helpers import PUZZLES
+from tests.helpers.requests import kami_request
 
 HARBOUR = PUZZLES / "tri-harbour.json"
 
@@ -57,10 +57,10 @@ def test_a_crashing_worker_is_an_error_with_its_message():
     from kamicp.runtime.processes import stop
 
     bad = SolveOptions(model=ModelOptions(cpsat_parameters=(("no_such_parameter", 1),)))
-    conns, procs = _crashing_worker({"args": (load_level(HARBOUR), "cpsat", Budget(time_limit=30), {"options": bad})})
+    conns, procs = _crashing_worker({"args": (kami_request(load_level(HARBOUR), "cpsat", 30), {"options": bad})})
     try:
         with pytest.raises(WorkerError, match="cpsat worker failed: AttributeError.*no_such_parameter"):
-            collect(conns, procs, time.monotonic() + 30, None)
+            collect(conns, procs, Deadline.slice(30), None)
     finally:
         stop(procs.values())
     assert not any(p.is_alive() for p in procs.values())
@@ -79,6 +79,6 @@ def test_a_worker_that_dies_is_an_error_with_its_exit_code():
     child.close()
     try:
         with pytest.raises(WorkerError, match="search worker failed: process ended without an answer .exit code 7"):
-            collect({parent: "search"}, {"search": proc}, time.monotonic() + 30, None)
+            collect({parent: "search"}, {"search": proc}, Deadline.slice(30), None)
     finally:
         stop([proc])
