@@ -32,11 +32,8 @@ def resolve(dotted: str) -> object:
             obj = importlib.import_module(".".join(parts[:cut]))
         except ModuleNotFoundError:
             continue
-        for k, name in enumerate(parts[cut:], start=cut):
-            if not hasattr(obj, name):
-                obj = importlib.import_module(".".join(parts[: k + 1]))  # a submodule not loaded yet
-            else:
-                obj = getattr(obj, name)
+        for k, name in enumerate(parts[cut:], start=cut):  # (a submodule not loaded yet: imported)
+            obj = getattr(obj, name) if hasattr(obj, name) else importlib.import_module(".".join(parts[: k + 1]))
         return obj
     raise ModuleNotFoundError(dotted)
 
