@@ -23,7 +23,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import RESULTS, command_line, options, write  # noqa: E402
-from kamicp.katamino import ENGINES, LETTERS, KataminoStatus, Puzzle, Rule, shorthand, solve_book, solve_katamino  # noqa: E402
+from kamicp.katamino import KATAMINO_ENGINES as ENGINES  # noqa: E402
+from kamicp.katamino import (  # noqa: E402
+    LETTERS,
+    KataminoStatus,
+    Puzzle,
+    Rule,
+    shorthand,
+    solve_book,
+    solve_katamino,
+)
 from kamicp.katamino.files import read_book  # noqa: E402
 
 SLOW = ("cpsat", "dlx")
