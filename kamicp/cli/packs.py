@@ -26,8 +26,9 @@ from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EX
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
 from kamicp.cli.options import MAX_WORKERS, EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, Seed
 from kamicp.cli.pack_table import pack_table, report_tables
-from kamicp.errors import ClusterLost, Terminated
+from kamicp.errors import ClusterLost, Terminated, UsageError
 from kamicp.floodit.rules import check_rules
+from kamicp.formats import read_pars
 from kamicp.packs import (
     LEVEL_SUFFIXES,
     PackOutcome,
@@ -44,7 +45,7 @@ from kamicp.packs import (
     to_json,
     to_markdown,
 )
-from kamicp.packs.runner import default_jobs
+from kamicp.packs.runner import default_jobs, with_pars
 from kamicp.runtime.store import StoreWriteError
 
 EXIT_FOR = {PackOutcome.CORRECT: EXIT_OK, PackOutcome.WRONG: EXIT_NEGATIVE, PackOutcome.UNKNOWN: EXIT_UNKNOWN,
@@ -126,6 +127,9 @@ def validate_cmd(
                                                "recursively) and glob patterns ('pack/*.json').",
                                                show_default=False)],
     par: Annotated[int | None, typer.Option("--par", min=0, help="Par to check (default: each file's).")] = None,
+    pars_path: Annotated[Path | None, typer.Option("--pars", metavar="FILE", help="One par a line, in the "
+                                                   "pack's order: a number, or a solution whose length is the "
+                                                   "par (for a pack file of many boards).")] = None,
     slack: Annotated[int, typer.Option("--slack", min=0, help="Search up to par + K moves to say how far off.")] = 2,
     time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.001, help="Seconds per level.")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS,
@@ -158,23 +162,35 @@ def validate_cmd(
                             seed=seed, memory_mb=memory_mb or None, rules=rules.value, pivot=pivot)
     with bad_input():
         check_rules(settings.rules, settings.pivot)
+        pars = _pars(pars_path, par)
     store = _open_store(store_path, resume)  # checked before any work: one line, exit 2
     try:
         rows = _validate(paths, settings, store, store_path, resume=resume, jobs=jobs, dask=dask, fmt=fmt,
-                         geometry=geometry.value if geometry else None, as_json=as_json)
+                         geometry=geometry.value if geometry else None, as_json=as_json, pars=pars)
     finally:
         if store is not None:
             store.close()
     raise typer.Exit(EXIT_FOR[pack_outcome(rows)])
 
 
+def _pars(path: Path | None, par: int | None) -> tuple[Path, list[int]] | None:
+    """The pars file, read before any work (UsageError beside --par)."""
+    if path is None:
+        return None
+    if par is not None:
+        raise UsageError("give --par (one par for every level) or --pars (one a level), not both")
+    return path, read_pars(path)
+
+
 def _validate(paths: list[str], settings: PackSettings, store: PackStore | None, store_path: Path | None, *,
               resume: bool, jobs: int | None, dask: str | None, fmt: str | None, geometry: str | None,
-              as_json: bool) -> list[Row]:
+              as_json: bool, pars: tuple[Path, list[int]] | None = None) -> list[Row]:
     """Run the pack and print its table; stopped early (a signal, the store not written), print the table of
     the levels done, say how to go on, and exit as documented (130 / 143, or 2)."""
     with bad_input():
         items = load_pack(discover(paths), fmt, geometry)
+        if pars is not None:
+            items = with_pars(items, pars[1], str(pars[0]))
     if not items:
         raise fail(f"no levels in {', '.join(paths)} (level files end in {', '.join(LEVEL_SUFFIXES)})")
     jobs = jobs or (2 if dask == "local" else default_jobs(settings.engine))
