@@ -82,10 +82,9 @@ def levels_from_pack(text: str, source: str, name: str) -> list[Level]:
     boards = _boards(text, source)
     if not boards:
         raise FormatError("no boards in the file", source=source)
-    check_cells(sum(len(rows) * len(rows[0]) for _, rows in boards), source=source, where="all boards",
-                what="cells in all")
     levels = []
     for k, (line, rows) in enumerate(boards, start=1):
+        check_cells(len(rows) * len(rows[0]), source=source, where=f"board {k} (line {line})")
         try:
             levels.append(Level.from_rows(rows, "square", name=f"{name}#{k}"))
         except FormatError as e:

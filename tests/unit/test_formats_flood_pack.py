@@ -71,3 +71,11 @@ def test_pars_are_numbers_or_solutions():
     assert pars_from_text("# pars\n12\n\n6fdfb12a45a5\n1213141516171819\n7\n", "pars") == [12, 12, 16, 7]
     with pytest.raises(FormatError, match="line 1: expected one par or one solution"):
         pars_from_text("12 13\n", "pars")
+
+
+def test_the_cell_limit_is_per_board_not_per_pack(monkeypatch):
+    monkeypatch.setenv("KAMICP_MAX_CELLS", "40")
+    text = "\n".join("".join(g) for g in boards(3, 6, 4)) + "\n"  # 3 x 36 cells: more than 40 in all
+    assert len(levels_from_pack(text, "p", "pack.txt")) == 3
+    with pytest.raises(FormatError, match=r"board 2 \(line 2\): 49 cells is over the limit of 40"):
+        levels_from_pack("".join(boards(1, 6, 4)[0]) + "\n" + "".join(boards(1, 7, 4)[0]) + "\n", "p", "pack.txt")
