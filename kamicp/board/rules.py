@@ -59,7 +59,8 @@ def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | N
     level = board.level
     if not 0 <= move.cell < level.size:
         raise RuleError("cell-exists", f"cell {move.cell} is not on the board", step=step)
-    if pivot is not None and move.cell not in board.region_at(pivot):
+    region = board.region_at(move.cell)
+    if pivot is not None and pivot not in region:  # (the same test as `move.cell in region_at(pivot)`)
         raise RuleError("pivot-region", f"{level.format_label(move.cell)} is not in the region holding the pivot "
                         f"{level.format_label(pivot)}", step=step)
     if move.color not in level.color_keys:
@@ -76,7 +77,7 @@ def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | N
             step=step,
         )
     colors = list(board.colors)
-    for cell in board.region_at(move.cell):
+    for cell in region:
         colors[cell] = move.color
     return Board(level, tuple(colors))
 
