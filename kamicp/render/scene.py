@@ -89,6 +89,7 @@ class Label:
     anchor: str = "start"
     bold: bool = False
     role: str = "caption"
+    cell: int | None = None  # the node a node label names
 
 
 Shape = Polygon | Circle | Line | Rect | Label
@@ -188,7 +189,7 @@ def _graph_shapes(board: Board, mark: int | None, origin: Point) -> list[Shape]:
     for i, p in enumerate(pos):
         text_fill = INK if luminance(rgb_of(level, board.colors[i])) > 0.3 else "#ffffff"
         shapes.append(Label((p[0], p[1] + 4.0), str(level.labels[i]), size=11.0, fill=text_fill,
-                            anchor="middle", role="node-label"))
+                            anchor="middle", role="node-label", cell=i))
     if mark is not None:
         shapes.extend(_mark(pos[mark], NODE_RADIUS + 5.0, mark)[:2])
     return shapes
