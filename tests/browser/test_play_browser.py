@@ -466,6 +466,7 @@ def test_a_phone_held_sideways_gives_the_board_the_space(page_for, name, tmp_pat
         return [Math.min(...b.map((r) => r.left)), Math.min(...b.map((r) => r.top)),
                 Math.max(...b.map((r) => r.right)), Math.max(...b.map((r) => r.bottom))]; }""")
     assert right - left >= 300 and bottom - top >= 250
+    page.evaluate("text => { document.querySelector('[data-testid=message]').textContent = text; }", LONG_HINT)
     for hook in ("undo", "restart", "hint", "solve", "picker"):
         box = page.locator(f'[data-testid="{hook}"]').bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= 390 and box["x"] + box["width"] <= 844, (hook, box)
