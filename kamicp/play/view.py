@@ -39,7 +39,8 @@ def _shape(level: Level, item: object) -> dict | None:
     if isinstance(item, Line):
         return {"kind": "edge", "a": [round(v, 2) for v in item.a], "b": [round(v, 2) for v in item.b]}
     if isinstance(item, Label) and item.role == "node-label":
-        return {"kind": "label", "x": round(item.pos[0], 2), "y": round(item.pos[1], 2), "text": item.text}
+        return {"kind": "label", "x": round(item.pos[0], 2), "y": round(item.pos[1], 2), "text": item.text,
+                "cell": item.cell}
     return None
 
 
