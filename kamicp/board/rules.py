@@ -62,10 +62,10 @@ def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | N
     if pivot is not None and move.cell not in board.region_at(pivot):
         raise RuleError("pivot-region", f"{level.format_label(move.cell)} is not in the region holding the pivot "
                         f"{level.format_label(pivot)}", step=step)
-    if move.color not in level.color_keys:
+    if level.key_position(move.color) is None:  # (a dict: the keys may be many, the moves too)
         raise RuleError(
             "known-colour",
-            f"colour {move.color!r} is not one of the level's colours ({', '.join(level.color_keys)})",
+            f"colour {move.color!r} is not one of the level's colours ({level.keys_text()})",
             step=step,
         )
     old = board.colors[move.cell]

@@ -128,13 +128,13 @@ _GRID_TAP = re.compile(rf"\(?\s*([0-9]{{1,{MAX_DIGITS}}})\s*,\s*([0-9]{{1,{MAX_D
 
 def _color_key(level: Level, text: str, where: str) -> str:
     """A colour key, or the palette name of one (case-insensitive), as written by a player."""
-    if text in level.color_keys:
+    if level.key_position(text) is not None:
         return text
     by_name = [k for k, v in level.palette if v.lower() == text.lower() or k.lower() == text.lower()]
     if len(by_name) == 1:
         return by_name[0]
     raise RuleError("known-colour", f"{where}: colour {cut(repr(text))} is not one of the level's colours "
-                    f"({', '.join(level.color_keys)})")
+                    f"({level.keys_text()})")
 
 
 def _cell(level: Level, tap: object, where: str) -> int:

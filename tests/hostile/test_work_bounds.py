@@ -1,0 +1,122 @@
+"""Bounds on time and memory enforced where the work is done (issue 37, hostile 1-4, 13): a level of
+many colours, a long Katamino book, an official solution of millions of moves, a long `hint --moves`,
+and commands that print or generate under a time limit. The work is measured in CPU seconds (this thread
+and the ended children), which load on the shared machine hardly stretches."""
+
+from __future__ import annotations
+
+import json
+import random
+import resource
+import time
+import unicodedata
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kamicp.board.regions import islands
+from kamicp.cli import app
+from kamicp.prover.bounds import bound_report, colour_bound, gather_costs, ring_radius
+
+runner = CliRunner()
+
+
+def cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_THREAD), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def many_colours(path: Path, side: int) -> Path:
+    """A side x side square level where every cell has its own colour key (letters of other scripts)."""
+    keys: list[str] = []
+    code = 0x4E00
+    while len(keys) < side * side:
+        if unicodedata.category(chr(code)) == "Lo":
+            keys.append(chr(code))
+        code += 1
+    rows = ["".join(keys[r * side:(r + 1) * side]) for r in range(side)]
+    path.write_text(json.dumps({"name": f"many-{side}", "geometry": "square", "rows": rows}, ensure_ascii=False),
+                    encoding="utf-8")
+    return path
+
+
+def grid_graph(side: int) -> list[list[int]]:
+    adj: list[list[int]] = [[] for _ in range(side * side)]
+    for r in range(side):
+        for c in range(side):
+            for dr, dc in ((0, 1), (1, 0)):
+                if r + dr < side and c + dc < side:
+                    a, b = r * side + c, (r + dr) * side + c + dc
+                    adj[a].append(b)
+                    adj[b].append(a)
+    return adj
+
+
+# --- hostile 1: many colours ------------------------------------------------------------------------------
+
+def _bound_by_definition(adj, colors, num_colors, order):
+    """The bound as bounds.py defines it: one `colour_bound` per final colour and island (quadratic)."""
+    per_island = []
+    for nodes in islands(len(colors), adj):
+        per_island.append((ring_radius(nodes, adj, colors)[1], Counter(colors[v] for v in nodes),
+                           gather_costs(nodes, adj, colors)))
+    return min(sum(max(rad, colour_bound(counts, d, gather, order)) for rad, counts, gather in per_island)
+               for d in range(num_colors))
+
+
+@pytest.mark.parametrize("order", [False, True])
+def test_the_bound_for_all_final_colours_at_once_is_the_bound_by_definition(order):
+    rng = random.Random(37)
+    for _ in range(100):
+        n, k = rng.randint(1, 14), rng.randint(1, 6)
+        adj: list[list[int]] = [[] for _ in range(n)]
+        for a in range(n):
+            for b in range(a + 1, n):
+                if rng.random() < 0.25:
+                    adj[a].append(b)
+                    adj[b].append(a)
+        colors = [rng.randrange(k) for _ in range(n)]
+        report = bound_report(adj, colors, k + rng.randint(0, 2), vanishing_order=order)
+        assert report.value == _bound_by_definition(adj, colors, k + 3, order)
+        assert report.colour_part >= 0
+
+
+def test_the_bound_of_ten_thousand_colours_is_quick():
+    """One colour per region of a 100 x 100 grid: 10,000 final colours, each once (was colours², ~10 s). (The
+    radius part, a search per region, is cut by its deadline, as a solve's is.)"""
+    side = 100
+    cpu = cpu_seconds()
+    report = bound_report(grid_graph(side), list(range(side * side)), side * side,
+                          deadline=time.monotonic() + 0.5)
+    assert report.value == side * side - 1
+    assert cpu_seconds() - cpu < 3
+
+
+def test_solve_and_info_on_a_level_of_ten_thousand_colours(tmp_path):
+    """`solve --time-limit 1` ends unknown with the bound known (was 39 s), `info` summarises the colours."""
+    level = many_colours(tmp_path / "many.json", 100)
+    cpu = cpu_seconds()
+    res = runner.invoke(app, ["solve", str(level), "--time-limit", "1"])
+    assert cpu_seconds() - cpu < 8, "solve"
+    assert res.exit_code == 3, res.output
+    assert "optimum is at least 9999" in res.stdout
+    cpu = cpu_seconds()
+    res = runner.invoke(app, ["info", str(level)])
+    assert cpu_seconds() - cpu < 6, "info"
+    assert res.exit_code == 0, res.output
+    assert "... and 9960 more" in res.stdout and len(res.stdout) < 20_000
+
+
+def test_the_play_page_view_of_many_colours_is_quick(tmp_path):
+    """The play server's upload draws the level in a worker thread: linear in the colours (it named each
+    colour by a search of the 148 CSS names, parsed again every time: minutes for 100,000 colours)."""
+    from kamicp import load_level
+    from kamicp.play.view import level_view
+
+    level = load_level(many_colours(tmp_path / "many.json", 60))
+    cpu = cpu_seconds()
+    view = level_view(level, "token")
+    assert cpu_seconds() - cpu < 3
+    assert len(view["palette"]) == 3600
