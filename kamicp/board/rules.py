@@ -94,7 +94,9 @@ def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None, pi
     `pivot` cell if given); return the final board."""
     if max_moves is not None and len(moves) > max_moves:
         raise RuleError("move-limit", f"{len(moves)} moves, but at most {max_moves} are allowed")
-    final = replay(level, moves, pivot)[-1]
+    final = Board.start(level)
+    for step, move in enumerate(moves, start=1):  # (only the current board is kept: memory is one board)
+        final = apply_move(final, move, step=step, pivot=pivot)
     if not final.solved:
         raise RuleError(
             "one-colour",

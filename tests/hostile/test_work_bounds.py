@@ -18,7 +18,9 @@ from typer.testing import CliRunner
 
 from kamicp.board.regions import islands
 from kamicp.cli import app
+from kamicp.limits import MAX_PLAYED
 from kamicp.prover.bounds import bound_report, colour_bound, gather_costs, ring_radius
+from tests.helpers import PUZZLES, ROOT
 
 runner = CliRunner()
 
@@ -120,3 +122,58 @@ def test_the_play_page_view_of_many_colours_is_quick(tmp_path):
     view = level_view(level, "token")
     assert cpu_seconds() - cpu < 3
     assert len(view["palette"]) == 3600
+
+
+# --- hostile 3 and 4: long move sequences ------------------------------------------------------------------
+
+def one_error_line(res, *needles: str) -> None:
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), res.output
+    for needle in needles:
+        assert needle in lines[0], res.output
+
+
+def test_an_official_solution_longer_than_the_limit_is_refused_by_every_reader(tmp_path):
+    """500,000 <Turn>s took 90 s and 1.3 GB (MemoryError with --json); 3 million .puz moves past 60 s."""
+    too_many = MAX_PLAYED + 1
+    turns = "".join(f'<Turn x="0" y="0" colour="{1 + k % 2}"/>' for k in range(too_many))
+    xml = tmp_path / "long.xml"
+    xml.write_text(f'<PuzzleData name="x" width="2" height="1" numColours="2" colours="12">'
+                   f'<Solution length="{too_many}">{turns}</Solution></PuzzleData>')
+    puz = tmp_path / "long.puz"
+    fields = (ROOT / "examples" / "level.puz").read_text().strip().split("|")
+    puz.write_text("|".join([*fields[:-1], "34B34C" * (too_many // 2 + 1)]))
+    data = json.loads((PUZZLES / "tri-dawn.json").read_text())
+    data["official"] = [{"tap": [0, 0], "colour": "AB"[k % 2]} for k in range(too_many)]
+    js = tmp_path / "long.json"
+    js.write_text(json.dumps(data))
+    for path in (xml, puz, js):
+        cpu = cpu_seconds()
+        res = runner.invoke(app, ["info", str(path)])
+        assert cpu_seconds() - cpu < 5, path
+        one_error_line(res, path.name, f"at most {MAX_PLAYED:,}")
+
+
+def test_hint_refuses_more_moves_than_the_limit():
+    moves = ";".join(f"0,0:{'ABC'[k % 3]}" for k in range(MAX_PLAYED + 1))
+    for given in (moves, json.dumps([{"tap": [0, 0], "colour": "A"}] * (MAX_PLAYED + 1))):
+        cpu = cpu_seconds()
+        res = runner.invoke(app, ["hint", str(PUZZLES / "tri-dawn.json"), "--moves", given])
+        assert cpu_seconds() - cpu < 5
+        one_error_line(res, "moves", f"at most {MAX_PLAYED:,}")
+
+
+def test_hint_replays_the_moves_within_the_time_limit(tmp_path):
+    """Thousands of moves on a large board: the replay stops at the limit (it replayed them all, keeping a
+    board per move: 9,000 moves on 316 x 316 still ran at 200 s, 1.84 GB), an honest unknown, exit 3."""
+    side = 100
+    rows = ["".join("AB"[(r + c) % 2] for c in range(side)) for r in range(side)]
+    level = tmp_path / "checks.json"
+    level.write_text(json.dumps({"name": "checks", "geometry": "square", "rows": rows}))
+    moves = ";".join(f"0,0:{'BA'[k % 2]}" for k in range(MAX_PLAYED))
+    cpu = cpu_seconds()
+    res = runner.invoke(app, ["hint", str(level), "--moves", moves, "--time-limit", "1"])
+    assert cpu_seconds() - cpu < 8
+    assert res.exit_code == 3, res.output
+    assert "no move found in time" in res.stdout
