@@ -68,26 +68,28 @@ def _past(deadline: float | None) -> bool:
     return deadline is not None and time.monotonic() >= deadline
 
 
-def _print(result: KataminoResult, all_solutions: bool, deadline: float | None = None) -> int:
-    """Print the result; with --all every solution until the deadline. Returns how many were printed."""
+def _print(result: KataminoResult, all_solutions: bool, deadline: float | None = None,
+           printed: list[int] | None = None) -> int:
+    """Print the result; with --all every solution until the deadline, counted in `printed` as they go (an
+    interrupt then says how many). Returns how many were printed."""
     p = result.puzzle
+    printed = [0] if printed is None else printed
     out.print(f"{p.name or 'katamino'}: {p.describe()}", markup=False)
     shown = result.solutions if all_solutions else result.solutions[:1]
-    printed = 0
     for k, grid in enumerate(shown, start=1):
         if all_solutions and _past(deadline):  # (drawing 9,356 solutions took 40 s past a 1 s limit)
             break
         if all_solutions:
             out.print(f"solution {k}", markup=False)
         out.print(outline_text(grid))
-        printed += 1
+        printed[0] += 1
     if result.count is not None:
         exact = "" if result.complete else "at least "
         out.print(f"{exact}{result.count} solutions, {exact}{result.distinct} up to the board's "
                   f"{result.symmetries} symmetries", markup=False)
     out.print(Text(f"{result.status.value}: {result.reason}", style=f"bold {STATUS_STYLE[result.status]}"))
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}", markup=False)
-    return printed
+    return printed[0]
 
 
 def _signal_of(exc: KeyboardInterrupt) -> int:
@@ -118,9 +120,16 @@ def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, t
         raise typer.Exit(EXIT_INTERRUPTED[_signal_of(e)]) from None
     if as_json:
         out.print_json(json.dumps(result.to_dict()))
-    elif (printed := _print(result, all_solutions, deadline)) < len(result.solutions) and all_solutions:
-        err.print(f"time limit: {printed} of the {len(result.solutions)} solutions printed", markup=False)
-        return EXIT_UNKNOWN
+    else:
+        printed = [0]
+        try:
+            _print(result, all_solutions, deadline, printed)
+        except KeyboardInterrupt as e:  # (the generic line said 'no solution' after 1,698 were printed)
+            err.print(f"interrupted: {printed[0]} of the {len(result.solutions)} solutions printed", markup=False)
+            raise typer.Exit(EXIT_INTERRUPTED[_signal_of(e)]) from None
+        if all_solutions and printed[0] < len(result.solutions):
+            err.print(f"time limit: {printed[0]} of the {len(result.solutions)} solutions printed", markup=False)
+            return EXIT_UNKNOWN
     if result.solutions and pictures:
         with bad_input():
             for path, _ in pictures:

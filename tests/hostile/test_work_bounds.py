@@ -237,3 +237,25 @@ def test_generate_holds_its_time_limit_with_a_large_count(tmp_path):
     assert cpu_seconds() - cpu < 1.6
     assert res.exit_code == 3, res.output
     assert "the time limit ran out" in res.stderr and "of 100000 levels" in res.stderr
+
+
+@pytest.mark.slow
+def test_katamino_all_interrupted_while_printing_says_how_many_it_printed():
+    """Ctrl-C while --all prints said 'no solution' (the solves' generic line) after 1,698 were printed."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "kamicp", "katamino", "--board", "6x10", "--pieces",
+                             "FILNPTUVWXYZ", "--free", "--all", "--time-limit", "60"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("solution 3"):
+            break
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "solutions printed" in lines[0], err
+    assert int(lines[0].split()[1]) >= 2  # (the third may be cut between its title and its board)
