@@ -225,7 +225,7 @@ def island_colour_bounds(counts: Counter[int], gather: dict[int, int] | None = N
     return absent, present
 
 
-def _best_final(per_island: Sequence[tuple[int, Counter[int], dict[int, int]]], num_colors: int,
+def _best_final(per_island: Sequence[tuple[int, Counter[int], dict[int, int] | None]], num_colors: int,
                 order: bool) -> tuple[int, int, int]:
     """(min over final colours d of sum over islands of max(radius term, colour bound for d), the first d
     that attains it, the summed colour bound for that d), in time linear in the islands' colours."""
@@ -251,7 +251,7 @@ class BoundReport:
     final_color: int  # a final colour that attains the bound
     colour_part: int = 0  # the colour bound (summed over islands) for that final colour
     ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
-    cut: bool = False  # the deadline cut the radius search: `radius` is only a lower bound on it
+    cut: bool = False  # the deadline cut the radius search (`radius` only a lower bound) or the gathering costs
 
 
 def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
@@ -270,8 +270,11 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
         cut |= island_cut
         radii.append((radius, ring))
         counts = Counter(colors[v] for v in nodes)
-        gather = gather_costs(nodes, adj, colors)
-        if clusters > 0:
+        # past the deadline the colour bound does without the gathering costs (weaker, as sound)
+        late = deadline is not None and time.monotonic() >= deadline
+        cut |= late
+        gather = None if late else gather_costs(nodes, adj, colors)
+        if clusters > 0 and gather is not None:
             for c, cost in cluster_costs(nodes, adj, colors, clusters, deadline).items():
                 gather[c] = max(gather[c], cost)
         per_island.append((radii[-1][1], counts, gather))
