@@ -63,10 +63,10 @@ def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | N
     if pivot is not None and pivot not in region:  # (the same test as `move.cell in region_at(pivot)`)
         raise RuleError("pivot-region", f"{level.format_label(move.cell)} is not in the region holding the pivot "
                         f"{level.format_label(pivot)}", step=step)
-    if move.color not in level.color_keys:
+    if level.key_position(move.color) is None:  # (a dict: the keys may be many, the moves too)
         raise RuleError(
             "known-colour",
-            f"colour {move.color!r} is not one of the level's colours ({', '.join(level.color_keys)})",
+            f"colour {move.color!r} is not one of the level's colours ({level.keys_text()})",
             step=step,
         )
     old = board.colors[move.cell]
@@ -95,7 +95,9 @@ def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None, pi
     `pivot` cell if given); return the final board."""
     if max_moves is not None and len(moves) > max_moves:
         raise RuleError("move-limit", f"{len(moves)} moves, but at most {max_moves} are allowed")
-    final = replay(level, moves, pivot)[-1]
+    final = Board.start(level)
+    for step, move in enumerate(moves, start=1):  # (only the current board is kept: memory is one board)
+        final = apply_move(final, move, step=step, pivot=pivot)
     if not final.solved:
         raise RuleError(
             "one-colour",

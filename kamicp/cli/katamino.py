@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -26,6 +27,7 @@ from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorth
 from kamicp.katamino.book import Book, solve_book
 from kamicp.katamino.files import read_katamino_file
 from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
+from kamicp.limits import time_budget
 from kamicp.render.files import check_writable, picture_kind
 
 STATUS_STYLE = {KataminoStatus.SOLVED: "green", KataminoStatus.IMPOSSIBLE: "red", KataminoStatus.UNKNOWN: "yellow"}
@@ -55,20 +57,39 @@ def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule
     return found
 
 
-def _print(result: KataminoResult, all_solutions: bool) -> None:
+def _deadline(time_limit: float | None) -> float | None:
+    """When the command's time limit ends (it counts from here: the solve and the printing share it)."""
+    with bad_input():
+        limit = time_budget(time_limit)
+    return None if limit is None else time.monotonic() + limit
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def _print(result: KataminoResult, all_solutions: bool, deadline: float | None = None,
+           printed: list[int] | None = None) -> int:
+    """Print the result; with --all every solution until the deadline, counted in `printed` as they go (an
+    interrupt then says how many). Returns how many were printed."""
     p = result.puzzle
+    printed = [0] if printed is None else printed
     out.print(f"{p.name or 'katamino'}: {p.describe()}", markup=False)
     shown = result.solutions if all_solutions else result.solutions[:1]
     for k, grid in enumerate(shown, start=1):
+        if all_solutions and _past(deadline):  # (drawing 9,356 solutions took 40 s past a 1 s limit)
+            break
         if all_solutions:
             out.print(f"solution {k}", markup=False)
         out.print(outline_text(grid))
+        printed[0] += 1
     if result.count is not None:
         exact = "" if result.complete else "at least "
         out.print(f"{exact}{result.count} solutions, {exact}{result.distinct} up to the board's "
                   f"{result.symmetries} symmetries", markup=False)
     out.print(Text(f"{result.status.value}: {result.reason}", style=f"bold {STATUS_STYLE[result.status]}"))
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}", markup=False)
+    return printed[0]
 
 
 def _signal_of(exc: KeyboardInterrupt) -> int:
@@ -81,6 +102,7 @@ def _exit_code(status: KataminoStatus) -> int:
 
 def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, time_limit: float | None,
                 svg: Path | None, png: Path | None, as_json: bool, force: bool) -> int:
+    deadline = _deadline(time_limit)
     pictures = [(p, kind) for p, kind in ((svg, "svg"), (png, "png")) if p is not None]
     with bad_input():
         for path, kind in pictures:
@@ -92,14 +114,22 @@ def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, t
             if progress:
                 progress(f"{puzzle.name or 'katamino'}: {'counting' if count or all_solutions else 'solving'}")
             result = solve_katamino(puzzle, engine=engine, count=count, all_solutions=all_solutions,
-                                    time_limit=time_limit)
+                                    time_limit=None if deadline is None else max(deadline - time.monotonic(), 0.001))
     except KeyboardInterrupt as e:
         err.print(f"interrupted: {puzzle.name or 'katamino'} not decided", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED[_signal_of(e)]) from None
     if as_json:
         out.print_json(json.dumps(result.to_dict()))
     else:
-        _print(result, all_solutions)
+        printed = [0]
+        try:
+            _print(result, all_solutions, deadline, printed)
+        except KeyboardInterrupt as e:  # (the generic line said 'no solution' after 1,698 were printed)
+            err.print(f"interrupted: {printed[0]} of the {len(result.solutions)} solutions printed", markup=False)
+            raise typer.Exit(EXIT_INTERRUPTED[_signal_of(e)]) from None
+        if all_solutions and printed[0] < len(result.solutions):
+            err.print(f"time limit: {printed[0]} of the {len(result.solutions)} solutions printed", markup=False)
+            return EXIT_UNKNOWN
     if result.solutions and pictures:
         with bad_input():
             for path, _ in pictures:
@@ -175,11 +205,13 @@ def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, 
     if pictures is not None:
         with bad_input():
             check_line_files(pictures, [c.name for c in book.challenges], force=force)
+    deadline = _deadline(time_limit)
     results: dict[int, list[KataminoResult]] = {}
     done = 0
     try:
         with bad_input(), spinner(not as_json) as progress:
-            for k, result in solve_book(book, engine=engine, count=count, time_limit=time_limit):
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+            for k, result in solve_book(book, engine=engine, count=count, time_limit=left):
                 results.setdefault(k, []).append(result)
                 done += 1
                 if progress:
@@ -189,23 +221,29 @@ def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, 
         _report_book(book, results, count, as_json, draw=False, finished=False)
         err.print(f"interrupted: {done} of {book.size} puzzles solved (the table above)", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED[signum]) from None
-    _report_book(book, results, count, as_json, draw, finished=True)
+    puzzles = book.size
+    _report_book(book, results, count, as_json, draw, finished=done == puzzles, deadline=deadline)
+    if done < puzzles:  # (the time limit ended the book: the puzzles not reached are not decided)
+        err.print(f"time limit: {done} of {puzzles} puzzles solved (the table above)", markup=False)
     if pictures is not None:
         with bad_input():
             written = write_line_pictures(pictures, [(book.challenges[k].name, _panels(rs))
                                                      for k, rs in sorted(results.items())], force=force)
         (err if as_json else out).print(f"wrote {len(written)} pictures into {pictures}", markup=False)
     statuses = [r.status for rs in results.values() for r in rs]
-    return EXIT_UNKNOWN if KataminoStatus.UNKNOWN in statuses else EXIT_OK
+    return EXIT_UNKNOWN if KataminoStatus.UNKNOWN in statuses or done < puzzles else EXIT_OK
 
 
 def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bool, as_json: bool, draw: bool,
-                 finished: bool) -> None:
+                 finished: bool, deadline: float | None = None) -> None:
     if as_json:
         out.print_json(json.dumps(_book_json(book, results, finished)))
         return
     if draw:
-        for k in sorted(results):
+        for drawn, k in enumerate(sorted(results)):
+            if _past(deadline):  # (the time limit holds for the pictures too: the table still follows)
+                err.print(f"time limit: pictures of {drawn} of {len(results)} lines drawn", markup=False)
+                break
             out.print(_line_picture(book, k, results[k]))
             out.print()
     out.print(book_table(book, results, count))

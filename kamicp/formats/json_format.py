@@ -10,7 +10,7 @@ from typing import Any
 from kamicp.board.level import HOLE, Level, Move
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, check_range, load_json, read_text_file
-from kamicp.limits import ENV, limits
+from kamicp.limits import ENV, MAX_PLAYED, limits, too_many_played
 from kamicp.runtime.text import cut, short
 
 
@@ -55,6 +55,8 @@ def _official(value: Any, level: Level, source: str) -> tuple[Move, ...] | None:
     where = "field 'official'"
     if not isinstance(value, list):
         raise FormatError('must be a list of {"tap": ..., "colour": ...} moves', source=source, where=where)
+    if len(value) > MAX_PLAYED:
+        raise FormatError(too_many_played(), source=source, where=where)
     moves = []
     for k, item in enumerate(value, start=1):
         colour = item.get("colour", item.get("color")) if isinstance(item, dict) else None

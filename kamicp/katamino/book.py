@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kamicp.errors import FormatError, UsageError
 from kamicp.katamino.pieces import Rule
 from kamicp.katamino.puzzle import Puzzle, check_pieces, read_rule
 from kamicp.katamino.solver import AUTO, KataminoResult, solve_katamino
+from kamicp.limits import time_budget
 from kamicp.runtime.text import short
 
 ROWS = 5  # the game's tray is 5 cells high
@@ -114,11 +115,17 @@ def book_from_data(data: Any, source: str = "", default_name: str = "") -> Book:
 def solve_book(book: Book, *, engine: str = AUTO, count: bool = False,
                time_limit: float | None = None) -> Iterator[tuple[int, KataminoResult]]:
     """Every puzzle of every challenge in turn, as (challenge index, result). The time limit holds for the
-    whole book: once it is spent, each puzzle left gets only its quick proofs (or `unknown`)."""
+    whole book: once it is spent no puzzle is started (the iteration ends early; the caller sees which
+    puzzles it got). Each result's puzzle is a fresh copy, without the placements the solve computed, so
+    the results of a long book cost little memory each."""
     if time_limit is not None and time_limit <= 0:
         raise UsageError(f"time limit must be positive, got {time_limit}")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    limit = time_budget(time_limit)
+    deadline = None if limit is None else time.monotonic() + limit
     for k, challenge in enumerate(book.challenges):
         for puzzle in challenge.puzzles():
+            if deadline is not None and time.monotonic() >= deadline:
+                return
             left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-            yield k, solve_katamino(puzzle, engine=engine, count=count, time_limit=left)
+            result = solve_katamino(puzzle, engine=engine, count=count, time_limit=left)
+            yield k, replace(result, puzzle=replace(result.puzzle))  # (drops the cached placements)

@@ -3,6 +3,8 @@ with a readable name per colour, and the cells' ids (the page's stable hooks: "r
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kamicp.board.level import Level
 from kamicp.board.rules import Board
 from kamicp.render.colors import CSS_COLORS, hex_of, parse_color, rgb_of
@@ -23,11 +25,19 @@ def colour_name(level: Level, key: str) -> str:
         return shown
     if parse_color(key) is not None and not key.startswith("#"):
         return key
-    r, g, b = rgb_of(level, key)
-    nearest = min(CSS_COLORS, key=lambda n: sum((u - v) ** 2 for u, v in
-                                                 zip(parse_color(CSS_COLORS[n]) or (0, 0, 0), (r, g, b),
-                                                     strict=True)))
-    return f"{nearest} ({key})"
+    return f"{_nearest_css(rgb_of(level, key))} ({key})"
+
+
+@lru_cache(maxsize=4096)
+def _nearest_css(rgb: tuple[int, int, int]) -> str:
+    """The CSS colour name nearest to `rgb` (cached, with the names parsed once: an upload of a level of
+    100,000 colours asked this of every colour and pinned a worker thread for minutes)."""
+    return min(_css_rgb(), key=lambda n: sum((u - v) ** 2 for u, v in zip(_css_rgb()[n], rgb, strict=True)))
+
+
+@lru_cache(maxsize=1)
+def _css_rgb() -> dict[str, tuple[int, int, int]]:
+    return {name: parse_color(code) or (0, 0, 0) for name, code in CSS_COLORS.items()}
 
 
 def _shape(level: Level, item: object) -> dict | None:
