@@ -11,6 +11,7 @@ from kamicp.board.level import HOLE, Level, Move
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, check_range, load_json, read_text_file
 from kamicp.limits import ENV, limits
+from kamicp.runtime.atomic import write_atomic
 from kamicp.runtime.text import cut, short
 
 
@@ -217,12 +218,6 @@ def move_data(level: Level, move: Move) -> dict:
 
 
 def write_json(level: Level, path: str | Path, *, overwrite: bool = False, proof: dict | None = None) -> None:
-    p = Path(path)
-    if p.exists() and not overwrite:
-        raise FormatError("exists already (pass --force to overwrite it)", source=str(path))
-    if p.exists() and not p.is_file():
-        raise FormatError("is not a regular file: kamicp writes levels only to regular files", source=str(path))
-    try:
-        p.write_text(json.dumps(level_to_data(level, proof), indent=1) + "\n", encoding="utf-8")
-    except OSError as e:
-        raise FormatError(f"cannot write: {e.strerror or e}", source=str(path)) from None
+    """Write a level as kamicp JSON, at once or not at all (kamicp.runtime.atomic: never through a link)."""
+    data = (json.dumps(level_to_data(level, proof), indent=1) + "\n").encode("utf-8")
+    write_atomic(path, data, overwrite=overwrite, what="levels")
