@@ -45,7 +45,9 @@ def _at_least(n: int, exact: bool) -> str:
     return str(n) if exact else f"at least {n}"
 
 
-def print_count(level: Level, res: CountResult) -> None:
+def print_count(level: Level, res: CountResult, *, pivot: bool = False) -> None:
+    """The count as a table and one line per class (under Flood-It's rules, `pivot`, every move taps the
+    pivot: a class is its colour sequence)."""
     if res.optimum is None and res.complete:
         out.print(f"{level.name}: no solution (proven): nothing to count", markup=False)
         return
@@ -63,7 +65,10 @@ def print_count(level: Level, res: CountResult) -> None:
     out.print(Text(level.name, style="bold"))
     out.print(table)
     for k, plan in enumerate(res.examples, start=1):
-        moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
+        if pivot:
+            moves = "colours " + " ".join(m.color for m in plan) if plan else "(none: one colour already)"
+        else:
+            moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
         out.print(f"class {k}: {moves}", markup=False)
     if res.stopped_by:
         why = "the limit" if res.stopped_by == StoppedBy.LIMIT else "the time limit"
@@ -103,7 +108,7 @@ def count_cmd(
     if as_json:
         out.print_json(json.dumps(res.to_dict(level)))
     else:
-        print_count(level, res)
+        print_count(level, res, pivot=rules == Rules.PIVOT)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
     raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == StoppedBy.TIME else EXIT_NEGATIVE if none else EXIT_OK)
 
@@ -111,8 +116,9 @@ def count_cmd(
 def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:
     """One line: the proven optimum and what was counted before the signal (lower bounds)."""
     solutions = _at_least(res.solutions, res.solutions_complete)
+    word = "optimal solution" if res.solutions == 1 else "optimal solutions"
     err.print(f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
-              f"optimal solutions, at least {plural(res.classes, 'class', 'classes')}", markup=False, soft_wrap=True)
+              f"{word}, at least {plural(res.classes, 'class', 'classes')}", markup=False, soft_wrap=True)
     return typer.Exit(EXIT_INTERRUPTED[signum])
 
 

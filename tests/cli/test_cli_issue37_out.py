@@ -81,3 +81,66 @@ def test_steps_dir_under_a_file_is_refused_before_the_solve(tmp_path: Path) -> N
     res = run("solve", PUZZLES / "tri-dawn.json", "--steps-dir", blocker / "x")
     assert res.exit_code == 2, res.output
     assert "not a folder" in res.output and "optimal" not in res.output
+
+
+# --- new-user 7, rough edges: what a wrong file name or a grid of numbers gets
+
+
+def test_a_missing_file_without_extension_is_no_such_file(tmp_path: Path) -> None:
+    res = run("info", tmp_path / "typo_level")
+    assert res.exit_code == 2 and "typo_level: no such file" in res.output, res.output
+
+
+def test_numbers_point_to_the_flood_it_format(tmp_path: Path) -> None:
+    grid = tmp_path / "g.txt"
+    grid.write_text("1 2 3\n2 3 1\n")
+    res = run("info", grid, "--geometry", "square")
+    assert res.exit_code == 2 and "--format flood99" in res.output
+    csv = tmp_path / "g.csv"
+    csv.write_text("1,2\n")
+    res = run("info", csv)
+    assert res.exit_code == 2 and "unknown file type '.csv'" in res.output and "--format flood99" in res.output
+
+
+# --- rough edges: the rules in force, the colour sequence under pivot rules, singulars
+
+
+FLOOD = "3 3 3\n1 2 3\n2 3 1\n3 1 2\n0\n"
+
+
+def test_a_flood_it_board_names_the_rules_it_is_solved_under(tmp_path: Path) -> None:
+    path = tmp_path / "03_03_03_001"
+    path.write_text(FLOOD)
+    kami = run("solve", path)
+    assert kami.exit_code == 0, kami.output
+    assert "Kami rules" in kami.stdout and "--rules pivot" in kami.stdout
+    flood = run("solve", path, "--rules", "pivot")
+    assert "Flood-It rules" in flood.stdout and "--rules pivot" not in flood.stdout
+    tapped = [line for line in flood.stdout.splitlines() if "(0, 0)" in line]
+    assert tapped == [flood.stdout.splitlines()[0]]  # only the header names the pivot: no tap column
+    count = run("count", path, "--rules", "pivot")
+    assert "class 1: colours " in count.stdout and "(0, 0)" not in count.stdout
+    plain = tmp_path / "plain.txt"
+    plain.write_text("AB\n")
+    assert "Kami rules" in run("solve", plain, "--geometry", "square").stdout
+
+
+def test_singulars(tmp_path: Path) -> None:
+    one = tmp_path / "one.txt"
+    one.write_text("A\n")
+    res = run("solve", one, "--geometry", "square")
+    assert "1 region, 1 colour," in res.stdout, res.stdout
+    assert "1 row x 1 column" in run("info", one, "--geometry", "square").stdout
+    from kamicp.board.level import Level, Move
+    from kamicp.board.rules import verify
+    from kamicp.errors import RuleError
+
+    level = Level.from_rows(["AB", "BC"], "square")
+    with pytest.raises(RuleError, match="after 1 move the board"):
+        verify(level, [Move(0, "B")])
+
+
+def test_help_names_every_level_kind_and_format() -> None:
+    text = " ".join(run("solve", "--help").stdout.split())
+    assert "screenshot" in text and "rows_cols_colours_index" in text
+    assert "flood99, image" in text
