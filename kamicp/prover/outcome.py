@@ -202,8 +202,9 @@ class CountResult:
 
 def move_dict(level: Level, move: Move) -> dict:
     """A move in every --json output: the cell a player taps, the colour's key, and how the level shows that
-    colour (its palette entry)."""
-    return {"tap": level.tap_data(move.cell), "colour": move.color, "colour_name": level.display_color(move.color)}
+    colour (its palette entry, else the key itself: the only name a level without a palette gives it)."""
+    name = level.display_color(move.color) or move.color
+    return {"tap": level.tap_data(move.cell), "colour": move.color, "colour_name": name}
 
 
 def proof_row(h: Horizon) -> dict:
