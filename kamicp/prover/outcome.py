@@ -110,11 +110,15 @@ class Result:
 
     def proof_by_horizon(self) -> tuple[Horizon, ...]:
         """The proof for display, one step per horizon in increasing order. Where several engines
-        answered the same horizon (the portfolio), the first definite answer is kept over 'unknown'."""
+        answered the same horizon (the portfolio), the first definite answer is kept over 'unknown'; of
+        several 'unknown' answers, the engine that worked on it longest (the one the time limit stopped, not
+        one that gave up at once), so the table says the engine and time the --json rows show spent."""
         chosen: dict[int, Horizon] = {}
         for h in self.proof:
             old = chosen.get(h.steps)
             if old is None or (old.outcome == Outcome.UNKNOWN and h.outcome != Outcome.UNKNOWN):
+                chosen[h.steps] = h
+            elif old.outcome == h.outcome == Outcome.UNKNOWN and h.seconds > old.seconds:
                 chosen[h.steps] = h
         return tuple(chosen[k] for k in sorted(chosen))
 

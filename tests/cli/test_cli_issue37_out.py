@@ -144,3 +144,19 @@ def test_help_names_every_level_kind_and_format() -> None:
     text = " ".join(run("solve", "--help").stdout.split())
     assert "screenshot" in text and "rows_cols_colours_index" in text
     assert "flood99, image" in text
+
+
+# --- new-user 5: the proof table's row for an unknown horizon
+
+
+def test_an_unknown_horizon_shows_the_engine_that_spent_the_time() -> None:
+    from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
+
+    proof = (Horizon(8, Outcome.INFEASIBLE, 1.1, EngineName.SEARCH),
+             Horizon(9, Outcome.UNKNOWN, 0.012, EngineName.SEARCH),
+             Horizon(9, Outcome.UNKNOWN, 12.98, EngineName.CPSAT),
+             Horizon(9, Outcome.UNKNOWN, 13.87, EngineName.CPSAT))
+    result = Result("x", Status.UNKNOWN, (), 9, 11, None, proof, EngineName.AUTO, 15.2, 10, 5)
+    nine = [h for h in result.proof_by_horizon() if h.steps == 9]
+    assert nine == [proof[3]]
+    assert [h.steps for h in result.proof_by_horizon()] == [8, 9]
