@@ -120,6 +120,9 @@ def _open_store(path: Path | None, resume: bool) -> PackStore | None:
         return PackStore(path)
 
 
+MAX_MEMORY_MB = 2**40  # (a byte count the kernel's RLIMIT_AS takes: a larger one overflowed as a crash per level)
+
+
 @app.command("validate")
 def validate_cmd(
     paths: Annotated[list[str], typer.Argument(metavar="PATHS...", help="Level files, folders (searched "
@@ -142,8 +145,9 @@ def validate_cmd(
                                                     "SQLite file as it comes.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip levels the store already answered "
                                          "(same content and settings; a proof under any time limit).")] = False,
-    memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, help="Address-space cap of "
-                                           "each level's process (0: none).")] = 2048,
+    memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, max=MAX_MEMORY_MB,
+                                           help="Address-space cap of each level's process (0: none; at most "
+                                           f"{MAX_MEMORY_MB:,}).")] = 2048,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,

@@ -160,3 +160,13 @@ def test_an_unknown_horizon_shows_the_engine_that_spent_the_time() -> None:
     nine = [h for h in result.proof_by_horizon() if h.steps == 9]
     assert nine == [proof[3]]
     assert [h.steps for h in result.proof_by_horizon()] == [8, 9]
+
+
+# --- hostile 12: a huge --memory-limit is bad input, not a crash per level
+
+
+def test_a_huge_memory_limit_is_one_line_exit_2() -> None:
+    res = run("validate", PUZZLES / "tri-dawn.json", "--memory-limit", "99999999999999")
+    assert res.exit_code == 2 and "--memory-limit" in res.output and "crashed" not in res.output, res.output
+    res = run("validate", PUZZLES / "tri-dawn.json", "--memory-limit", str(2**40))
+    assert res.exit_code == 0, res.output
