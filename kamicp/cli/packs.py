@@ -25,7 +25,7 @@ from kamicp.cli.console import bad_input, err, fail, out
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
 from kamicp.cli.options import MAX_WORKERS, EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, Seed
-from kamicp.cli.pack_table import pack_table, report_tables
+from kamicp.cli.pack_table import VERDICT_TEXT, pack_table, report_tables
 from kamicp.errors import ClusterLost, Terminated
 from kamicp.floodit.rules import check_rules
 from kamicp.packs import (
@@ -45,6 +45,7 @@ from kamicp.packs import (
     to_markdown,
 )
 from kamicp.packs.runner import default_jobs
+from kamicp.render.safe import printable
 from kamicp.runtime.store import StoreWriteError
 
 EXIT_FOR = {PackOutcome.CORRECT: EXIT_OK, PackOutcome.WRONG: EXIT_NEGATIVE, PackOutcome.UNKNOWN: EXIT_UNKNOWN,
@@ -89,7 +90,8 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
             count(row)
             if plain:
                 how = "from the store" if skipped else f"{row.seconds:.2f} s"
-                err.print(f"[{counts['done']}/{total}] {row.level}: {row.verdict} ({how})", markup=False)
+                err.print(f"[{counts['done']}/{total}] {row.level}: {VERDICT_TEXT[row.verdict]} ({how})",
+                          markup=False)
         yield line
         return
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),
@@ -126,7 +128,9 @@ MAX_MEMORY_MB = 2**40  # (a byte count the kernel's RLIMIT_AS takes: a larger on
 @app.command("validate")
 def validate_cmd(
     paths: Annotated[list[str], typer.Argument(metavar="PATHS...", help="Level files, folders (searched "
-                                               "recursively) and glob patterns ('pack/*.json').",
+                                               "recursively; a file there that is clearly another command's, a "
+                                               "Katamino book, is skipped with a note) and glob patterns "
+                                               "('pack/*.json').",
                                                show_default=False)],
     par: Annotated[int | None, typer.Option("--par", min=0, help="Par to check (default: each file's).")] = None,
     slack: Annotated[int, typer.Option("--slack", min=0, help="Search up to par + K moves to say how far off.")] = 2,
@@ -177,8 +181,12 @@ def _validate(paths: list[str], settings: PackSettings, store: PackStore | None,
               as_json: bool) -> list[Row]:
     """Run the pack and print its table; stopped early (a signal, the store not written), print the table of
     the levels done, say how to go on, and exit as documented (130 / 143, or 2)."""
+    others: list[tuple[Path, str]] = []
     with bad_input():
-        items = load_pack(discover(paths), fmt, geometry)
+        items = load_pack(discover(paths, others), fmt, geometry)
+    for path, command in others:
+        err.print(f"note: skipped {printable(path)}: a file for `kamicp {command}`, not a level", markup=False,
+                  soft_wrap=True)
     if not items:
         raise fail(f"no levels in {', '.join(paths)} (level files end in {', '.join(LEVEL_SUFFIXES)})")
     jobs = jobs or (2 if dask == "local" else default_jobs(settings.engine))

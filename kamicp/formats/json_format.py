@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kamicp.board.level import HOLE, Level, Move
-from kamicp.errors import FormatError
+from kamicp.errors import FormatError, KamiError
 from kamicp.formats.common import check_cells, check_range, load_json, read_text_file
 from kamicp.limits import ENV, limits
 from kamicp.runtime.atomic import write_atomic
@@ -94,12 +94,29 @@ def level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     return level
 
 
+def _is_katamino(data: Any) -> bool:
+    """JSON data of a Katamino puzzle or book (`kamicp katamino FILE`), not a Kami level."""
+    return isinstance(data, dict) and data.get("geometry") is None and ("pieces" in data or "challenges" in data)
+
+
+def other_command(path: str | Path) -> str | None:
+    """The command a JSON file is clearly for when it is not a Kami level ('katamino'), else None (a level,
+    or a file whose reading will say what is wrong with it)."""
+    if Path(path).suffix.lower() != ".json":
+        return None
+    try:
+        data = load_json(read_text_file(path), source=str(path))
+    except (KamiError, OSError):
+        return None
+    return "katamino" if _is_katamino(data) else None
+
+
 def _level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     """Build a level from parsed JSON data; every problem names the field."""
     if not isinstance(data, dict):
         raise FormatError("the top level must be a JSON object", source=source)
     geometry = data.get("geometry")
-    if geometry is None and ("pieces" in data or "challenges" in data):  # a walk over a folder meets these
+    if _is_katamino(data):  # a walk over a folder meets these
         raise FormatError("a Katamino puzzle or book, not a Kami level (run `kamicp katamino FILE`)",
                           source=source)
     if geometry is None:

@@ -86,6 +86,13 @@ class Horizon:
     engine: EngineName
 
 
+def _shows_better(new: Horizon, old: Horizon) -> bool:
+    """A horizon's row to show over another: a definite answer over 'unknown', the longer 'unknown'."""
+    if old.outcome != Outcome.UNKNOWN:
+        return False
+    return new.outcome != Outcome.UNKNOWN or new.seconds > old.seconds
+
+
 @dataclass(frozen=True)
 class Result:
     """What a solve established. `lower_bound` is proven; `upper_bound` is the length of `moves`,
@@ -116,9 +123,7 @@ class Result:
         chosen: dict[int, Horizon] = {}
         for h in self.proof:
             old = chosen.get(h.steps)
-            if old is None or (old.outcome == Outcome.UNKNOWN and h.outcome != Outcome.UNKNOWN):
-                chosen[h.steps] = h
-            elif old.outcome == h.outcome == Outcome.UNKNOWN and h.seconds > old.seconds:
+            if old is None or _shows_better(h, old):
                 chosen[h.steps] = h
         return tuple(chosen[k] for k in sorted(chosen))
 

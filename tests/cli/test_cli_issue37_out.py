@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,31 @@ def test_a_huge_memory_limit_is_one_line_exit_2() -> None:
     assert res.exit_code == 2 and "--memory-limit" in res.output and "crashed" not in res.output, res.output
     res = run("validate", PUZZLES / "tri-dawn.json", "--memory-limit", str(2**40))
     assert res.exit_code == 0, res.output
+
+
+# --- new-user 9 and 12: validate on the project's own folder; docs that agree with the help
+
+
+def test_validate_skips_a_katamino_book_in_a_folder_with_a_note(tmp_path: Path) -> None:
+    folder = tmp_path / "puzzles"
+    shutil.copytree(PUZZLES / "katamino", folder / "katamino")
+    shutil.copy(PUZZLES / "tri-dawn.json", folder)
+    bad = folder / "bad.json"
+    bad.write_text("{}")
+    res = run("validate", folder)
+    assert res.exit_code == 2, res.output  # (bad.json: a bad level is still bad input)
+    assert "note: skipped" in res.stderr and "book.json" in res.stderr and "kamicp katamino" in res.stderr
+    progress = [line for line in res.stderr.splitlines() if line.startswith("[")]
+    assert len(progress) == 2 and any(": bad input (" in line for line in progress), progress
+    bad.unlink()
+    assert run("validate", folder).exit_code == 0
+    named = run("validate", folder / "katamino" / "book.json")  # named on its own: read, and said what it is
+    assert named.exit_code == 2 and "kamicp katamino" in named.output
+
+
+def test_generate_out_is_required_in_the_docs_too() -> None:
+    from tests.helpers import ROOT
+
+    reference = (ROOT / "docs" / "commands.md").read_text()
+    assert "[-o OUT]" not in reference and "--par N -o OUT" in reference
+    assert "Required: `-o`" in reference
