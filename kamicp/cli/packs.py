@@ -90,8 +90,8 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
             count(row)
             if plain:
                 how = "from the store" if skipped else f"{row.seconds:.2f} s"
-                err.print(f"[{counts['done']}/{total}] {row.level}: {VERDICT_TEXT[row.verdict]} ({how})",
-                          markup=False)
+                word = VERDICT_TEXT[row.verdict]  # (the table's word: "bad input", not the code "bad-input")
+                err.print(f"[{counts['done']}/{total}] {printable(row.level)}: {word} ({how})", markup=False)
         yield line
         return
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -199,3 +200,38 @@ def test_generate_out_is_required_in_the_docs_too() -> None:
     reference = (ROOT / "docs" / "commands.md").read_text()
     assert "[-o OUT]" not in reference and "--par N -o OUT" in reference
     assert "Required: `-o`" in reference
+
+
+# --- new-user 10, hostile 14: report's table at 80 columns, the reason of a bad row, names and CSV cells
+
+
+def _store_with_odd_names(tmp_path: Path) -> Path:
+    level = json.loads((PUZZLES / "tri-dawn.json").read_text())
+    (tmp_path / "evil.json").write_text(json.dumps({**level, "name": "evil\nfake │ 1 │ 1 │ correct"}))
+    (tmp_path / "formula.json").write_text(json.dumps({**level, "name": '=HYPERLINK("http://x","y")'}))
+    (tmp_path / "bad.json").write_text("{}")
+    store = tmp_path / "s.sqlite"
+    names = [PUZZLES / "tri-ember.json", tmp_path / "evil.json", tmp_path / "formula.json", tmp_path / "bad.json"]
+    res = run("validate", *names, "--store", store, "--engine", "search")
+    assert res.exit_code == 2, res.output
+    assert "evil\\nfake" in res.stderr and "\nfake" not in res.stderr  # (the progress line)
+    return store
+
+
+def test_report_wraps_the_proof_shows_reasons_and_escapes_names(tmp_path: Path) -> None:
+    store = _store_with_odd_names(tmp_path)
+    res = runner.invoke(app, ["report", str(store)], env={"COLUMNS": "80"})
+    assert res.exit_code == 2, res.output  # (a bad-input row)
+    lines = res.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    text = " ".join(part.strip() for line in lines for part in line.split("│"))
+    text = " ".join(text.split())
+    assert re.search(r"5-6 search, 7 \w+✓", text), res.stdout  # the whole proof, wrapped, not cut
+    assert "field 'geometry': missing" in text
+    assert not any(line.startswith("fake") for line in lines) and "evil\\nfake" in res.stdout
+
+
+def test_report_csv_neutralises_formulas(tmp_path: Path) -> None:
+    store = _store_with_odd_names(tmp_path)
+    res = run("report", store, "--csv")
+    assert "'=HYPERLINK(" in res.stdout and ',"=HYPERLINK' not in res.stdout and "\n=HYPERLINK" not in res.stdout
