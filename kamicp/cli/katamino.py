@@ -24,7 +24,7 @@ from kamicp.cli.signals import interruptible
 from kamicp.errors import Terminated
 from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorthand, solve_katamino
 from kamicp.katamino.book import Book, solve_book
-from kamicp.katamino.files import read_katamino_file
+from kamicp.katamino.files import SAMPLER, bundled_book, read_katamino_file
 from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
 from kamicp.render.files import check_writable, picture_kind
 
@@ -41,6 +41,16 @@ class KataminoEngine(StrEnum):
     DLX = "dlx"
 
 
+def _bundled_if_named(path: Path) -> Path:
+    """`sampler`, when no file has that name: the example book kamicp ships (from any folder)."""
+    if str(path) == SAMPLER and not path.exists():
+        book = bundled_book()
+        if book is None:
+            raise fail("the example book is not installed with this copy of kamicp")
+        return book
+    return path
+
+
 def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule) -> Puzzle | Book:
     if path is not None and (board or pieces):
         raise fail("give a PUZZLE or BOOK file, or --board with --pieces, not both")
@@ -49,7 +59,7 @@ def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule
     with bad_input():
         if path is None:
             return shorthand(board or "", pieces or "", rule)
-        found = read_katamino_file(path)
+        found = read_katamino_file(_bundled_if_named(path))
     if rule is Rule.FREE:
         return found.with_rule(rule) if isinstance(found, Book) else replace(found, rule=rule)
     return found
@@ -223,7 +233,7 @@ def katamino_cmd(
     puzzle_path: Annotated[Path | None, typer.Argument(
         metavar="PUZZLE|BOOK", show_default=False,
         help='Puzzle JSON {"rows", "cols", "pieces", "blocked"}, or a book of challenges {"challenges": '
-             '[{"pieces", "start"}, ...]}.')] = None,
+             '[{"pieces", "start"}, ...]}; `sampler`: the example book kamicp ships.')] = None,
     board: Annotated[str | None, typer.Option("--board", help="Board size ROWSxCOLS, e.g. 5x6.")] = None,
     pieces: Annotated[str | None, typer.Option("--pieces", help="Piece letters (FILNPTUVWXYZ), e.g. LPUVYN.")] = None,
     free: Annotated[bool, typer.Option("--free", help="Free pentomino packing: the I may lie either way "

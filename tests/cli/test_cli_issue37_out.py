@@ -235,3 +235,33 @@ def test_report_csv_neutralises_formulas(tmp_path: Path) -> None:
     store = _store_with_odd_names(tmp_path)
     res = run("report", store, "--csv")
     assert "'=HYPERLINK(" in res.stdout and ',"=HYPERLINK' not in res.stdout and "\n=HYPERLINK" not in res.stdout
+
+
+# --- new-user 11: the Katamino example book in a built package
+
+
+def test_a_built_package_carries_the_example_book(tmp_path: Path) -> None:
+    """setup.py's build_py copies the book into the package (a wheel is built from that folder), and the
+    package's own copy is the one found first."""
+    import subprocess
+    import sys
+
+    from tests.helpers import ROOT
+
+    build = tmp_path / "lib"
+    proc = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(build)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    packaged = build / "kamicp" / "katamino" / "books" / "sampler.json"
+    assert packaged.read_text() == (PUZZLES / "katamino" / "book.json").read_text()
+    found = subprocess.run([sys.executable, "-c", "from kamicp.katamino.files import bundled_book; "
+                            "print(bundled_book())"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(build)},
+                           capture_output=True, text=True, timeout=60)
+    assert found.stdout.strip() == str(packaged.resolve()), found
+
+
+def test_the_example_book_by_name_from_an_empty_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    res = run("katamino", "sampler", "--no-draw", "--json")
+    assert res.exit_code in (0, 3), res.output
+    assert json.loads(res.stdout)["book"] == "kamicp sampler"
