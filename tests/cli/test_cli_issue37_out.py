@@ -265,3 +265,20 @@ def test_the_example_book_by_name_from_an_empty_folder(tmp_path: Path, monkeypat
     res = run("katamino", "sampler", "--no-draw", "--json")
     assert res.exit_code in (0, 3), res.output
     assert json.loads(res.stdout)["book"] == "kamicp sampler"
+
+
+# --- hostile 14: a 1 x 1 picture is refused without numpy's RuntimeWarnings
+
+
+def test_a_one_pixel_picture_is_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    png = tmp_path / "one.png"
+    Image.new("RGB", (1, 1), (255, 0, 0)).save(png)
+    proc = subprocess.run([sys.executable, "-m", "kamicp", "info", str(png)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
