@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,31 @@ def _palette(value: Any, source: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise FormatError("must be an object mapping colour keys to colour strings", source=source,
                           where="field 'palette'")
+    for key, colour in value.items():
+        if not is_colour(colour):
+            raise FormatError(f"{short(colour)} is not a colour (expected '#rrggbb', '#rgb' or a CSS colour name "
+                              "such as 'red'; docs/formats.md)", source=source,
+                              where=f"field 'palette', key {short(key)}")
     return dict(value)
+
+
+HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def is_colour(text: str) -> bool:
+    """A palette value the pictures and the terminal can show: the same rule as kamicp.render.colors'
+    parse_color (a hex code, one of the 148 CSS colour names, or a colour name rich knows)."""
+    from PIL import ImageColor
+    from rich.color import Color, ColorParseError
+
+    s = text.strip()
+    if HEX_COLOUR.fullmatch(s) or s.lower().replace(" ", "").replace("_", "") in ImageColor.colormap:
+        return True
+    try:
+        Color.parse(s.lower())
+    except ColorParseError:
+        return False
+    return True
 
 
 def _medals(value: Any, source: str) -> tuple[tuple[str, int], ...]:

@@ -282,3 +282,59 @@ def test_a_one_pixel_picture_is_one_line(tmp_path: Path) -> None:
                           timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+# --- rough edges: the docs' examples, run in order in the checkout, leave only git-ignored files
+
+
+def test_the_docs_examples_write_distinct_ignored_files() -> None:
+    import shlex
+    import subprocess
+
+    from tests.cli.test_readme import EXAMPLES
+    from tests.helpers import ROOT
+
+    written: dict[str, str] = {}
+    for example in EXAMPLES:
+        for command, _first, error in example.commands:
+            words = shlex.split(command)
+            for flag in ("-o", "--out", "--overlay", "--svg", "--png", "--store", "--steps-dir"):
+                for k, word in enumerate(words[:-1]):
+                    if word != flag or error:
+                        continue
+                    target = words[k + 1]
+                    where = f"{example.page}:{example.line}"
+                    if flag != "--store":  # (a store is meant to be reused: --resume, report)
+                        assert target not in written, f"{target}: written by {written[target]} and {where}"
+                    written[target] = where
+    assert written
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", *written], cwd=ROOT, capture_output=True,
+                             text=True).stdout.split()
+    assert sorted(set(written) - set(ignored)) == [], "not git-ignored"
+
+
+# --- rough edges: palette values checked, palette order followed
+
+
+def test_a_palette_value_that_is_no_colour_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"geometry": "square", "rows": ["AB"], "palette": {"A": "notacolour"}}))
+    res = run("info", path)
+    assert res.exit_code == 2 and "field 'palette', key \"A\"" in res.output and "notacolour" in res.output
+    path.write_text(json.dumps({"geometry": "square", "rows": ["AB"],
+                                "palette": {"A": "Rebecca Purple", "B": "#fff"}}))
+    assert run("info", path).exit_code == 0
+
+
+def test_legend_and_play_swatches_follow_the_palette_order(tmp_path: Path) -> None:
+    from kamicp.formats import load_level
+    from kamicp.play.view import level_view
+
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"geometry": "square", "rows": ["ABCD"],
+                                "palette": {"C": "red", "A": "blue", "B": "green"}}))
+    level = load_level(path)
+    assert level.display_keys == ("C", "A", "B", "D")
+    assert [p["key"] for p in level_view(level, "t")["palette"]] == ["C", "A", "B", "D"]
+    legend = run("show", path).stdout.splitlines()[1]
+    assert [legend.index(k) for k in "CABD"] == sorted(legend.index(k) for k in "CABD"), legend
