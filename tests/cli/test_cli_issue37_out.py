@@ -338,3 +338,12 @@ def test_legend_and_play_swatches_follow_the_palette_order(tmp_path: Path) -> No
     assert [p["key"] for p in level_view(level, "t")["palette"]] == ["C", "A", "B", "D"]
     legend = run("show", path).stdout.splitlines()[1]
     assert [legend.index(k) for k in "CABD"] == sorted(legend.index(k) for k in "CABD"), legend
+
+
+# --- rough edges: hint --moves errors name the option
+
+
+@pytest.mark.parametrize("moves", ["1:Nope", "xx", "99:Red", "[1"])
+def test_hint_moves_errors_name_the_option(moves: str) -> None:
+    res = run("hint", PUZZLES / "blog-18.json", "--moves", moves)
+    assert res.exit_code == 2 and res.output.startswith("error: --moves: "), res.output
