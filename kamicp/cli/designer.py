@@ -179,11 +179,13 @@ def generate_cmd(
     with bad_input():
         spec.check()
     targets = _targets(spec, count, out_path)
-    existing = [p for p in targets if p.exists()]
+    existing = [p for p in targets if p.exists() or p.is_symlink()]  # (a dangling link too: never followed)
     if existing and not force:
         raise fail(f"{existing[0]}: exists already (pass --force to overwrite it)")
     if out_path.exists() and not out_path.is_dir() and len(targets) > 1:
         raise fail(f"{out_path}: is a file, but a pack of {count} levels needs a folder")
+    if targets[0].parent.exists() and not targets[0].parent.is_dir():
+        raise fail(f"{targets[0].parent}: is not a folder, so {targets[0].name} cannot be written in it")
     try:
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:

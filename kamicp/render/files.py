@@ -47,6 +47,8 @@ def check_writable(paths: Sequence[str | Path], *, force: bool = False, new_fold
         if not folder.is_dir() and not (new_folder and not folder.exists()):
             what = "is not a folder" if folder.exists() else "does not exist"
             raise FormatError(f"cannot write: the folder {folder} {what}", source=str(p))
+        if new_folder and not folder.exists() and not (above := _nearest_existing(folder)).is_dir():
+            raise FormatError(f"cannot create the folder {folder}: {above} is not a folder", source=str(p))
         if p.is_dir():
             raise FormatError("is a directory, not a picture file", source=str(p))
         check_target(p, overwrite=force, what="pictures")  # (a link, even dangling, is there: never followed)

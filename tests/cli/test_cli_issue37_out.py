@@ -347,3 +347,27 @@ def test_legend_and_play_swatches_follow_the_palette_order(tmp_path: Path) -> No
 def test_hint_moves_errors_name_the_option(moves: str) -> None:
     res = run("hint", PUZZLES / "blog-18.json", "--moves", moves)
     assert res.exit_code == 2 and res.output.startswith("error: --moves: "), res.output
+
+
+def test_other_outputs_under_a_file_are_refused_before_the_work(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    res = run("katamino", "--board", "5x6", "--pieces", "LPUVYN", "--svg", blocker / "x.svg")
+    assert res.exit_code == 2 and "not a folder" in res.output, res.output
+    res = run("generate", "--geometry", "square", "--rows", "4", "--cols", "4", "--colours", "3", "--par", "3",
+              "-o", blocker / "x.json")
+    assert res.exit_code == 2 and "is not a folder" in res.output, res.output
+    link = tmp_path / "g.json"
+    link.symlink_to(tmp_path / "nowhere.json")
+    res = run("generate", "--geometry", "square", "--rows", "4", "--cols", "4", "--colours", "3", "--par", "3",
+              "-o", link)
+    assert res.exit_code == 2 and "exists already" in res.output and not (tmp_path / "nowhere.json").exists()
+
+
+def test_katamino_pictures_under_a_file_are_refused_before_the_book(tmp_path: Path) -> None:
+    from kamicp.katamino.picture import check_line_files
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(Exception, match="not a folder"):
+        check_line_files(blocker / "x", ["A"])
