@@ -371,3 +371,15 @@ def test_katamino_pictures_under_a_file_are_refused_before_the_book(tmp_path: Pa
     blocker.write_text("")
     with pytest.raises(Exception, match="not a folder"):
         check_line_files(blocker / "x", ["A"])
+
+
+def test_count_interrupted_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    import signal
+
+    from kamicp.cli.designer import _count_interrupted
+    from kamicp.prover.outcome import CountResult
+
+    res = CountResult("x", 7, 1, 1, False, 7, 7, (), 1.0)
+    _count_interrupted(res, signal.SIGINT)
+    line = capsys.readouterr().err
+    assert "at least 1 optimal solution," in line and "at least 1 class" in line, line
