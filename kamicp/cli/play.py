@@ -84,8 +84,9 @@ def hint_cmd(
 
 PlayLevelArg = Annotated[Path | None, typer.Argument(
     metavar="[LEVEL]", show_default=False,
-    help="Level file (.json, .puz, .xml, or a text grid with --geometry); none: a bundled level (the page "
-         "offers the others).")]
+    help="Level file (.json, .puz, .xml, a screenshot .png/.jpg, a Flood-It board named "
+         "rows_cols_colours_index, or a text grid with --geometry); none: a bundled level (the page offers the "
+         "others).")]
 
 
 @app.command("play")

@@ -17,8 +17,8 @@ from tests.helpers import PUZZLES
 runner = CliRunner()
 
 
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args])
+def run(*args: object, env: dict[str, str] | None = None):
+    return runner.invoke(app, [str(a) for a in args], env=env)
 
 
 # --- hostile 11: outputs written at once, never through a symbolic link
@@ -143,9 +143,10 @@ def test_singulars(tmp_path: Path) -> None:
 
 
 def test_help_names_every_level_kind_and_format() -> None:
-    text = " ".join(run("solve", "--help").stdout.split())
-    assert "screenshot" in text and "rows_cols_colours_index" in text
-    assert "flood99, image" in text
+    for command in ("solve", "play", "info"):
+        text = " ".join(run(command, "--help", env={"COLUMNS": "200"}).stdout.split())
+        assert "screenshot" in text and "rows_cols_colours_index" in text, command
+    assert "flood99, image" in " ".join(run("solve", "--help", env={"COLUMNS": "200"}).stdout.split())
 
 
 # --- new-user 5: the proof table's row for an unknown horizon
