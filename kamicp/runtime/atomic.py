@@ -44,6 +44,8 @@ def write_atomic(path: str | Path, data: bytes, *, overwrite: bool, what: str = 
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
+            if overwrite and p.is_file() and not p.is_symlink():  # the replaced file's permissions are kept
+                os.chmod(tmp, p.stat().st_mode & 0o7777)
             _place(tmp, p, overwrite=overwrite)
         finally:
             with contextlib.suppress(FileNotFoundError):

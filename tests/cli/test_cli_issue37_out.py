@@ -384,3 +384,11 @@ def test_count_interrupted_in_the_singular(capsys: pytest.CaptureFixture[str]) -
     _count_interrupted(res, signal.SIGINT)
     line = capsys.readouterr().err
     assert "at least 1 optimal solution," in line and "at least 1 class" in line, line
+
+
+def test_force_keeps_the_replaced_files_permissions(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    out.write_text("old\n")
+    out.chmod(0o640)
+    assert run("convert", PUZZLES / "tri-dawn.json", "-o", out, "--force").exit_code == 0
+    assert out.stat().st_mode & 0o777 == 0o640 and "triangle" in out.read_text()
