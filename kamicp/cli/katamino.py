@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, spinner
+from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
 from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
 from kamicp.cli.signals import interruptible
@@ -75,7 +75,7 @@ def _print(result: KataminoResult, all_solutions: bool) -> None:
         out.print(outline_text(grid))
     if result.count is not None:
         exact = "" if result.complete else "at least "
-        out.print(f"{exact}{result.count} solutions, {exact}{result.distinct} up to the board's "
+        out.print(f"{exact}{plural(result.count, 'solution')}, {exact}{result.distinct} up to the board's "
                   f"{result.symmetries} symmetries", markup=False)
     out.print(Text(f"{result.status.value}: {result.reason}", style=f"bold {STATUS_STYLE[result.status]}"))
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}", markup=False)
@@ -222,7 +222,7 @@ def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bo
     rs = [r for line in results.values() for r in line]
     tally = {s: sum(r.status is s for r in rs) for s in KataminoStatus}
     seconds = sum(r.seconds for r in rs)
-    out.print(f"{len(rs)} puzzles: {tally[KataminoStatus.SOLVED]} solved, "
+    out.print(f"{plural(len(rs), 'puzzle')}: {tally[KataminoStatus.SOLVED]} solved, "
               f"{tally[KataminoStatus.IMPOSSIBLE]} proven impossible, {tally[KataminoStatus.UNKNOWN]} unknown; "
               f"{seconds:.2f} s, engine {rs[0].engine if rs else '-'}",
               markup=False)

@@ -392,3 +392,8 @@ def test_force_keeps_the_replaced_files_permissions(tmp_path: Path) -> None:
     out.chmod(0o640)
     assert run("convert", PUZZLES / "tri-dawn.json", "-o", out, "--force").exit_code == 0
     assert out.stat().st_mode & 0o777 == 0o640 and "triangle" in out.read_text()
+
+
+def test_katamino_count_in_the_singular() -> None:
+    res = run("katamino", "--board", "1x5", "--pieces", "I", "--count")
+    assert res.exit_code == 0 and "1 solution, 1 up to" in res.stdout, res.stdout
