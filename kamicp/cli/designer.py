@@ -114,12 +114,16 @@ def count_cmd(
 
 
 def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:
+    err.print(interrupted_count_line(res), markup=False, soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED[signum])
+
+
+def interrupted_count_line(res: CountResult) -> str:
     """One line: the proven optimum and what was counted before the signal (lower bounds)."""
     solutions = _at_least(res.solutions, res.solutions_complete)
     word = "optimal solution" if res.solutions == 1 else "optimal solutions"
-    err.print(f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
-              f"{word}, at least {plural(res.classes, 'class', 'classes')}", markup=False, soft_wrap=True)
-    return typer.Exit(EXIT_INTERRUPTED[signum])
+    return (f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
+            f"{word}, at least {plural(res.classes, 'class', 'classes')}")
 
 
 MAX_COUNT = 100_000  # levels per run: the file names are made up front, so this bounds memory
