@@ -393,3 +393,13 @@ def test_force_keeps_the_replaced_files_permissions(tmp_path: Path) -> None:
 def test_katamino_count_in_the_singular() -> None:
     res = run("katamino", "--board", "1x5", "--pieces", "I", "--count")
     assert res.exit_code == 0 and "1 solution, 1 up to" in res.stdout, res.stdout
+
+
+def test_a_hostile_palette_value_is_refused_in_one_escaped_line(tmp_path: Path) -> None:
+    """(The hostile tests' levels had such a palette value, printed escaped in the legend: it is now refused
+    when read, in one line, its control characters escaped.)"""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"geometry": "square", "rows": ["AB"], "palette": {"A": "[/x]\x1b[31m[bold]N"}}))
+    res = run("info", path)
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and "\x1b" not in res.output
+    assert "field 'palette', key \"A\"" in res.output
