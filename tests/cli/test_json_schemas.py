@@ -132,4 +132,5 @@ def test_every_output_on_levels_without_a_palette(tmp_path: Path) -> None:
     check("prove", run_json("prove", board, "--rules", "pivot", "--under", "3", "--json"))
     store = tmp_path / "s.sqlite"
     check("validate", run_json("validate", board, "--json", "--store", store))
+    check("validate", run_json("validate", board, "--rules", "pivot", "--json", "--store", store))
     check("report", run_json("report", store, "--json"))
