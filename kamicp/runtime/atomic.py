@@ -35,7 +35,7 @@ def write_atomic(path: str | Path, data: bytes, *, overwrite: bool, what: str = 
     file when it exists (without `overwrite`), is not a regular file, or cannot be written."""
     p = Path(path)
     check_target(p, overwrite=overwrite, what=what)
-    tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.tmp")
+    tmp = p.with_name(f".{p.name[:200]}.{secrets.token_hex(4)}.tmp")  # (a long name stays under NAME_MAX)
     try:
         # O_EXCL: never through a link planted at the temporary name; mode 0o666 so the umask decides
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)

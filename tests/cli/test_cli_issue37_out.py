@@ -403,3 +403,9 @@ def test_a_hostile_palette_value_is_refused_in_one_escaped_line(tmp_path: Path) 
     res = run("info", path)
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1 and "\x1b" not in res.output
     assert "field 'palette', key \"A\"" in res.output
+
+
+def test_a_long_file_name_is_written(tmp_path: Path) -> None:
+    out = tmp_path / ("x" * 245 + ".json")
+    res = run("convert", PUZZLES / "tri-dawn.json", "-o", out)
+    assert res.exit_code == 0 and out.is_file(), res.output
