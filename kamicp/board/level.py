@@ -160,6 +160,13 @@ class Level:
         return tuple(dict.fromkeys((*self.colors, *self.spare_colors)))
 
     @property
+    def display_keys(self) -> tuple[str, ...]:
+        """The colours in the order a player is shown them (legend, swatches, the play page's 1-9 keys): the
+        file's palette order, then any key the palette does not name in first-seen order."""
+        named = tuple(key for key, _ in self.palette if key in self.color_keys)
+        return (*dict.fromkeys(named), *(key for key in self.color_keys if key not in named))
+
+    @property
     def palette_map(self) -> dict[str, str]:
         return dict(self.palette)
 

@@ -101,6 +101,6 @@ def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None, pi
     if not final.solved:
         raise RuleError(
             "one-colour",
-            f"after {len(moves)} moves the board still has {final.colors_left} colours",
+            f"after {len(moves)} move{'' if len(moves) == 1 else 's'} the board still has {final.colors_left} colours",
         )
     return final

@@ -50,7 +50,9 @@ def _at_least(n: int, exact: bool) -> str:
     return str(n) if exact else f"at least {n}"
 
 
-def print_count(level: Level, res: CountResult) -> None:
+def print_count(level: Level, res: CountResult, *, pivot: bool = False) -> None:
+    """The count as a table and one line per class (under Flood-It's rules, `pivot`, every move taps the
+    pivot: a class is its colour sequence)."""
     if res.optimum is None and res.complete:
         out.print(f"{level.name}: no solution (proven): nothing to count", markup=False)
         return
@@ -68,7 +70,10 @@ def print_count(level: Level, res: CountResult) -> None:
     out.print(Text(level.name, style="bold"))
     out.print(table)
     for k, plan in enumerate(res.examples, start=1):
-        moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
+        if pivot:
+            moves = "colours " + " ".join(m.color for m in plan) if plan else "(none: one colour already)"
+        else:
+            moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
         out.print(f"class {k}: {moves}", markup=False)
     if res.stopped_by:
         why = "the limit" if res.stopped_by == StoppedBy.LIMIT else "the time limit"
@@ -108,17 +113,22 @@ def count_cmd(
     if as_json:
         out.print_json(json.dumps(res.to_dict(level)))
     else:
-        print_count(level, res)
+        print_count(level, res, pivot=rules == Rules.PIVOT)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
     raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == StoppedBy.TIME else EXIT_NEGATIVE if none else EXIT_OK)
 
 
 def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:
+    err.print(interrupted_count_line(res), markup=False, soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED[signum])
+
+
+def interrupted_count_line(res: CountResult) -> str:
     """One line: the proven optimum and what was counted before the signal (lower bounds)."""
     solutions = _at_least(res.solutions, res.solutions_complete)
-    err.print(f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
-              f"optimal solutions, at least {plural(res.classes, 'class', 'classes')}", markup=False, soft_wrap=True)
-    return typer.Exit(EXIT_INTERRUPTED[signum])
+    word = "optimal solution" if res.solutions == 1 else "optimal solutions"
+    return (f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
+            f"{word}, at least {plural(res.classes, 'class', 'classes')}")
 
 
 MAX_COUNT = 100_000  # levels per run (a bound on what one command promises to write)
@@ -155,7 +165,7 @@ class _Targets(Sequence[Path]):
     def existing(self) -> Path | None:
         """The first target that exists already: one listing of the folder, not a stat per level."""
         if self.single or self.count == 1:
-            return self[0] if self[0].exists() else None
+            return self[0] if self[0].exists() or self[0].is_symlink() else None  # (a dangling link too)
         try:
             present = set(os.listdir(self.out_path)) if self.out_path.is_dir() else set()
         except OSError:
@@ -211,6 +221,8 @@ def generate_cmd(
         raise fail(f"{existing}: exists already (pass --force to overwrite it)")
     if out_path.exists() and not out_path.is_dir() and len(targets) > 1:
         raise fail(f"{out_path}: is a file, but a pack of {count} levels needs a folder")
+    if targets[0].parent.exists() and not targets[0].parent.is_dir():
+        raise fail(f"{targets[0].parent}: is not a folder, so {targets[0].name} cannot be written in it")
     try:
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:

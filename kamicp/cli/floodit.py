@@ -4,18 +4,21 @@ pivot Result is printed (its proof rows come from the pivot bound, not the Kami 
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from kamicp.board.level import Label, Level
-from kamicp.cli.console import out, shown
-from kamicp.cli.report import moves_table, print_result, summary
+from kamicp.cli.console import out, plural, shown
+from kamicp.cli.report import print_result, summary
 from kamicp.floodit import Pivot, pivot_cell, rules_named
+from kamicp.formats.flood99 import looks_like_flood99
 from kamicp.prover.outcome import EngineName, Outcome
 from kamicp.prover.request import Rules as RulesObject
 from kamicp.prover.solver import Result, options_without
+from kamicp.render.terminal import swatch
 
 
 class Rules(StrEnum):
@@ -29,6 +32,16 @@ PivotOpt = Annotated[str | None, typer.Option("--pivot", metavar="R,C", help="Th
                                               "(row,col; a node id on graph levels); default the top-left cell.")]
 
 
+
+
+def flood_it_note(path: Path, fmt: str | None, rules: Rules) -> str | None:
+    """The line that says a Flood-It board is being solved under Kami's rules (the default for every file:
+    one level, one answer, whatever file it came in; hint and play know only Kami's rules), or None."""
+    flood_it = fmt == "flood99" or (fmt is None and looks_like_flood99(path))
+    if not flood_it or rules != Rules.FREE:
+        return None
+    return ("note: a Flood-It board, solved under Kami's rules (tap any region); Flood-It's own rules "
+            "(every move repaints the pivot's region): --rules pivot")
 
 
 def rules_of(level: Level, rules: Rules, pivot: str | None, no: list[str] | None = None) -> RulesObject:
@@ -69,12 +82,22 @@ def _proof_table(result: Result) -> Table:
     return table
 
 
+def colours_table(level: Level, result: Result) -> Table:
+    """The moves under Flood-It's rules: every one repaints the pivot's region, so only the colours differ."""
+    table = Table(title=plural(len(result.moves), "move"), title_justify="left", show_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("pivot's region → colour")
+    for k, move in enumerate(result.moves, start=1):
+        table.add_row(str(k), swatch(level, move.color))
+    return table
+
+
 def print_pivot_result(level: Level, result: Result, label: Label | None, *, show_moves: bool = True) -> None:
     pivot = level.format_label(pivot_cell(level, label))
-    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours, "
-              f"Flood-It rules, pivot {shown(pivot)}", highlight=False)
+    out.print(f"[bold]{shown(level.name or 'level')}[/]: {plural(result.regions, 'region')}, "
+              f"{plural(result.colors, 'colour')}, Flood-It rules, pivot {shown(pivot)}", highlight=False)
     if result.moves and show_moves:
-        out.print(moves_table(level, result))
+        out.print(colours_table(level, result))
     out.print(_proof_table(result))
     unreachable = any(h.engine == EngineName.UNREACHABLE for h in result.proof)
     out.print(f"[bold]{'no solution (proven)' if unreachable else summary(result)}[/]")

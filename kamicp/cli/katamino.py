@@ -18,14 +18,14 @@ from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, spinner
+from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
 from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
 from kamicp.cli.signals import interruptible
 from kamicp.errors import Terminated
 from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorthand, solve_katamino
 from kamicp.katamino.book import Book, solve_book
-from kamicp.katamino.files import read_katamino_file
+from kamicp.katamino.files import SAMPLER, bundled_book, read_katamino_file
 from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
 from kamicp.limits import time_budget
 from kamicp.render.files import check_writable, picture_kind
@@ -43,6 +43,16 @@ class KataminoEngine(StrEnum):
     DLX = "dlx"
 
 
+def _bundled_if_named(path: Path) -> Path:
+    """`sampler`, when no file has that name: the example book kamicp ships (from any folder)."""
+    if str(path) == SAMPLER and not path.exists():
+        book = bundled_book()
+        if book is None:
+            raise fail("the example book is not installed with this copy of kamicp")
+        return book
+    return path
+
+
 def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule) -> Puzzle | Book:
     if path is not None and (board or pieces):
         raise fail("give a PUZZLE or BOOK file, or --board with --pieces, not both")
@@ -51,7 +61,7 @@ def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule
     with bad_input():
         if path is None:
             return shorthand(board or "", pieces or "", rule)
-        found = read_katamino_file(path)
+        found = read_katamino_file(_bundled_if_named(path))
     if rule is Rule.FREE:
         return found.with_rule(rule) if isinstance(found, Book) else replace(found, rule=rule)
     return found
@@ -85,7 +95,7 @@ def _print(result: KataminoResult, all_solutions: bool, deadline: float | None =
         printed[0] += 1
     if result.count is not None:
         exact = "" if result.complete else "at least "
-        out.print(f"{exact}{result.count} solutions, {exact}{result.distinct} up to the board's "
+        out.print(f"{exact}{plural(result.count, 'solution')}, {exact}{result.distinct} up to the board's "
                   f"{result.symmetries} symmetries", markup=False)
     out.print(Text(f"{result.status.value}: {result.reason}", style=f"bold {STATUS_STYLE[result.status]}"))
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}", markup=False)
@@ -250,7 +260,7 @@ def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bo
     rs = [r for line in results.values() for r in line]
     tally = {s: sum(r.status is s for r in rs) for s in KataminoStatus}
     seconds = sum(r.seconds for r in rs)
-    out.print(f"{len(rs)} puzzles: {tally[KataminoStatus.SOLVED]} solved, "
+    out.print(f"{plural(len(rs), 'puzzle')}: {tally[KataminoStatus.SOLVED]} solved, "
               f"{tally[KataminoStatus.IMPOSSIBLE]} proven impossible, {tally[KataminoStatus.UNKNOWN]} unknown; "
               f"{seconds:.2f} s, engine {rs[0].engine if rs else '-'}",
               markup=False)
@@ -261,7 +271,7 @@ def katamino_cmd(
     puzzle_path: Annotated[Path | None, typer.Argument(
         metavar="PUZZLE|BOOK", show_default=False,
         help='Puzzle JSON {"rows", "cols", "pieces", "blocked"}, or a book of challenges {"challenges": '
-             '[{"pieces", "start"}, ...]}.')] = None,
+             '[{"pieces", "start"}, ...]}; `sampler`: the example book kamicp ships.')] = None,
     board: Annotated[str | None, typer.Option("--board", help="Board size ROWSxCOLS, e.g. 5x6.")] = None,
     pieces: Annotated[str | None, typer.Option("--pieces", help="Piece letters (FILNPTUVWXYZ), e.g. LPUVYN.")] = None,
     free: Annotated[bool, typer.Option("--free", help="Free pentomino packing: the I may lie either way "

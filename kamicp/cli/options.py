@@ -31,8 +31,9 @@ class Geometry(StrEnum):
     SQUARE = "square"
 
 
-LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, or a text grid "
-                                          "with --geometry).",
+LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, a screenshot "
+                                          ".png/.jpg, a Flood-It board named rows_cols_colours_index, or a text "
+                                          "grid with --geometry).",
                                           show_default=False)]
 MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, metavar="N",
                                                 help="Look for solutions of at most N moves.")]
@@ -52,8 +53,8 @@ Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, metavar="N",
                                    help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", metavar="FORMAT",
-                                                help="Level format (json, text, puz, xml, flood99); default: by "
-                                                "extension (flood99: by name).")]
+                                                help="Level format (json, text, puz, xml, flood99, floodpack, image); "
+                                                "default: by extension (flood99: by name; FILE#K: floodpack).")]
 GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
 StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", metavar="DIR", help="Write one SVG and PNG per move "
                                                   "(step-01.svg, ...) and strip.svg/.png into DIR.")]

@@ -25,7 +25,7 @@ from kamicp.cli.console import bad_input, err, fail, out
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt
 from kamicp.cli.options import MAX_WORKERS, EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, Seed
-from kamicp.cli.pack_table import pack_table, report_tables
+from kamicp.cli.pack_table import VERDICT_TEXT, pack_table, report_tables
 from kamicp.errors import ClusterLost, Terminated, UsageError
 from kamicp.floodit.rules import check_rules
 from kamicp.formats import read_pars
@@ -46,6 +46,7 @@ from kamicp.packs import (
     to_markdown,
 )
 from kamicp.packs.runner import default_jobs, with_pars
+from kamicp.render.safe import printable
 from kamicp.runtime.store import StoreWriteError
 
 EXIT_FOR = {PackOutcome.CORRECT: EXIT_OK, PackOutcome.WRONG: EXIT_NEGATIVE, PackOutcome.UNKNOWN: EXIT_UNKNOWN,
@@ -90,7 +91,8 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
             count(row)
             if plain:
                 how = "from the store" if skipped else f"{row.seconds:.2f} s"
-                err.print(f"[{counts['done']}/{total}] {row.level}: {row.verdict} ({how})", markup=False)
+                word = VERDICT_TEXT[row.verdict]  # (the table's word: "bad input", not the code "bad-input")
+                err.print(f"[{counts['done']}/{total}] {printable(row.level)}: {word} ({how})", markup=False)
         yield line
         return
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),
@@ -121,10 +123,15 @@ def _open_store(path: Path | None, resume: bool) -> PackStore | None:
         return PackStore(path)
 
 
+MAX_MEMORY_MB = 2**40  # (a byte count the kernel's RLIMIT_AS takes: a larger one overflowed as a crash per level)
+
+
 @app.command("validate")
 def validate_cmd(
     paths: Annotated[list[str], typer.Argument(metavar="PATHS...", help="Level files, folders (searched "
-                                               "recursively) and glob patterns ('pack/*.json').",
+                                               "recursively; a file there that is clearly another command's, a "
+                                               "Katamino book, is skipped with a note) and glob patterns "
+                                               "('pack/*.json').",
                                                show_default=False)],
     par: Annotated[int | None, typer.Option("--par", min=0, help="Par to check (default: each file's).")] = None,
     pars_path: Annotated[Path | None, typer.Option("--pars", metavar="FILE", help="One par a line, in the "
@@ -146,8 +153,9 @@ def validate_cmd(
                                                     "SQLite file as it comes.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip levels the store already answered "
                                          "(same content and settings; a proof under any time limit).")] = False,
-    memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, help="Address-space cap of "
-                                           "each level's process (0: none).")] = 2048,
+    memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, max=MAX_MEMORY_MB,
+                                           help="Address-space cap of each level's process (0: none; at most "
+                                           f"{MAX_MEMORY_MB:,}).")] = 2048,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
@@ -187,10 +195,14 @@ def _validate(paths: list[str], settings: PackSettings, store: PackStore | None,
               as_json: bool, pars: tuple[Path, list[int]] | None = None) -> list[Row]:
     """Run the pack and print its table; stopped early (a signal, the store not written), print the table of
     the levels done, say how to go on, and exit as documented (130 / 143, or 2)."""
+    others: list[tuple[Path, str]] = []
     with bad_input():
-        items = load_pack(discover(paths), fmt, geometry)
+        items = load_pack(discover(paths, others), fmt, geometry)
         if pars is not None:
             items = with_pars(items, pars[1], str(pars[0]))
+    for path, command in others:
+        err.print(f"note: skipped {printable(path)}: a file for `kamicp {command}`, not a level", markup=False,
+                  soft_wrap=True)
     if not items:
         raise fail(f"no levels in {', '.join(paths)} (level files end in {', '.join(LEVEL_SUFFIXES)})")
     jobs = jobs or (2 if dask == "local" else default_jobs(settings.engine))

@@ -72,8 +72,8 @@ def summary(result: Result) -> str:
 
 
 def print_result(level: Level, result: Result, *, show_moves: bool = True) -> None:
-    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours, "
-              f"lower bound {result.bound.value}")
+    out.print(f"[bold]{shown(level.name or 'level')}[/]: {plural(result.regions, 'region')}, "
+              f"{plural(result.colors, 'colour')}, Kami rules, lower bound {result.bound.value}")
     if result.moves and show_moves:
         out.print(moves_table(level, result))
     out.print(proof_table(result))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -19,7 +20,7 @@ from kamicp.cli.distributed import (
     solve_on_dask,
 )
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
-from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, print_solved, result_data, rules_of
+from kamicp.cli.floodit import PivotOpt, Rules, RulesOpt, flood_it_note, print_solved, result_data, rules_of
 from kamicp.cli.options import (
     EngineChoice,
     EngineOpt,
@@ -42,6 +43,12 @@ from kamicp.prover.request import Budget
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, options_without
 from kamicp.render.files import check_steps_dir, write_steps
 from kamicp.render.safe import printable
+
+
+def _note_rules(path: Path, fmt: str | None, rules: Rules, as_json: bool) -> None:
+    note = flood_it_note(path, fmt, rules)
+    if note is not None:
+        (err if as_json else out).print(note, markup=False, soft_wrap=True)
 
 
 @app.command("solve")
@@ -70,6 +77,7 @@ def solve_cmd(
     level = load(level_path, fmt, geometry)
     with bad_input():
         how = rules_of(level, rules, pivot, no)
+        _note_rules(level_path, fmt, rules, as_json)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
         no_besides_cube_order = [n for n in no or () if n != "cube-order"]  # --dask takes only --no cube-order
@@ -115,6 +123,7 @@ def prove_cmd(
     level = load(level_path, fmt, geometry)
     with bad_input():
         how = rules_of(level, rules, pivot)
+        _note_rules(level_path, fmt, rules, as_json)
     with interruptible(), bad_input(), spinner(not as_json) as progress:
         result = how.solve(level, Budget(under - 1, time_limit, workers, seed, engine.value, progress))
     if as_json:

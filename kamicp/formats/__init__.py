@@ -60,6 +60,9 @@ def read_image(path: Path, geometry: str | None) -> Level:
 register("image", read_image, ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")  # screenshots
 
 
+NUMBERS_HINT = "; a Flood-It board of numbers separated by spaces: --format flood99 (docs/formats.md)"
+
+
 PACK_READERS: dict[str, Callable[[Path, str | None], list[Level]]] = {PACK_FORMAT: read_flood_pack}
 SELECTION = re.compile(r"(?s)(.+)#([0-9]{1,9})")
 
@@ -98,10 +101,13 @@ def detect_format(path: Path) -> str:
     fmt = EXTENSIONS.get(path.suffix.lower())
     if fmt is None and looks_like_flood99(path):
         fmt = "flood99"
+    if fmt is None and not (path.exists() or path.is_symlink()):
+        raise FormatError("no such file", source=str(path))  # (a typo first: its type is no question yet)
     if fmt is None:
+        hint = NUMBERS_HINT if path.suffix.lower() in (".csv", ".tsv") else ""
         raise FormatError(
             f"unknown file type {path.suffix or '(no extension)'!r}: give --format "
-            f"({', '.join(sorted(READERS))})",
+            f"({', '.join(sorted(READERS))}){hint}",
             source=str(path),
         )
     return fmt

@@ -72,7 +72,8 @@ def level_view(level: Level, token: str) -> dict:
         "height": round(scene.height, 2),
         "cells": [cell_id(level, i) for i in range(level.size)],
         "colors": list(level.colors),
-        "palette": [{"key": k, "hex": hex_of(level, k), "name": colour_name(level, k)} for k in level.color_keys],
+        "palette": [{"key": k, "hex": hex_of(level, k), "name": colour_name(level, k)}
+                    for k in level.display_keys],  # (the file's palette order: swatches, 1-9 keys)
         "holes": holes,
         "shapes": shapes,
     }
