@@ -32,8 +32,8 @@ class Geometry(StrEnum):
 
 
 LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, a screenshot "
-                                          ".png/.jpg, a Flood-It board named rows_cols_colours_index, or a text "
-                                          "grid with --geometry).",
+                                          ".png/.jpg, a Flood-It board named rows_cols_colours_index, FILE#K for "
+                                          "board K of a pack file, or a text grid with --geometry).",
                                           show_default=False)]
 MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, metavar="N",
                                                 help="Look for solutions of at most N moves.")]

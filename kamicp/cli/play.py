@@ -85,7 +85,8 @@ def hint_cmd(
 PlayLevelArg = Annotated[Path | None, typer.Argument(
     metavar="[LEVEL]", show_default=False,
     help="Level file (.json, .puz, .xml, a screenshot .png/.jpg, a Flood-It board named "
-         "rows_cols_colours_index, or a text grid with --geometry); none: a bundled level (the page offers the "
+         "rows_cols_colours_index, FILE#K for board K of a pack file, or a text grid with --geometry); none: a "
+         "bundled level (the page offers the "
          "others).")]
 
 

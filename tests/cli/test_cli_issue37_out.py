@@ -146,7 +146,10 @@ def test_help_names_every_level_kind_and_format() -> None:
     for command in ("solve", "play", "info"):
         text = " ".join(run(command, "--help", env={"COLUMNS": "200"}).stdout.split())
         assert "screenshot" in text and "rows_cols_colours_index" in text, command
-    assert "flood99, image" in " ".join(run("solve", "--help", env={"COLUMNS": "200"}).stdout.split())
+    from kamicp.formats import READERS
+
+    text = " ".join(run("solve", "--help", env={"COLUMNS": "200"}).stdout.split())
+    assert all(fmt in text for fmt in READERS) and "FILE#K" in text
 
 
 # --- new-user 5: the proof table's row for an unknown horizon
