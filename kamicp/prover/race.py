@@ -214,14 +214,15 @@ def solve_auto(level: Level, budget: Budget, options: SolveOptions | ModelOption
     left = None if time_limit is None else time_limit - (time.monotonic() - start)
     if quick.status != Status.UNKNOWN or (left is not None and left <= 0.05 * time_limit):
         return replace(quick, engine=EngineName.AUTO, seconds=time.monotonic() - start)
-    results = _race(level, prepared, quick, search, opts, budget.but(time_limit=left))
-    return _merge(level, quick, results, max_steps, time.monotonic() - start)
+    so_far, results = _race(level, prepared, quick, search, opts, budget.but(time_limit=left))
+    return _merge(level, so_far, results, max_steps, time.monotonic() - start)
 
 
 def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions,
-          budget: Budget) -> dict[str, Result]:
+          budget: Budget) -> tuple[Result, dict[str, Result]]:
     """Both engines in their own processes, handed what this process computed (`budget.time_limit`: the
-    time left); their results by engine."""
+    time left); the first slice's result with the proofs the ledger holds (a worker that misses its
+    deadline sends no result, but its proofs stay in the ledger), and the workers' results by engine."""
     left, progress = budget.time_limit, budget.progress
     ctx = _context()
     refuted = tuple(h for h in quick.proof if h.outcome == Outcome.INFEASIBLE)
@@ -247,7 +248,8 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
             child.close()
         if progress:
             progress("portfolio: search and cpsat racing")
-        return collect(conns, procs, None if end is None else end + opts.race.wait_grace, progress)
+        results = collect(conns, procs, None if end is None else end + opts.race.wait_grace, progress)
+        return _so_far(quick, ledger), results
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
@@ -255,12 +257,13 @@ def _race(level: Level, prepared: Prepared, quick: Result, search: SearchEngine,
 
 
 def _so_far(quick: Result, ledger: Ledger | None) -> Result:
-    """What is proven when the race is interrupted: the slice's result, with the horizons the ledger holds
-    refuted contiguously above its lower bound."""
-    lower = quick.lower_bound
-    while ledger is not None and ledger.proven(lower) is not None:
+    """What is proven when the race ends or is interrupted: the slice's result, with the horizons the ledger
+    holds refuted contiguously above its lower bound (their proof rows too)."""
+    lower, rows = quick.lower_bound, list(quick.proof)
+    while ledger is not None and (row := ledger.proven(lower)) is not None:
+        rows.append(row)
         lower += 1
-    return replace(quick, lower_bound=lower, engine=EngineName.AUTO)
+    return replace(quick, lower_bound=lower, proof=tuple(rows), engine=EngineName.AUTO)
 
 
 def collect(conns: dict, procs: dict, deadline: float | None, progress: Progress | None) -> dict[str, Result]:
