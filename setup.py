@@ -26,7 +26,9 @@ class OptionalBuildExt(build_ext):
 
 class BuildPyWithLevels(build_py):
     """A built package carries the bundled levels (puzzles/*.json) as kamicp/play/levels, so that
-    `kamicp play` without a level works outside a checkout (a checkout reads puzzles/ itself)."""
+    `kamicp play` without a level works outside a checkout (a checkout reads puzzles/ itself), and the
+    Katamino example book (puzzles/katamino/book.json) as kamicp/katamino/books/sampler.json, which
+    `kamicp katamino sampler` reads (docs/siblings.md)."""
 
     def run(self):
         super().run()
@@ -34,6 +36,9 @@ class BuildPyWithLevels(build_py):
         self.mkpath(str(target))
         for level in sorted(Path("puzzles").glob("*.json")):
             self.copy_file(str(level), str(target / level.name))
+        books = Path(self.build_lib) / "kamicp" / "katamino" / "books"
+        self.mkpath(str(books))
+        self.copy_file(str(Path("puzzles") / "katamino" / "book.json"), str(books / "sampler.json"))
 
 
 setup(

@@ -22,6 +22,15 @@ from kamicp.errors import UsageError
 
 MAX_DIGITS = 18  # digits of any integer read from a file (a 64-bit range); more is refused before int()
 MAX_MOVES = 1_000_000  # par, medals, move counts: far more moves than any level of MAX_CELLS cells needs
+# Moves of a sequence kamicp replays: an official solution in a level file, the moves given to `hint --moves`.
+# Each move is replayed on every cell, so a sequence costs moves x cells; real ones are tens of moves.
+MAX_PLAYED = 10_000
+
+
+def too_many_played() -> str:
+    """What readers say of a move sequence over MAX_PLAYED (each raises its own error type with it)."""
+    return f"more than {MAX_PLAYED:,} moves: kamicp replays at most {MAX_PLAYED:,} (docs/limits.md)"
+
 
 ENV = {
     "max_bytes": "KAMICP_MAX_BYTES",

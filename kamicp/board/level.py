@@ -160,12 +160,38 @@ class Level:
         return tuple(dict.fromkeys((*self.colors, *self.spare_colors)))
 
     @property
+    def display_keys(self) -> tuple[str, ...]:
+        """The colours in the order a player is shown them (legend, swatches, the play page's 1-9 keys): the
+        file's palette order, then any key the palette does not name in first-seen order."""
+        named = tuple(key for key, _ in self.palette if key in self.color_keys)
+        return (*dict.fromkeys(named), *(key for key in self.color_keys if key not in named))
+
+    @property
     def palette_map(self) -> dict[str, str]:
         return dict(self.palette)
 
+    @cached_property
+    def _palette_lookup(self) -> dict[str, str]:
+        return dict(self.palette)
+
+    @cached_property
+    def _key_positions(self) -> dict[str, int]:
+        return {key: k for k, key in enumerate(self.color_keys)}
+
     def display_color(self, key: str) -> str | None:
-        """What the palette says about a colour key (a hex code or a name), if anything."""
-        return self.palette_map.get(key)
+        """What the palette says about a colour key (a hex code or a name), if anything (a lookup in a dict
+        made once: pictures and the terminal ask for every colour, and a level may have 100,000)."""
+        return self._palette_lookup.get(key)
+
+    def keys_text(self, most: int = 20) -> str:
+        """The colour keys for a message, comma-separated, the first `most` only (a level may have 100,000)."""
+        keys = self.color_keys
+        more = f", ... ({len(keys) - most} more)" if len(keys) > most else ""
+        return ", ".join(keys[:most]) + more
+
+    def key_position(self, key: str) -> int | None:
+        """The index of a colour key in `color_keys`, None if it is not one (constant time)."""
+        return self._key_positions.get(key)
 
     def index(self, label: Label) -> int:
         """The cell index of a label; KeyError if there is no such cell."""

@@ -70,8 +70,10 @@ def regions_of(level: Level, cell_colors: Sequence[str] | None = None) -> Region
     """Contract same-coloured neighbouring cells of `level` (optionally recoloured) into regions."""
     colors = level.colors if cell_colors is None else cell_colors
     palette = level.color_keys
+    known = set(palette)  # (a set: a tuple scanned per cell is quadratic on a level of many colours)
     for key in colors:
-        if key not in palette:
+        if key not in known:
+            known.add(key)
             palette = (*palette, key)
     cindex = {key: c for c, key in enumerate(palette)}
     q = quotient(level.adjacency(), [cindex[key] for key in colors])

@@ -59,13 +59,14 @@ def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | N
     level = board.level
     if not 0 <= move.cell < level.size:
         raise RuleError("cell-exists", f"cell {move.cell} is not on the board", step=step)
-    if pivot is not None and move.cell not in board.region_at(pivot):
+    region = board.region_at(move.cell)
+    if pivot is not None and pivot not in region:  # (the same test as `move.cell in region_at(pivot)`)
         raise RuleError("pivot-region", f"{level.format_label(move.cell)} is not in the region holding the pivot "
                         f"{level.format_label(pivot)}", step=step)
-    if move.color not in level.color_keys:
+    if level.key_position(move.color) is None:  # (a dict: the keys may be many, the moves too)
         raise RuleError(
             "known-colour",
-            f"colour {move.color!r} is not one of the level's colours ({', '.join(level.color_keys)})",
+            f"colour {move.color!r} is not one of the level's colours ({level.keys_text()})",
             step=step,
         )
     old = board.colors[move.cell]
@@ -76,7 +77,7 @@ def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | N
             step=step,
         )
     colors = list(board.colors)
-    for cell in board.region_at(move.cell):
+    for cell in region:
         colors[cell] = move.color
     return Board(level, tuple(colors))
 
@@ -94,10 +95,12 @@ def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None, pi
     `pivot` cell if given); return the final board."""
     if max_moves is not None and len(moves) > max_moves:
         raise RuleError("move-limit", f"{len(moves)} moves, but at most {max_moves} are allowed")
-    final = replay(level, moves, pivot)[-1]
+    final = Board.start(level)
+    for step, move in enumerate(moves, start=1):  # (only the current board is kept: memory is one board)
+        final = apply_move(final, move, step=step, pivot=pivot)
     if not final.solved:
         raise RuleError(
             "one-colour",
-            f"after {len(moves)} moves the board still has {final.colors_left} colours",
+            f"after {len(moves)} move{'' if len(moves) == 1 else 's'} the board still has {final.colors_left} colours",
         )
     return final

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, overload
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -41,6 +43,7 @@ from kamicp.designer.generate import Generated, GenerateSpec, generate_pack, lev
 from kamicp.errors import Interrupted, KamiError
 from kamicp.formats import write_json
 from kamicp.prover.outcome import StoppedBy
+from kamicp.runtime.clock import Deadline
 from kamicp.runtime.interrupt import signal_of
 
 
@@ -48,7 +51,9 @@ def _at_least(n: int, exact: bool) -> str:
     return str(n) if exact else f"at least {n}"
 
 
-def print_count(level: Level, res: CountResult) -> None:
+def print_count(level: Level, res: CountResult, *, pivot: bool = False) -> None:
+    """The count as a table and one line per class (under Flood-It's rules, `pivot`, every move taps the
+    pivot: a class is its colour sequence)."""
     if res.optimum is None and res.complete:
         out.print(f"{level.name}: no solution (proven): nothing to count", markup=False)
         return
@@ -66,7 +71,10 @@ def print_count(level: Level, res: CountResult) -> None:
     out.print(Text(level.name, style="bold"))
     out.print(table)
     for k, plan in enumerate(res.examples, start=1):
-        moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
+        if pivot:
+            moves = "colours " + " ".join(m.color for m in plan) if plan else "(none: one colour already)"
+        else:
+            moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
         out.print(f"class {k}: {moves}", markup=False)
     if res.stopped_by:
         why = "the limit" if res.stopped_by == StoppedBy.LIMIT else "the time limit"
@@ -106,20 +114,25 @@ def count_cmd(
     if as_json:
         out.print_json(json.dumps(res.to_dict(level)))
     else:
-        print_count(level, res)
+        print_count(level, res, pivot=not how.chooses_region)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
     raise typer.Exit(EXIT_UNKNOWN if res.stopped_by == StoppedBy.TIME else EXIT_NEGATIVE if none else EXIT_OK)
 
 
 def _count_interrupted(res: CountResult, signum: int) -> typer.Exit:
-    """One line: the proven optimum and what was counted before the signal (lower bounds)."""
-    solutions = _at_least(res.solutions, res.solutions_complete)
-    err.print(f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
-              f"optimal solutions, at least {plural(res.classes, 'class', 'classes')}", markup=False, soft_wrap=True)
+    err.print(interrupted_count_line(res), markup=False, soft_wrap=True)
     return typer.Exit(EXIT_INTERRUPTED[signum])
 
 
-MAX_COUNT = 100_000  # levels per run: the file names are made up front, so this bounds memory
+def interrupted_count_line(res: CountResult) -> str:
+    """One line: the proven optimum and what was counted before the signal (lower bounds)."""
+    solutions = _at_least(res.solutions, res.solutions_complete)
+    word = "optimal solution" if res.solutions == 1 else "optimal solutions"
+    return (f"interrupted: optimum {plural(res.optimum or 0, 'move')} (proven); counted so far: {solutions} "
+            f"{word}, at least {plural(res.classes, 'class', 'classes')}")
+
+
+MAX_COUNT = 100_000  # levels per run (a bound on what one command promises to write)
 
 
 class Symmetry(StrEnum):
@@ -128,11 +141,37 @@ class Symmetry(StrEnum):
     ROTATE = "rotate"
 
 
-def _targets(spec: GenerateSpec, count: int, out_path: Path) -> list[Path]:
-    """Where each level goes: OUT itself for one level named *.json, else OUT/<name>.json."""
-    if count == 1 and out_path.suffix.lower() == ".json":
-        return [out_path]
-    return [out_path / f"{level_name(spec, i)}.json" for i in range(count)]
+class _Targets(Sequence[Path]):
+    """Where each level goes: OUT itself for one level named *.json, else OUT/<name>.json, each path made
+    when asked for (100,000 of them made up front, each checked with a stat, took 8 s of a 1 s limit)."""
+
+    def __init__(self, spec: GenerateSpec, count: int, out_path: Path) -> None:
+        self.spec, self.count, self.out_path = spec, count, out_path
+        self.single = count == 1 and out_path.suffix.lower() == ".json"
+
+    def __len__(self) -> int:
+        return self.count
+
+    @overload
+    def __getitem__(self, index: int) -> Path: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Path]: ...
+    def __getitem__(self, index: int | slice) -> Path | Sequence[Path]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.count))]
+        if not -self.count <= index < self.count:
+            raise IndexError(index)
+        return self.out_path if self.single else self.out_path / f"{level_name(self.spec, index % self.count)}.json"
+
+    def existing(self) -> Path | None:
+        """The first target that exists already: one listing of the folder, not a stat per level."""
+        if self.single or self.count == 1:
+            return self[0] if self[0].exists() or self[0].is_symlink() else None  # (a dangling link too)
+        try:
+            present = set(os.listdir(self.out_path)) if self.out_path.is_dir() else set()
+        except OSError:
+            return None  # (the write says what is wrong with the folder)
+        return next((self[i] for i in range(self.count) if f"{level_name(self.spec, i)}.json" in present), None)
 
 
 def _summary(made: Generated, path: Path) -> dict:
@@ -175,18 +214,21 @@ def generate_cmd(
                         engine=engine.value)
     with bad_input():
         spec.check()
-    targets = _targets(spec, count, out_path)
-    existing = [p for p in targets if p.exists()]
-    if existing and not force:
-        raise fail(f"{existing[0]}: exists already (pass --force to overwrite it)")
+        deadline = Deadline.after(time_limit)  # (the limit counts from here)
+    targets = _Targets(spec, count, out_path)
+    existing = None if force else targets.existing()
+    if existing is not None:
+        raise fail(f"{existing}: exists already (pass --force to overwrite it)")
     if out_path.exists() and not out_path.is_dir() and len(targets) > 1:
         raise fail(f"{out_path}: is a file, but a pack of {count} levels needs a folder")
+    if targets[0].parent.exists() and not targets[0].parent.is_dir():
+        raise fail(f"{targets[0].parent}: is not a folder, so {targets[0].name} cannot be written in it")
     try:
         targets[0].parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise fail(f"{targets[0].parent}: cannot create the folder: {e.strerror or e}") from None
     with interruptible():  # (SIGTERM raised as Terminated; _generate reports what was written)
-        made, code = _generate(spec, targets, force=force, quiet=as_json)
+        made, code = _generate(spec, targets, deadline, force=force, quiet=as_json)
     if as_json:
         out.print_json(json.dumps([_summary(g, p) for g, p in made]))
     raise typer.Exit(code)
@@ -202,7 +244,7 @@ def _write_level(made: Generated, path: Path, force: bool) -> None:
         raise
 
 
-def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bool
+def _generate(spec: GenerateSpec, targets: Sequence[Path], deadline: Deadline, *, force: bool, quiet: bool
               ) -> tuple[list[tuple[Generated, Path]], int]:
     """Make and write the levels with a progress bar; the exit code: 0, or why it stopped early."""
     made: list[tuple[Generated, Path]] = []
@@ -213,7 +255,7 @@ def _generate(spec: GenerateSpec, targets: list[Path], *, force: bool, quiet: bo
             def note(message: str) -> None:
                 bar.update(task, description=f"par {spec.par}: {message}")
 
-            for level, path in zip(generate_pack(spec, len(targets), note), targets, strict=False):
+            for level, path in zip(generate_pack(spec, len(targets), note, deadline), targets, strict=False):
                 try:
                     _write_level(level, path, force)
                 except KamiError as e:  # (a file that cannot be written is bad input: exit 2, not 1)

@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out
+from kamicp.cli.console import bad_input, err, fail, out, plural
 from kamicp.cli.exits import EXIT_OK
 from kamicp.cli.options import ForceOpt, Geometry
 from kamicp.formats import write_json
@@ -105,7 +105,7 @@ def _print_colours(shot: Screenshot) -> None:
     """The palette on one line, each colour as a swatch with its hex code and cell count."""
     rep = shot.report
     counts = dict(rep.counts)
-    colours = Text(f"{rep.colors} colours: ")
+    colours = Text(f"{plural(rep.colors, 'colour')}: ")
     for k, (key, hexcode) in enumerate(rep.palette):
         colours.append_text(Text("   " if k else "")).append_text(swatch(shot.level, key))
         colours.append(f" {hexcode} ({counts[key]} cells)")

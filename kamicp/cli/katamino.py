@@ -16,15 +16,16 @@ from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, spinner
+from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
 from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
 from kamicp.cli.signals import interruptible
 from kamicp.katamino import KataminoResult, KataminoStatus, Puzzle, Rule, shorthand, solve_katamino
 from kamicp.katamino.book import Book, solve_book
-from kamicp.katamino.files import read_katamino_file
+from kamicp.katamino.files import SAMPLER, bundled_book, read_katamino_file
 from kamicp.katamino.picture import check_line_files, outline_text, write_line_pictures, write_solution_picture
 from kamicp.render.files import check_writable, picture_kind
+from kamicp.runtime.clock import NEVER, Deadline
 from kamicp.runtime.interrupt import signal_of
 
 STATUS_STYLE = {KataminoStatus.SOLVED: "green", KataminoStatus.IMPOSSIBLE: "red", KataminoStatus.UNKNOWN: "yellow"}
@@ -40,6 +41,16 @@ class KataminoEngineChoice(StrEnum):
     DLX = "dlx"
 
 
+def _bundled_if_named(path: Path) -> Path:
+    """`sampler`, when no file has that name: the example book kamicp ships (from any folder)."""
+    if str(path) == SAMPLER and not path.exists():
+        book = bundled_book()
+        if book is None:
+            raise fail("the example book is not installed with this copy of kamicp")
+        return book
+    return path
+
+
 def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule) -> Puzzle | Book:
     if path is not None and (board or pieces):
         raise fail("give a PUZZLE or BOOK file, or --board with --pieces, not both")
@@ -48,26 +59,40 @@ def _source(path: Path | None, board: str | None, pieces: str | None, rule: Rule
     with bad_input():
         if path is None:
             return shorthand(board or "", pieces or "", rule)
-        found = read_katamino_file(path)
+        found = read_katamino_file(_bundled_if_named(path))
     if rule is Rule.FREE:
         return found.with_rule(rule) if isinstance(found, Book) else replace(found, rule=rule)
     return found
 
 
-def _print(result: KataminoResult, all_solutions: bool) -> None:
+def _deadline(time_limit: float | None) -> Deadline:
+    """When the command's time limit ends (it counts from here: the solve and the printing share it)."""
+    with bad_input():
+        return Deadline.after(time_limit)
+
+
+def _print(result: KataminoResult, all_solutions: bool, deadline: Deadline = NEVER,
+           printed: list[int] | None = None) -> int:
+    """Print the result; with --all every solution until the deadline, counted in `printed` as they go (an
+    interrupt then says how many). Returns how many were printed."""
     p = result.puzzle
+    printed = [0] if printed is None else printed
     out.print(f"{p.name or 'katamino'}: {p.describe()}", markup=False)
     shown = result.solutions if all_solutions else result.solutions[:1]
     for k, grid in enumerate(shown, start=1):
+        if all_solutions and deadline.expired():  # (drawing 9,356 solutions took 40 s past a 1 s limit)
+            break
         if all_solutions:
             out.print(f"solution {k}", markup=False)
         out.print(outline_text(grid))
+        printed[0] += 1
     if result.count is not None:
         exact = "" if result.complete else "at least "
-        out.print(f"{exact}{result.count} solutions, {exact}{result.distinct} up to the board's "
+        out.print(f"{exact}{plural(result.count, 'solution')}, {exact}{result.distinct} up to the board's "
                   f"{result.symmetries} symmetries", markup=False)
     out.print(Text(f"{result.status.value}: {result.reason}", style=f"bold {STATUS_STYLE[result.status]}"))
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}", markup=False)
+    return printed[0]
 
 
 def _exit_code(status: KataminoStatus) -> int:
@@ -76,6 +101,7 @@ def _exit_code(status: KataminoStatus) -> int:
 
 def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, time_limit: float | None,
                 svg: Path | None, png: Path | None, as_json: bool, force: bool) -> int:
+    deadline = _deadline(time_limit)
     pictures = [(p, kind) for p, kind in ((svg, "svg"), (png, "png")) if p is not None]
     with bad_input():
         for path, kind in pictures:
@@ -87,14 +113,22 @@ def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, t
             if progress:
                 progress(f"{puzzle.name or 'katamino'}: {'counting' if count or all_solutions else 'solving'}")
             result = solve_katamino(puzzle, engine=engine, count=count, all_solutions=all_solutions,
-                                    time_limit=time_limit)
+                                    deadline=deadline.within(None))  # (its own clock times the solve)
     except KeyboardInterrupt as e:
         err.print(f"interrupted: {puzzle.name or 'katamino'} not decided", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED[signal_of(e)]) from None
     if as_json:
         out.print_json(json.dumps(result.to_dict()))
     else:
-        _print(result, all_solutions)
+        printed = [0]
+        try:
+            _print(result, all_solutions, deadline, printed)
+        except KeyboardInterrupt as e:  # (the generic line said 'no solution' after 1,698 were printed)
+            err.print(f"interrupted: {printed[0]} of the {len(result.solutions)} solutions printed", markup=False)
+            raise typer.Exit(EXIT_INTERRUPTED[signal_of(e)]) from None
+        if all_solutions and printed[0] < len(result.solutions):
+            err.print(f"time limit: {printed[0]} of the {len(result.solutions)} solutions printed", markup=False)
+            return EXIT_UNKNOWN
     if result.solutions and pictures:
         with bad_input():
             for path, _ in pictures:
@@ -170,11 +204,12 @@ def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, 
     if pictures is not None:
         with bad_input():
             check_line_files(pictures, [c.name for c in book.challenges], force=force)
+    deadline = _deadline(time_limit)
     results: dict[int, list[KataminoResult]] = {}
     done = 0
     try:
         with bad_input(), spinner(not as_json) as progress:
-            for k, result in solve_book(book, engine=engine, count=count, time_limit=time_limit):
+            for k, result in solve_book(book, engine=engine, count=count, deadline=deadline):
                 results.setdefault(k, []).append(result)
                 done += 1
                 if progress:
@@ -184,30 +219,36 @@ def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, 
         _report_book(book, results, count, as_json, draw=False, finished=False)
         err.print(f"interrupted: {done} of {book.size} puzzles solved (the table above)", markup=False)
         raise typer.Exit(EXIT_INTERRUPTED[signum]) from None
-    _report_book(book, results, count, as_json, draw, finished=True)
+    puzzles = book.size
+    _report_book(book, results, count, as_json, draw, finished=done == puzzles, deadline=deadline)
+    if done < puzzles:  # (the time limit ended the book: the puzzles not reached are not decided)
+        err.print(f"time limit: {done} of {puzzles} puzzles solved (the table above)", markup=False)
     if pictures is not None:
         with bad_input():
             written = write_line_pictures(pictures, [(book.challenges[k].name, _panels(rs))
                                                      for k, rs in sorted(results.items())], force=force)
         (err if as_json else out).print(f"wrote {len(written)} pictures into {pictures}", markup=False)
     statuses = [r.status for rs in results.values() for r in rs]
-    return EXIT_UNKNOWN if KataminoStatus.UNKNOWN in statuses else EXIT_OK
+    return EXIT_UNKNOWN if KataminoStatus.UNKNOWN in statuses or done < puzzles else EXIT_OK
 
 
 def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bool, as_json: bool, draw: bool,
-                 finished: bool) -> None:
+                 finished: bool, deadline: Deadline = NEVER) -> None:
     if as_json:
         out.print_json(json.dumps(_book_json(book, results, finished)))
         return
     if draw:
-        for k in sorted(results):
+        for drawn, k in enumerate(sorted(results)):
+            if deadline.expired():  # (the time limit holds for the pictures too: the table still follows)
+                err.print(f"time limit: pictures of {drawn} of {len(results)} lines drawn", markup=False)
+                break
             out.print(_line_picture(book, k, results[k]))
             out.print()
     out.print(book_table(book, results, count))
     rs = [r for line in results.values() for r in line]
     tally = {s: sum(r.status is s for r in rs) for s in KataminoStatus}
     seconds = sum(r.seconds for r in rs)
-    out.print(f"{len(rs)} puzzles: {tally[KataminoStatus.SOLVED]} solved, "
+    out.print(f"{plural(len(rs), 'puzzle')}: {tally[KataminoStatus.SOLVED]} solved, "
               f"{tally[KataminoStatus.IMPOSSIBLE]} proven impossible, {tally[KataminoStatus.UNKNOWN]} unknown; "
               f"{seconds:.2f} s, engine {rs[0].engine if rs else '-'}",
               markup=False)
@@ -218,7 +259,7 @@ def katamino_cmd(
     puzzle_path: Annotated[Path | None, typer.Argument(
         metavar="PUZZLE|BOOK", show_default=False,
         help='Puzzle JSON {"rows", "cols", "pieces", "blocked"}, or a book of challenges {"challenges": '
-             '[{"pieces", "start"}, ...]}.')] = None,
+             '[{"pieces", "start"}, ...]}; `sampler`: the example book kamicp ships.')] = None,
     board: Annotated[str | None, typer.Option("--board", help="Board size ROWSxCOLS, e.g. 5x6.")] = None,
     pieces: Annotated[str | None, typer.Option("--pieces", help="Piece letters (FILNPTUVWXYZ), e.g. LPUVYN.")] = None,
     free: Annotated[bool, typer.Option("--free", help="Free pentomino packing: the I may lie either way "

@@ -12,7 +12,7 @@ from rich.text import Text
 from kamicp.board.level import Level
 from kamicp.board.rules import replay
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, print_json, shown, spinner
+from kamicp.cli.console import bad_input, err, fail, out, plural, print_json, shown, spinner
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK
 from kamicp.cli.options import (
     EngineChoice,
@@ -88,14 +88,19 @@ def show_cmd(
     raise typer.Exit(exit_for(result))
 
 
+SWATCHES = 40  # colours `info` shows as swatches; more are counted
+
+
 def _level_facts(level: Level, facts: LevelSummary) -> list[tuple[str, Text]]:
     """(label, value) rows describing a level: what `info` and `convert` print."""
     shape = ""
     if facts.shape:
-        shape = f", {facts.shape[0]} rows x {facts.shape[1]} columns"
+        shape = f", {plural(facts.shape[0], 'row')} x {plural(facts.shape[1], 'column')}"
     colours = Text(f"{len(facts.colors)}: ")
-    for k, key in enumerate(facts.colors):
+    for k, key in enumerate(facts.colors[:SWATCHES]):  # (a level may have 100,000 colours: a summary)
         colours.append_text(Text("  ") if k else Text()).append_text(swatch(level, key))
+    if len(facts.colors) > SWATCHES:
+        colours.append(f"  ... and {len(facts.colors) - SWATCHES} more")
     medals = printable(", ".join(f"{name} {n}" for name, n in facts.medals) or "none")
     rows = [
         ("geometry", Text(facts.geometry + shape)),

@@ -12,6 +12,7 @@ import typer
 from kamicp.board.level import Level
 from kamicp.cli.console import bad_input, fail
 from kamicp.formats import load_level
+from kamicp.formats.flood99 import looks_like_flood99
 from kamicp.prover.request import Rules
 from kamicp.prover.solver import SEED_RANGE, TECHNIQUES, options_without
 from kamicp.rulebook import rules_named
@@ -40,8 +41,9 @@ class Geometry(StrEnum):
     SQUARE = "square"
 
 
-LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, or a text grid "
-                                          "with --geometry).",
+LevelArg = Annotated[Path, typer.Argument(metavar="LEVEL", help="Level file (.json, .puz, .xml, a screenshot "
+                                          ".png/.jpg, a Flood-It board named rows_cols_colours_index, FILE#K for "
+                                          "board K of a pack file, or a text grid with --geometry).",
                                           show_default=False)]
 MaxSteps = Annotated[int | None, typer.Option("--max-steps", min=0, metavar="N",
                                                 help="Look for solutions of at most N moves.")]
@@ -61,8 +63,8 @@ Seed = Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, metavar="N",
                                    help=f"Random seed passed to CP-SAT (0 to {SEED_MAX}).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 FormatOpt = Annotated[str | None, typer.Option("--format", metavar="FORMAT",
-                                                help="Level format (json, text, puz, xml, flood99); default: by "
-                                                "extension (flood99: by name).")]
+                                                help="Level format (json, text, puz, xml, flood99, floodpack, image); "
+                                                "default: by extension (flood99: by name; FILE#K: floodpack).")]
 GeometryOpt = Annotated[Geometry | None, typer.Option("--geometry", help="Geometry of a text grid.")]
 StepsDirOpt = Annotated[Path | None, typer.Option("--steps-dir", metavar="DIR", help="Write one SVG and PNG per move "
                                                   "(step-01.svg, ...) and strip.svg/.png into DIR.")]
@@ -71,6 +73,16 @@ RulesOpt = Annotated[RuleName, typer.Option("--rules", help="free (Kami: tap any
                                             "move repaints the region holding the pivot cell).")]
 PivotOpt = Annotated[str | None, typer.Option("--pivot", metavar="R,C", help="The pivot cell for --rules pivot "
                                               "(row,col; a node id on graph levels); default the top-left cell.")]
+
+
+def flood_it_note(path: Path, fmt: str | None, rules: RuleName) -> str | None:
+    """The line that says a Flood-It board is being solved under Kami's rules (the default for every file:
+    one level, one answer, whatever file it came in; hint and play know only Kami's rules), or None."""
+    flood_it = fmt == "flood99" or (fmt is None and looks_like_flood99(path))
+    if not flood_it or rules != RuleName.FREE:
+        return None
+    return ("note: a Flood-It board, solved under Kami's rules (tap any region); Flood-It's own rules "
+            "(every move repaints the pivot's region): --rules pivot")
 
 
 def rules_of(level: Level, rules: RuleName, pivot: str | None, no: list[str] | None = None) -> Rules:

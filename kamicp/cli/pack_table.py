@@ -11,6 +11,7 @@ from rich.text import Text
 
 from kamicp.packs import Row, Verdict
 from kamicp.packs.report import proof_text, range_text, rules_text, settings_text
+from kamicp.render.safe import printable
 
 VERDICT_TEXT = {  # the words of the summary line; what they mean: docs/designers.md
     Verdict.CORRECT: "correct",
@@ -26,10 +27,17 @@ ONE_LINE = ("par", "rules", "opt", "verdict", "secs")  # the level and the proof
 
 def _cells(row: Row) -> dict[str, Text]:
     style = {Verdict.CORRECT: "green", Verdict.UNKNOWN: "yellow"}.get(row.verdict, "red")
-    return {"level": Text(row.level), "par": Text("" if row.par is None else str(row.par)),
+    failed = row.verdict in (Verdict.BAD_INPUT, Verdict.ERROR) and row.error
+    proof = Text(printable(_reason(row)), style="red") if failed else Text(proof_text(row))
+    return {"level": Text(printable(row.level)), "par": Text("" if row.par is None else str(row.par)),
             "rules": Text(rules_text(row)), "opt": Text(range_text(row)),
-            "verdict": Text(VERDICT_TEXT[row.verdict], style=style),  # a failure's message is on stderr
-            "secs": Text(f"{row.seconds:.2f}"), "proof": Text(proof_text(row))}
+            "verdict": Text(VERDICT_TEXT[row.verdict], style=style), "secs": Text(f"{row.seconds:.2f}"),
+            "proof": proof}
+
+
+def _reason(row: Row) -> str:
+    """A bad or failed row's message, for its proof cell: without the file name the level column shows."""
+    return row.error.removeprefix(f"{row.path}: ")
 
 
 def _columns(rows: list[Row]) -> list[str]:
@@ -52,8 +60,10 @@ def pack_table(rows: list[Row], *, widths: dict[str, int] | None = None, columns
     columns = columns or _columns(rows)
     table = Table(show_edge=False, pad_edge=False)
     for col in columns:
+        # report's groups line up on the one-line columns; the level and the proof wrap (never cut off)
+        width = (widths or {}).get(col) if col in ONE_LINE else None
         table.add_column(col, justify="right" if col in RIGHT else "left", no_wrap=col in ONE_LINE,
-                         overflow="fold", min_width=(widths or {}).get(col))
+                         overflow="fold", min_width=width)
     for row in rows:
         cells = _cells(row)
         table.add_row(*(cells[c] for c in columns))

@@ -34,8 +34,9 @@ from kamicp.cli.options import (
     RulesOpt,
     Seed,
 )
-from kamicp.cli.pack_table import pack_table, report_tables
-from kamicp.errors import ClusterLost
+from kamicp.cli.pack_table import VERDICT_TEXT, pack_table, report_tables
+from kamicp.errors import ClusterLost, UsageError
+from kamicp.formats import read_pars
 from kamicp.packs import (
     LEVEL_SUFFIXES,
     PackOutcome,
@@ -52,7 +53,8 @@ from kamicp.packs import (
     to_json,
     to_markdown,
 )
-from kamicp.packs.runner import default_jobs
+from kamicp.packs.runner import default_jobs, with_pars
+from kamicp.render.safe import printable
 from kamicp.rulebook import check_rules
 from kamicp.runtime.interrupt import signal_of
 from kamicp.runtime.store import StoreWriteError
@@ -99,7 +101,8 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
             count(row)
             if plain:
                 how = "from the store" if skipped else f"{row.seconds:.2f} s"
-                err.print(f"[{counts['done']}/{total}] {row.level}: {row.verdict} ({how})", markup=False)
+                word = VERDICT_TEXT[row.verdict]  # (the table's word: "bad input", not the code "bad-input")
+                err.print(f"[{counts['done']}/{total}] {printable(row.level)}: {word} ({how})", markup=False)
         yield line
         return
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),
@@ -130,12 +133,20 @@ def _open_store(path: Path | None, resume: bool) -> PackStore | None:
         return PackStore(path)
 
 
+MAX_MEMORY_MB = 2**40  # (a byte count the kernel's RLIMIT_AS takes: a larger one overflowed as a crash per level)
+
+
 @app.command("validate")
 def validate_cmd(
     paths: Annotated[list[str], typer.Argument(metavar="PATHS...", help="Level files, folders (searched "
-                                               "recursively) and glob patterns ('pack/*.json').",
+                                               "recursively; a file there that is clearly another command's, a "
+                                               "Katamino book, is skipped with a note) and glob patterns "
+                                               "('pack/*.json').",
                                                show_default=False)],
     par: Annotated[int | None, typer.Option("--par", min=0, help="Par to check (default: each file's).")] = None,
+    pars_path: Annotated[Path | None, typer.Option("--pars", metavar="FILE", help="One par a line, in the "
+                                                   "pack's order: a number, or a solution whose length is the "
+                                                   "par (for a pack file of many boards).")] = None,
     slack: Annotated[int, typer.Option("--slack", min=0, help="Search up to par + K moves to say how far off.")] = 2,
     time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.001, help="Seconds per level.")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS,
@@ -152,8 +163,9 @@ def validate_cmd(
                                                     "SQLite file as it comes.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Skip levels the store already answered "
                                          "(same content and settings; a proof under any time limit).")] = False,
-    memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, help="Address-space cap of "
-                                           "each level's process (0: none).")] = 2048,
+    memory_mb: Annotated[int, typer.Option("--memory-limit", metavar="MB", min=0, max=MAX_MEMORY_MB,
+                                           help="Address-space cap of each level's process (0: none; at most "
+                                           f"{MAX_MEMORY_MB:,}).")] = 2048,
     as_json: JsonOpt = False,
     fmt: FormatOpt = None,
     geometry: GeometryOpt = None,
@@ -168,23 +180,39 @@ def validate_cmd(
                             seed=seed, memory_mb=memory_mb or None, rules=rules.value, pivot=pivot)
     with bad_input():
         check_rules(settings.rules, settings.pivot)
+        pars = _pars(pars_path, par)
     store = _open_store(store_path, resume)  # checked before any work: one line, exit 2
     try:
         rows = _validate(paths, settings, store, store_path, resume=resume, jobs=jobs, dask=dask, fmt=fmt,
-                         geometry=geometry.value if geometry else None, as_json=as_json)
+                         geometry=geometry.value if geometry else None, as_json=as_json, pars=pars)
     finally:
         if store is not None:
             store.close()
     raise typer.Exit(EXIT_FOR[pack_outcome(rows)])
 
 
+def _pars(path: Path | None, par: int | None) -> tuple[Path, list[int]] | None:
+    """The pars file, read before any work (UsageError beside --par)."""
+    if path is None:
+        return None
+    if par is not None:
+        raise UsageError("give --par (one par for every level) or --pars (one a level), not both")
+    return path, read_pars(path)
+
+
 def _validate(paths: list[str], settings: PackSettings, store: PackStore | None, store_path: Path | None, *,
               resume: bool, jobs: int | None, dask: str | None, fmt: str | None, geometry: str | None,
-              as_json: bool) -> list[Row]:
+              as_json: bool, pars: tuple[Path, list[int]] | None = None) -> list[Row]:
     """Run the pack and print its table; stopped early (a signal, the store not written), print the table of
     the levels done, say how to go on, and exit as documented (130 / 143, or 2)."""
+    others: list[tuple[Path, str]] = []
     with bad_input():
-        items = load_pack(discover(paths), fmt, geometry)
+        items = load_pack(discover(paths, others), fmt, geometry)
+        if pars is not None:
+            items = with_pars(items, pars[1], str(pars[0]))
+    for path, command in others:
+        err.print(f"note: skipped {printable(path)}: a file for `kamicp {command}`, not a level", markup=False,
+                  soft_wrap=True)
     if not items:
         raise fail(f"no levels in {', '.join(paths)} (level files end in {', '.join(LEVEL_SUFFIXES)})")
     jobs = jobs or (2 if dask == "local" else default_jobs(settings.engine))

@@ -10,13 +10,13 @@ from typing import Annotated
 
 import typer
 
-from kamicp.board.level import Level
+from kamicp.board.level import Level, Move
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
 from kamicp.cli.exits import EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, LevelArg, TimeLimit, load
 from kamicp.designer.hint import Hint, HintStatus, hint, parse_moves
-from kamicp.errors import Terminated
+from kamicp.errors import KamiError, Terminated
 from kamicp.prover.request import Budget
 from kamicp.render.terminal import swatch
 from kamicp.runtime.extras import missing_extra
@@ -52,6 +52,14 @@ def _print_hint(level: Level, h: Hint) -> None:
         out.print(f"par {h.par}: {verdict[h.par_still_possible]}")
 
 
+def _moves_option(level: Level, moves: str) -> tuple[Move, ...]:
+    """The moves of --moves, or one line naming the option (the message alone said 'move 1: ...')."""
+    try:
+        return parse_moves(level, moves)
+    except KamiError as e:
+        raise fail(f"--moves: {e}") from None
+
+
 @app.command("hint")
 def hint_cmd(
     level_path: LevelArg,
@@ -64,8 +72,7 @@ def hint_cmd(
 ) -> None:
     """Play MOVES, then give an optimal next move and the proven optimum from that position."""
     level = load(level_path, fmt, geometry)
-    with bad_input():
-        played = parse_moves(level, moves)
+    played = _moves_option(level, moves)
     with bad_input(), spinner(not as_json) as progress:
         answer = hint(level, played, budget=Budget.start(time_limit, engine=engine.value, progress=progress))
     if as_json:
@@ -77,8 +84,10 @@ def hint_cmd(
 
 PlayLevelArg = Annotated[Path | None, typer.Argument(
     metavar="[LEVEL]", show_default=False,
-    help="Level file (.json, .puz, .xml, or a text grid with --geometry); none: a bundled level (the page "
-         "offers the others).")]
+    help="Level file (.json, .puz, .xml, a screenshot .png/.jpg, a Flood-It board named "
+         "rows_cols_colours_index, FILE#K for board K of a pack file, or a text grid with --geometry); none: a "
+         "bundled level (the page offers the "
+         "others).")]
 
 
 @app.command("play")

@@ -27,6 +27,17 @@ def moves_table(level: Level, result: Result) -> Table:
     return table
 
 
+def colours_table(level: Level, result: Result) -> Table:
+    """The moves under rules where every move repaints the same region (Flood-It's pivot): only the colours
+    differ."""
+    table = Table(title=plural(len(result.moves), "move"), title_justify="left", show_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("pivot's region → colour")
+    for k, move in enumerate(result.moves, start=1):
+        table.add_row(str(k), swatch(level, move.color))
+    return table
+
+
 def proof_table(result: Result) -> RenderableType:
     """One row per horizon (a run of implied ones as one row), short enough for an 80-column terminal:
     the reasons of the bound and implied rows are notes under the table."""
@@ -82,14 +93,13 @@ def summary(result: Result) -> str:
 
 
 def print_result(level: Level, result: Result, rules: Rules, *, show_moves: bool = True) -> None:
-    """A solve's result: a line on the level (and the rules, if not Kami's), the moves, the proof, the
-    summary and the time."""
+    """A solve's result: a line on the level and its rules, the moves, the proof, the summary and the time."""
     bound = "" if result.bound is None else f", lower bound {result.bound.value}"
-    said = rules.describe(level)
-    out.print(f"[bold]{shown(level.name or 'level')}[/]: {result.regions} regions, {result.colors} colours"
-              f"{bound}{', ' + shown(said) if said else ''}", highlight=not said)
+    out.print(f"[bold]{shown(level.name or 'level')}[/]: {plural(result.regions, 'region')}, "
+              f"{plural(result.colors, 'colour')}, {shown(rules.describe(level))}{bound}",
+              highlight=result.bound is not None)  # (Flood-It's line, naming the pivot, unhighlighted as before)
     if result.moves and show_moves:
-        out.print(moves_table(level, result))
+        out.print(moves_table(level, result) if rules.chooses_region else colours_table(level, result))
     out.print(proof_table(result))
     unreachable = any(h.engine == EngineName.UNREACHABLE for h in result.proof)
     out.print(f"[bold]{'no solution (proven)' if unreachable else summary(result)}[/]")

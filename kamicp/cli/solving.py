@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -36,6 +37,7 @@ from kamicp.cli.options import (
     StepsDirOpt,
     TimeLimit,
     Workers,
+    flood_it_note,
     load,
     rules_of,
 )
@@ -45,6 +47,12 @@ from kamicp.prover.request import Budget, Request
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL
 from kamicp.render.files import check_steps_dir, write_steps
 from kamicp.render.safe import printable
+
+
+def _note_rules(path: Path, fmt: str | None, rules: RuleName, as_json: bool) -> None:
+    note = flood_it_note(path, fmt, rules)
+    if note is not None:
+        (err if as_json else out).print(note, markup=False, soft_wrap=True)
 
 
 @app.command("solve")
@@ -73,6 +81,7 @@ def solve_cmd(
     level = load(level_path, fmt, geometry)
     with bad_input():
         how = rules_of(level, rules, pivot, no)
+        _note_rules(level_path, fmt, rules, as_json)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
         no_besides_cube_order = [n for n in no or () if n != "cube-order"]  # --dask takes only --no cube-order
@@ -119,6 +128,7 @@ def prove_cmd(
     level = load(level_path, fmt, geometry)
     with bad_input():
         how = rules_of(level, rules, pivot)
+        _note_rules(level_path, fmt, rules, as_json)
         request = Request(level, how, Budget.start(time_limit, max_steps=under - 1, workers=workers, seed=seed,
                                                    engine=engine.value))
     with interruptible(), bad_input(), spinner(not as_json) as progress:

@@ -211,11 +211,13 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: Deadline = N
                       f"({spec.geometry} {rows} x {cols}, {spec.colours} colours)")
 
 
-def generate_pack(spec: GenerateSpec, count: int, progress: Progress | None = None) -> Iterator[Generated]:
-    """`count` levels (indices 0..count-1), each proven; stops with TimeoutError at `spec.time_limit`."""
+def generate_pack(spec: GenerateSpec, count: int, progress: Progress | None = None,
+                  deadline: Deadline | None = None) -> Iterator[Generated]:
+    """`count` levels (indices 0..count-1), each proven; stops with TimeoutError at `spec.time_limit` (or the
+    caller's `deadline`, whose clock started earlier)."""
     spec.check()
     if count < 1:
         raise UsageError(f"count must be at least 1, got {count}")
-    deadline = Deadline.after(spec.time_limit)
+    deadline = Deadline.after(spec.time_limit) if deadline is None else deadline
     for index in range(count):
         yield generate_level(spec, index, deadline=deadline, progress=progress)

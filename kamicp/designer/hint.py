@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kamicp.board.level import Label, Level, Move
-from kamicp.board.rules import Board, replay
+from kamicp.board.rules import Board, apply_move
 from kamicp.errors import RuleError, UsageError
-from kamicp.limits import MAX_DIGITS
+from kamicp.limits import MAX_DIGITS, MAX_PLAYED, too_many_played
 from kamicp.prover.request import Budget
 from kamicp.prover.solver import OPTIMAL, Progress, Result, move_dict, solve
+from kamicp.runtime.clock import Deadline
 from kamicp.runtime.text import cut, json_int, short
 
 
@@ -97,9 +98,14 @@ def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None =
     not used: a hint proves the optimum from the position, however long)."""
     if budget is None:
         budget = Budget.start(time_limit, workers=workers, seed=seed, engine=engine, progress=progress)
-    clock = budget.deadline  # (times the hint)
-    board = replay(level, moves)[-1]
+    clock = budget.deadline  # (the limit is the hint's: the replay's and the solve's; it times the hint)
+    if len(moves) > MAX_PLAYED:
+        raise UsageError(f"moves: {too_many_played()}")
+    board = _replay_within(level, moves, clock)
     played = len(moves)
+    if board is None:  # (the time limit passed in the replay: nothing is known of the position)
+        return Hint(level.name, played, HintStatus.UNKNOWN, None, None, 0, None, level.par, None, (),
+                    clock.elapsed())
     if board.solved:
         return Hint(level.name, played, HintStatus.SOLVED, None, 0, 0, 0, level.par,
                     _par_verdict(level.par, played, 0, 0), (), clock.elapsed())
@@ -121,19 +127,30 @@ def hint(level: Level, moves: Sequence[Move] = (), *, time_limit: float | None =
     )
 
 
+def _replay_within(level: Level, moves: Sequence[Move], deadline: Deadline) -> Board | None:
+    """The board after `moves` (each checked by the rules engine), keeping only the current board (a board
+    per move grew the memory by the board's size per move); None once the deadline has passed."""
+    board = Board.start(level)
+    for step, move in enumerate(moves, start=1):
+        if deadline.expired():
+            return None
+        board = apply_move(board, move, step=step)
+    return board
+
+
 # --- reading moves ------------------------------------------------------------------------------------
 _GRID_TAP = re.compile(rf"\(?\s*([0-9]{{1,{MAX_DIGITS}}})\s*,\s*([0-9]{{1,{MAX_DIGITS}}})\s*\)?")  # int()-safe
 
 
 def _color_key(level: Level, text: str, where: str) -> str:
     """A colour key, or the palette name of one (case-insensitive), as written by a player."""
-    if text in level.color_keys:
+    if level.key_position(text) is not None:
         return text
     by_name = [k for k, v in level.palette if v.lower() == text.lower() or k.lower() == text.lower()]
     if len(by_name) == 1:
         return by_name[0]
     raise RuleError("known-colour", f"{where}: colour {cut(repr(text))} is not one of the level's colours "
-                    f"({', '.join(level.color_keys)})")
+                    f"({level.keys_text()})")
 
 
 def _cell(level: Level, tap: object, where: str) -> int:
@@ -185,9 +202,13 @@ def parse_moves(level: Level, text: str) -> tuple[Move, ...]:
         items = data.get("moves") if isinstance(data, dict) else data
         if not isinstance(items, list):
             raise UsageError("moves: expected a list of moves or an object with a \"moves\" list")
+        if len(items) > MAX_PLAYED:
+            raise UsageError(f"moves: {too_many_played()}")
         return tuple(move_from_data(level, item, f"move {k}") for k, item in enumerate(items, start=1))
     moves = []
     for k, part in enumerate((p for p in text.split(";") if p.strip()), start=1):
+        if k > MAX_PLAYED:
+            raise UsageError(f"moves: {too_many_played()}")
         tap, sep, color = part.rpartition(":")
         if not sep or not tap.strip() or not color.strip():
             raise UsageError(f"move {k}: expected TAP:COLOUR, got {cut(repr(part.strip()))}")

@@ -27,6 +27,7 @@ class Pivot:
     cell: Label | None = None
     memory_mb: int = astar.MEMORY_MB
     name: ClassVar[str] = "pivot"
+    chooses_region: ClassVar[bool] = False  # every move repaints the pivot's region
 
     def solve(self, request: Request) -> Result:
         return solve_pivot_request(request)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kamicp.board.level import HOLE, Level, Move
-from kamicp.errors import FormatError
+from kamicp.errors import FormatError, KamiError
 from kamicp.formats.common import check_cells, check_range, load_json, read_text_file
-from kamicp.limits import ENV, limits
+from kamicp.limits import ENV, MAX_PLAYED, limits, too_many_played
+from kamicp.runtime.atomic import write_atomic
 from kamicp.runtime.text import cut, short
 
 
@@ -33,7 +35,31 @@ def _palette(value: Any, source: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise FormatError("must be an object mapping colour keys to colour strings", source=source,
                           where="field 'palette'")
+    for key, colour in value.items():
+        if not is_colour(colour):
+            raise FormatError(f"{short(colour)} is not a colour (expected '#rrggbb', '#rgb' or a CSS colour name "
+                              "such as 'red'; docs/formats.md)", source=source,
+                              where=f"field 'palette', key {short(key)}")
     return dict(value)
+
+
+HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def is_colour(text: str) -> bool:
+    """A palette value the pictures and the terminal can show: the same rule as kamicp.render.colors'
+    parse_color (a hex code, one of the 148 CSS colour names, or a colour name rich knows)."""
+    from PIL import ImageColor
+    from rich.color import Color, ColorParseError
+
+    s = text.strip()
+    if HEX_COLOUR.fullmatch(s) or s.lower().replace(" ", "").replace("_", "") in ImageColor.colormap:
+        return True
+    try:
+        Color.parse(s.lower())
+    except ColorParseError:
+        return False
+    return True
 
 
 def _medals(value: Any, source: str) -> tuple[tuple[str, int], ...]:
@@ -55,6 +81,8 @@ def _official(value: Any, level: Level, source: str) -> tuple[Move, ...] | None:
     where = "field 'official'"
     if not isinstance(value, list):
         raise FormatError('must be a list of {"tap": ..., "colour": ...} moves', source=source, where=where)
+    if len(value) > MAX_PLAYED:
+        raise FormatError(too_many_played(), source=source, where=where)
     moves = []
     for k, item in enumerate(value, start=1):
         colour = item.get("colour", item.get("color")) if isinstance(item, dict) else None
@@ -93,12 +121,29 @@ def level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     return level
 
 
+def _is_katamino(data: Any) -> bool:
+    """JSON data of a Katamino puzzle or book (`kamicp katamino FILE`), not a Kami level."""
+    return isinstance(data, dict) and data.get("geometry") is None and ("pieces" in data or "challenges" in data)
+
+
+def other_command(path: str | Path) -> str | None:
+    """The command a JSON file is clearly for when it is not a Kami level ('katamino'), else None (a level,
+    or a file whose reading will say what is wrong with it)."""
+    if Path(path).suffix.lower() != ".json":
+        return None
+    try:
+        data = load_json(read_text_file(path), source=str(path))
+    except (KamiError, OSError):
+        return None
+    return "katamino" if _is_katamino(data) else None
+
+
 def _level_from_data(data: Any, source: str, default_name: str = "") -> Level:
     """Build a level from parsed JSON data; every problem names the field."""
     if not isinstance(data, dict):
         raise FormatError("the top level must be a JSON object", source=source)
     geometry = data.get("geometry")
-    if geometry is None and ("pieces" in data or "challenges" in data):  # a walk over a folder meets these
+    if _is_katamino(data):  # a walk over a folder meets these
         raise FormatError("a Katamino puzzle or book, not a Kami level (run `kamicp katamino FILE`)",
                           source=source)
     if geometry is None:
@@ -217,12 +262,6 @@ def move_data(level: Level, move: Move) -> dict:
 
 
 def write_json(level: Level, path: str | Path, *, overwrite: bool = False, proof: dict | None = None) -> None:
-    p = Path(path)
-    if p.exists() and not overwrite:
-        raise FormatError("exists already (pass --force to overwrite it)", source=str(path))
-    if p.exists() and not p.is_file():
-        raise FormatError("is not a regular file: kamicp writes levels only to regular files", source=str(path))
-    try:
-        p.write_text(json.dumps(level_to_data(level, proof), indent=1) + "\n", encoding="utf-8")
-    except OSError as e:
-        raise FormatError(f"cannot write: {e.strerror or e}", source=str(path)) from None
+    """Write a level as kamicp JSON, at once or not at all (kamicp.runtime.atomic: never through a link)."""
+    data = (json.dumps(level_to_data(level, proof), indent=1) + "\n").encode("utf-8")
+    write_atomic(path, data, overwrite=overwrite, what="levels")

@@ -30,7 +30,7 @@ from pathlib import Path
 from kamicp.board.level import HOLE, Level, Move
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, parse_int, read_text_file
-from kamicp.limits import MAX_DIGITS, MAX_MOVES, limits
+from kamicp.limits import MAX_DIGITS, MAX_MOVES, MAX_PLAYED, limits, too_many_played
 from kamicp.runtime.text import cut
 
 FIELDS = ("version", "palette", "lowX", "lowY", "W", "L", "tiles", "par", "unused", "flag", "solution")
@@ -112,6 +112,8 @@ def parse_solution(text: str, source: str) -> list[tuple[int, int]]:
     moves = []
     pos = 0
     while pos < len(text):
+        if len(moves) == MAX_PLAYED:  # (before reading on: millions of moves cost time and memory)
+            raise FormatError(too_many_played(), source=source, where=where)
         m = _MOVE.match(text, pos)
         if m is None:
             raise FormatError(f"character {pos + 1}: expected <tile index><capital letter>, got {text[pos:pos + 8]!r}",

@@ -36,11 +36,13 @@ from kamicp.formats.shot.colour import delta_e, rgb_to_lab
 from kamicp.formats.shot.game import game_screenshot
 from kamicp.formats.shot.image import MAX_PIXELS, WORK_SIDE, open_image, open_reduced
 from kamicp.formats.shot.margins import (
-    ASPECT_TOLERANCE,
     Background,
+    Candidates,
     Chain,
     aspect_off,
     background_at,
+    best_box,
+    board_boxes,
     find_board,
     peel_margins,
     refine_box,
@@ -222,13 +224,16 @@ def _aspect(geometry: str, shape: tuple[int, int]) -> float:
     return ext_w / ext_h
 
 
-def _guess_geometry(chain: Chain, rows: int | None, cols: int | None, source: str) -> str:
-    """Triangle or square, by which grid's shape a box inside the margins has (innermost first);
-    FormatError when none has either: then it is not a picture of a board kamicp knows."""
-    for box, _ in reversed(chain):
-        for geometry in DEFAULT_SHAPES:
-            if aspect_off(box, _aspect(geometry, _board_shape(geometry, rows, cols, source))) <= ASPECT_TOLERANCE:
-                return geometry
+def _guess_geometry(chain: Chain, groups: Candidates, rows: int | None, cols: int | None, source: str) -> str:
+    """Triangle or square, by which grid's shape a box where a board may be has (`board_boxes`, in its
+    order; the nearer shape within a group); FormatError when none has either: then it is not a picture
+    of a board kamicp knows."""
+    aspects = {g: _aspect(g, _board_shape(g, rows, cols, source)) for g in DEFAULT_SHAPES}
+    for group in groups:
+        fits = [(aspect_off(found[0], aspects[g]), g) for g in DEFAULT_SHAPES
+                if (found := best_box([group], aspects[g])) is not None]
+        if fits:
+            return min(fits)[1]
     box = chain[-1][0]
     wanted = " or ".join(f"{g} {r} x {c}" for g, (r, c) in
                          ((g, _board_shape(g, rows, cols, source)) for g in DEFAULT_SHAPES))
@@ -255,10 +260,11 @@ def level_from_image(img: Image.Image, geometry: str | None = None, rows: int | 
                 game = game_screenshot(img, refine_box(img, *chain[-1]), name, source)
                 if game is not None:
                     return game
+            groups = board_boxes(img, chain)
             if geometry is None:
-                geometry = _guess_geometry(chain, rows, cols, source)
+                geometry = _guess_geometry(chain, groups, rows, cols, source)
             rows, cols = _board_shape(geometry, rows, cols, source)
-            box, background, notes = find_board(img, _aspect(geometry, (rows, cols)), chain)
+            box, background, notes = find_board(img, _aspect(geometry, (rows, cols)), chain, groups)
         except FormatError as e:
             raise FormatError(e.message, source=source) from None
     else:

@@ -30,7 +30,7 @@ def level_from_text(text: str, geometry: str | None, source: str, name: str = ""
                               source=source, where=f"line {n}")
         for c, ch in enumerate(line, start=1):
             if ch.isspace():
-                raise FormatError(f"column {c}: whitespace inside a row (use '.' for a hole)",
+                raise FormatError(f"column {c}: whitespace inside a row (use '.' for a hole){_numbers_hint(line)}",
                                   source=source, where=f"line {n}")
             if not ch.isprintable():
                 raise FormatError(f"column {c}: the control character U+{ord(ch):04X} is not a colour key",
@@ -44,3 +44,10 @@ def level_from_text(text: str, geometry: str | None, source: str, name: str = ""
 
 def read_text(path: str | Path, geometry: str | None) -> Level:
     return level_from_text(read_text_file(path), geometry, str(path), name=Path(path).stem)
+
+
+def _numbers_hint(line: str) -> str:
+    """A pointer for a grid of numbers separated by spaces: that is the Flood-It 99problems format."""
+    if all(field.isdigit() for field in line.split()):
+        return "; a grid of numbers separated by spaces is the Flood-It format: --format flood99 (docs/formats.md)"
+    return ""

@@ -23,7 +23,7 @@ from kamicp.board.level import Level, Move
 from kamicp.errors import FormatError
 from kamicp.formats.common import check_cells, parse_int, read_text_file
 from kamicp.formats.puz import default_palette
-from kamicp.limits import MAX_MOVES, limits
+from kamicp.limits import MAX_MOVES, MAX_PLAYED, limits, too_many_played
 
 ROOT = "PuzzleData"
 MEDALS = ("gold", "silver", "bronze")
@@ -115,6 +115,8 @@ def _solution(elem: ET.Element, level: Level, width: int, height: int, source: s
                           where="Solution")
     sol = solutions[0]
     turns = sol.findall("Turn")
+    if len(turns) > MAX_PLAYED:  # (each is replayed on the whole board, and listed by info)
+        raise FormatError(too_many_played(), source=source, where="Solution")
     length = _attr_int(sol, "length", source, "Solution ", required=False)
     if length is not None and length != len(turns):
         raise FormatError(f"says {length}, but there are {len(turns)} <Turn> elements", source=source,

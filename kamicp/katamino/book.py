@@ -8,7 +8,7 @@ list of challenges. Plain data in (parsed JSON, read by the Katamino file reader
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kamicp.errors import FormatError, UsageError
@@ -111,13 +111,18 @@ def book_from_data(data: Any, source: str = "", default_name: str = "") -> Book:
     return Book(name or default_name, challenges)
 
 
-def solve_book(book: Book, *, engine: str = AUTO, count: bool = False,
-               time_limit: float | None = None) -> Iterator[tuple[int, KataminoResult]]:
-    """Every puzzle of every challenge in turn, as (challenge index, result). The time limit holds for the
-    whole book: once it is spent, each puzzle left gets only its quick proofs (or `unknown`)."""
+def solve_book(book: Book, *, engine: str = AUTO, count: bool = False, time_limit: float | None = None,
+               deadline: Deadline | None = None) -> Iterator[tuple[int, KataminoResult]]:
+    """Every puzzle of every challenge in turn, as (challenge index, result). The time limit (or the
+    caller's `deadline`) holds for the whole book: once it is spent no puzzle is started (the iteration
+    ends early; the caller sees which puzzles it got). Each result's puzzle is a fresh copy, without the
+    placements the solve computed, so the results of a long book cost little memory each."""
     if time_limit is not None and time_limit <= 0:
         raise UsageError(f"time limit must be positive, got {time_limit}")
-    deadline = Deadline.after(time_limit)
+    deadline = Deadline.after(time_limit) if deadline is None else deadline
     for k, challenge in enumerate(book.challenges):
         for puzzle in challenge.puzzles():  # (each puzzle's clock times it; the book's deadline holds)
-            yield k, solve_katamino(puzzle, engine=engine, count=count, deadline=deadline.within(None))
+            if deadline.expired():
+                return
+            result = solve_katamino(puzzle, engine=engine, count=count, deadline=deadline.within(None))
+            yield k, replace(result, puzzle=replace(result.puzzle))  # (drops the cached placements)

@@ -12,6 +12,18 @@ from kamicp.formats.common import load_json, read_text_file
 from kamicp.katamino.book import Book, book_from_data
 from kamicp.katamino.puzzle import Puzzle, puzzle_from_data
 
+SAMPLER = "sampler"  # the name `kamicp katamino sampler` reads the example book by
+
+
+def bundled_book() -> Path | None:
+    """kamicp's example book: the one a built package carries (kamicp/katamino/books/sampler.json, copied
+    by setup.py), else a checkout's puzzles/katamino/book.json; None when neither is there."""
+    here = Path(__file__).resolve().parent
+    for path in (here / "books" / f"{SAMPLER}.json", here.parents[1] / "puzzles" / "katamino" / "book.json"):
+        if path.is_file():
+            return path
+    return None
+
 
 def _load(path: str | Path) -> Any:
     return load_json(read_text_file(path), source=str(path))

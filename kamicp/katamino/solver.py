@@ -153,10 +153,17 @@ def solve_katamino(puzzle: Puzzle, *, engine: str = AUTO, count: bool = False, a
     if engine == "fast" and count and not all_solutions and asymmetric_piece(puzzle) is not None:
         return _count_fast(puzzle, group, clock, result, by)
     placements = _restricted(puzzle, group) if enumerate_all else puzzle.placements
-    found, complete = _run(engine, puzzle, placements, enumerate_all, clock)
-    grids = [grid_of(puzzle, (placements[i] for i in sol)) for sol in found]
-    for g in grids:
-        check_solution(puzzle, g)
+    # listing: the search gets a share of the time, checking what it found the next (each solution costs the
+    # checks several times what the search spent on it), and with --all printing them the rest (the caller)
+    search, checks = (clock.share(0.3), clock.share(0.6 if all_solutions else 1.0)) if enumerate_all else (clock,) * 2
+    found, complete = _run(engine, puzzle, placements, enumerate_all, search)
+    grids = []
+    for sol in found:
+        if enumerate_all and checks.expired():  # (checking and classing thousands of solutions took 4x the search)
+            complete = False  # (the counts stay lower bounds: of the solutions checked)
+            break
+        grids.append(grid_of(puzzle, (placements[i] for i in sol)))
+        check_solution(puzzle, grids[-1])
     if not enumerate_all:
         if grids:
             return result(KataminoStatus.SOLVED, (grids[0],), f"found by {by}")

@@ -179,8 +179,16 @@ def to_csv(rows: Sequence[Row]) -> str:
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(table_rows(rows))
+    writer.writerows({k: _csv_cell(v) for k, v in cells.items()} for cells in table_rows(rows))
     return buf.getvalue()
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet runs as a formula (OWASP's CSV list)
+
+
+def _csv_cell(cell: str) -> str:
+    """A cell a spreadsheet shows as text, never runs: a level name `=HYPERLINK(...)` gets a leading '."""
+    return "'" + cell if cell.startswith(FORMULA_START) else cell
 
 
 def _md(cell: str) -> str:

@@ -13,10 +13,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from queue import Queue
 
 from kamicp.board.hashing import level_hash
 from kamicp.errors import KamiError, Terminated, UsageError
-from kamicp.formats import detect_format, load_level
+from kamicp.formats import PACK_READERS, detect_format, load_level, load_levels, split_selection
 from kamicp.packs import worker
 from kamicp.packs.discover import SCREENSHOT_SUFFIXES
 from kamicp.packs.results import PackStore
@@ -37,29 +38,44 @@ def default_jobs(engine: str) -> int:
     return max(1, cores // 2) if engine == "auto" else cores
 
 
-def _read(path: Path, fmt: str | None, geometry: str | None) -> Loaded:
-    if not path.exists():
-        return Loaded(str(path), None, f"{path}: no such file or folder (or no file matches this pattern)")
+def _read(path: Path, fmt: str | None, geometry: str | None) -> list[Loaded]:
+    """The levels of one file: one, or every board of a pack file (named FILE#K), or its error."""
+    if not path.exists() and split_selection(path)[1] is None:
+        return [Loaded(str(path), None, f"{path}: no such file or folder (or no file matches this pattern)")]
     try:
         if fmt is None and path.suffix.lower() in SCREENSHOT_SUFFIXES:
             from kamicp.formats.screenshot import read_screenshot  # numpy and PIL: only for a picture
 
-            level = read_screenshot(path, geometry).level  # no geometry: the game's, or the board's shape
-        else:
-            # in a mixed pack, --geometry is for the text grids (game files know their geometry)
-            text = (fmt or detect_format(path)) == "text"
-            level = load_level(path, fmt, geometry if text else None)
+            return [Loaded(str(path), read_screenshot(path, geometry).level)]  # the game's geometry, or the board's
+        if split_selection(path)[1] is not None:
+            return [Loaded(str(path), load_level(path, fmt, geometry))]
+        # in a mixed pack, --geometry is for the text grids (game files know their geometry)
+        fmt = fmt or detect_format(path)
+        levels = load_levels(path, fmt, geometry if fmt in ("text", *PACK_READERS) else None)
     except KamiError as e:
-        return Loaded(str(path), None, str(e))
+        return [Loaded(str(path), None, str(e))]
     except (OSError, ValueError, MemoryError) as e:
-        return Loaded(str(path), None, f"{path}: cannot read: {e}")
-    return Loaded(str(path), level)
+        return [Loaded(str(path), None, f"{path}: cannot read: {e}")]
+    if len(levels) == 1 and fmt not in PACK_READERS:
+        return [Loaded(str(path), levels[0])]
+    return [Loaded(f"{path}#{k}", level) for k, level in enumerate(levels, start=1)]
 
 
 def load_pack(files: Sequence[Path], fmt: str | None = None, geometry: str | None = None) -> list[Loaded]:
-    """Read every file; a file that cannot be read is kept with its error (it becomes a bad-input row).
-    `geometry` applies to text grids and screenshots (game files and JSON carry their own)."""
-    return [_read(Path(f), fmt, geometry) for f in files]
+    """Read every file (a pack file gives one item per board, `FILE#K`); a file that cannot be read is
+    kept with its error (it becomes a bad-input row). `geometry` applies to text grids and screenshots
+    (game files and JSON carry their own)."""
+    return [item for f in files for item in _read(Path(f), fmt, geometry)]
+
+
+def with_pars(items: Sequence[Loaded], pars: Sequence[int], source: str) -> list[Loaded]:
+    """Each level with its par from `pars` (a pars file, in the pack's order): UsageError when the counts
+    differ, so no par is ever matched to the wrong level."""
+    if len(pars) != len(items):
+        raise UsageError(f"{source}: {len(pars)} pars for {len(items)} levels (one par a line, in the pack's "
+                         "order)")
+    return [item if item.level is None else replace(item, level=replace(item.level, par=par))
+            for item, par in zip(items, pars, strict=True)]
 
 
 def _precheck(item: Loaded, settings: PackSettings) -> Row | Rules:
@@ -155,12 +171,26 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
 
 def _run_local(todo: list[worker.Todo], settings: PackSettings, jobs: int,
                record: Callable[[int, Row, bool], None]) -> None:
+    """`jobs` long-lived level processes (`worker.LevelWorker`), each taking the next level when it is
+    free, so a pack of small levels is not paid a process start per level."""
     worker.reset()
+    idle: Queue[worker.LevelWorker] = Queue()
+    workers = [worker.LevelWorker(settings) for _ in range(jobs)]
+    for level_worker in workers:
+        idle.put(level_worker)
+
+    def run(item: Loaded, key: str, rules: Rules) -> Row:
+        level_worker = idle.get()
+        try:
+            return level_worker.run(item, key, rules)
+        finally:
+            idle.put(level_worker)
+
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="kamicp-level")
     pending: dict[Future, int] = {}
     try:
         for i, item, key, rules in todo:
-            pending[pool.submit(worker.run_isolated, item, key, settings, rules)] = i
+            pending[pool.submit(run, item, key, rules)] = i
         while pending:
             done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for fut in done:
@@ -172,3 +202,5 @@ def _run_local(todo: list[worker.Todo], settings: PackSettings, jobs: int,
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        for level_worker in workers:
+            level_worker.close()

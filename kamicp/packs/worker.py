@@ -1,6 +1,8 @@
-"""One level in its own process: a crash, a MemoryError or an overrun is that level's row, not the run's end.
+"""Levels in processes of their own: a crash, a MemoryError or an overrun is that level's row, not the run's
+end.
 
-`run_isolated` forks a child (leading its own process group, so it and the portfolio's processes its
+A `LevelWorker` answers levels one after another in one process (`run_isolated`: one level, one
+process). It forks a child (leading its own process group, so it and the portfolio's processes its
 work starts are stopped together), caps the work's address space (RLIMIT_AS, `PackSettings.memory_mb`),
 and waits for its row. The group dies with the runner (Linux PR_SET_PDEATHSIG), so a killed runner or
 Dask worker leaves no process behind. `stop_all()` ends every running child (Ctrl-C, SIGTERM).
@@ -53,8 +55,8 @@ def _cap_memory(megabytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _child(conn, loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> None:
-    """A level's process: a supervisor leading its own process group, with the work in a child.
+def _child(conn, settings: PackSettings) -> None:
+    """A worker's process: a supervisor leading its own process group, with the work in a child.
 
     The supervisor only waits, so a SIGTERM (the runner stopping, or the runner or Dask worker dying,
     through PR_SET_PDEATHSIG) is handled at once: it kills the whole group, work and the race's
@@ -64,7 +66,7 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings, rules: Rules)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
     signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
     on_parent_death(signal.SIGTERM)
-    work = mp.get_context("fork").Process(target=_work, args=(conn, loaded, key, settings, rules))
+    work = mp.get_context("fork").Process(target=_serve, args=(conn, settings))
     work.start()
     conn.close()
     work.join()
@@ -74,23 +76,34 @@ def _child(conn, loaded: Loaded, key: str, settings: PackSettings, rules: Rules)
     os._exit(code if code >= 0 else 128 - code)  # a signal that ended the work, as a shell reports it
 
 
-def _work(conn, loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> None:
-    """Answer, or report why not, on `conn`."""
+def _serve(conn, settings: PackSettings) -> None:
+    """Answer each level sent on `conn`, one after another, until None (or the pipe's end)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     on_parent_death(signal.SIGTERM)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            break
+        if job is None:
+            break
+        conn.send(_answer(*job, settings))
+    conn.close()
+
+
+def _answer(loaded: Loaded, key: str, rules: Rules, settings: PackSettings) -> Row:
+    """The level's row, or the row saying why there is none."""
     start = time.monotonic()
     try:
         _cap_memory(settings.memory_mb)
-        row = solve_level(loaded, key, settings, rules)
+        return solve_level(loaded, key, settings, rules)
     except MemoryError:
-        row = error_row(loaded, key, Verdict.ERROR, f"out of memory (the cap is {settings.memory_mb} MiB per "
-                        "level, --memory-limit)", settings, time.monotonic() - start)
+        return error_row(loaded, key, Verdict.ERROR, f"out of memory (the cap is {settings.memory_mb} MiB per "
+                         "level, --memory-limit)", settings, time.monotonic() - start)
     except KamiError as e:
-        row = error_row(loaded, key, Verdict.BAD_INPUT, str(e), settings, time.monotonic() - start)
+        return error_row(loaded, key, Verdict.BAD_INPUT, str(e), settings, time.monotonic() - start)
     except Exception as e:  # noqa: BLE001 - any failure is this level's row
-        row = error_row(loaded, key, Verdict.ERROR, f"crashed: {e!r}", settings, time.monotonic() - start)
-    conn.send(row)
-    conn.close()
+        return error_row(loaded, key, Verdict.ERROR, f"crashed: {e!r}", settings, time.monotonic() - start)
 
 
 def _signal_name(number: int) -> str:
@@ -100,56 +113,97 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def run_isolated(loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> Row:
-    """Validate one level in a child process and return its row (never raises for the level's failures)."""
-    if _stopping.is_set():
-        return error_row(loaded, key, Verdict.ERROR, "stopped", settings)
-    if mp.current_process().daemon:
-        return error_row(loaded, key, Verdict.ERROR, "this worker process is daemonic and cannot start the "
-                         "level's process (Dask: start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False)",
-                         settings)
-    import kamicp.prover.model  # noqa: F401 - OR-Tools loaded once here, inherited by every level's forked process
+def _death(proc: mp.process.BaseProcess) -> str:
+    """Why a worker's process ended, as a row's error says it."""
+    code = proc.exitcode
+    number = None if code is None else -code if code < 0 else code - 128 if code > 128 else None
+    why = f"killed by {_signal_name(number)}" if number else f"exit code {code}"
+    if number == signal.SIGKILL:
+        why += " (out of memory?)"
+    return f"the level's process died: {why}"
 
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, loaded, key, settings, rules))
-    start = time.monotonic()
-    with _lock:  # stop_all sets _stopping under this lock: a process is either not started or seen by it
-        if _stopping.is_set():
-            child.close()
-            parent.close()
+
+class LevelWorker:
+    """A process that validates levels one after another, so that a pack of many small levels pays a
+    process start per worker, not per level. Each level keeps what a process of its own gave it: the
+    memory cap, the time limit (an overrun kills the process, and the next level starts a fresh one), a
+    crash as that level's row. `close()` ends the process; `stop_all()` ends every worker's."""
+
+    def __init__(self, settings: PackSettings) -> None:
+        self.settings = settings
+        self._proc: mp.process.BaseProcess | None = None
+        self._conn = None
+
+    def _start(self) -> bool:
+        import kamicp.prover.model  # noqa: F401 - OR-Tools loaded once here, inherited by every forked process
+
+        ctx = mp.get_context("fork")
+        parent, child = ctx.Pipe(duplex=True)
+        proc = ctx.Process(target=_child, args=(child, self.settings))
+        with _lock:  # stop_all sets _stopping under this lock: a process is either not started or seen by it
+            if _stopping.is_set():
+                child.close()
+                parent.close()
+                return False
+            proc.start()
+            child.close()  # before another thread forks: a copy left open there would delay this EOF
+            _children.add(proc)
+        with contextlib.suppress(PermissionError, ProcessLookupError):
+            os.setpgid(proc.pid, proc.pid)  # also here: no window in which a stop misses the group
+        self._proc, self._conn = proc, parent
+        return True
+
+    def run(self, loaded: Loaded, key: str, rules: Rules) -> Row:
+        """Validate one level by its `rules` and return its row (never raises for the level's failures)."""
+        settings = self.settings
+        if mp.current_process().daemon:
+            return error_row(loaded, key, Verdict.ERROR, "this worker process is daemonic and cannot start the "
+                             "level's process (Dask: start workers with DASK_DISTRIBUTED__WORKER__DAEMON=False)",
+                             settings)
+        if _stopping.is_set() or (self._proc is None and not self._start()):
             return error_row(loaded, key, Verdict.ERROR, "stopped", settings)
-        proc.start()
-        child.close()  # before another thread forks: a write end left open there would delay this EOF
-        _children.add(proc)
-    with contextlib.suppress(PermissionError, ProcessLookupError):
-        os.setpgid(proc.pid, proc.pid)  # also here: no window in which a stop misses the group
-    limit = None if settings.time_limit is None else settings.time_limit + GRACE
-    try:
-        if parent.poll(limit):
-            try:
-                return parent.recv()
-            except (EOFError, OSError):
-                pass
+        assert self._proc is not None and self._conn is not None
+        start = time.monotonic()
+        limit = None if settings.time_limit is None else settings.time_limit + GRACE
+        try:
+            self._conn.send((loaded, key, rules))
+            if self._conn.poll(limit):
+                return self._conn.recv()
+        except (EOFError, OSError):
+            pass
         else:
-            stop_group(proc, STOP_WAIT)
+            self.close()
             return error_row(loaded, key, Verdict.ERROR, f"no answer within {limit:.0f} s: killed", settings,
                              time.monotonic() - start)
-        proc.join(STOP_WAIT)
-        code = proc.exitcode
-        number = None if code is None else -code if code < 0 else code - 128 if code > 128 else None
-        why = f"killed by {_signal_name(number)}" if number else f"exit code {code}"
-        if number == signal.SIGKILL:
-            why += " (out of memory?)"
-        return error_row(loaded, key, Verdict.ERROR, f"the level's process died: {why}", settings,
-                         time.monotonic() - start)
-    finally:
+        self._proc.join(STOP_WAIT)
+        why = _death(self._proc)
+        self.close()
+        return error_row(loaded, key, Verdict.ERROR, why, settings, time.monotonic() - start)
+
+    def close(self) -> None:
+        """End the process (asked first; stopped after STOP_WAIT seconds)."""
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if proc is None or conn is None:
+            return
+        with contextlib.suppress(OSError):
+            conn.send(None)
         proc.join(STOP_WAIT)
         if proc.is_alive():
             stop_group(proc, STOP_WAIT)
         with _lock:
             _children.discard(proc)
-        parent.close()
+        conn.close()
+
+
+def run_isolated(loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> Row:
+    """Validate one level in a process of its own and return its row (never raises for the level's
+    failures)."""
+    level_worker = LevelWorker(settings)
+    try:
+        return level_worker.run(loaded, key, rules)
+    finally:
+        level_worker.close()
 
 
 def stop_all() -> None:

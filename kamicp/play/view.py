@@ -3,6 +3,8 @@ with a readable name per colour, and the cells' ids (the page's stable hooks: "r
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kamicp.board.level import Level
 from kamicp.board.rules import Board
 from kamicp.render.colors import CSS_COLORS, hex_of, parse_color, rgb_of
@@ -23,11 +25,19 @@ def colour_name(level: Level, key: str) -> str:
         return shown
     if parse_color(key) is not None and not key.startswith("#"):
         return key
-    r, g, b = rgb_of(level, key)
-    nearest = min(CSS_COLORS, key=lambda n: sum((u - v) ** 2 for u, v in
-                                                 zip(parse_color(CSS_COLORS[n]) or (0, 0, 0), (r, g, b),
-                                                     strict=True)))
-    return f"{nearest} ({key})"
+    return f"{_nearest_css(rgb_of(level, key))} ({key})"
+
+
+@lru_cache(maxsize=4096)
+def _nearest_css(rgb: tuple[int, int, int]) -> str:
+    """The CSS colour name nearest to `rgb` (cached, with the names parsed once: an upload of a level of
+    100,000 colours asked this of every colour and pinned a worker thread for minutes)."""
+    return min(_css_rgb(), key=lambda n: sum((u - v) ** 2 for u, v in zip(_css_rgb()[n], rgb, strict=True)))
+
+
+@lru_cache(maxsize=1)
+def _css_rgb() -> dict[str, tuple[int, int, int]]:
+    return {name: parse_color(code) or (0, 0, 0) for name, code in CSS_COLORS.items()}
 
 
 def _shape(level: Level, item: object) -> dict | None:
@@ -39,7 +49,8 @@ def _shape(level: Level, item: object) -> dict | None:
     if isinstance(item, Line):
         return {"kind": "edge", "a": [round(v, 2) for v in item.a], "b": [round(v, 2) for v in item.b]}
     if isinstance(item, Label) and item.role == "node-label":
-        return {"kind": "label", "x": round(item.pos[0], 2), "y": round(item.pos[1], 2), "text": item.text}
+        return {"kind": "label", "x": round(item.pos[0], 2), "y": round(item.pos[1], 2), "text": item.text,
+                "cell": item.cell}
     return None
 
 
@@ -61,7 +72,8 @@ def level_view(level: Level, token: str) -> dict:
         "height": round(scene.height, 2),
         "cells": [cell_id(level, i) for i in range(level.size)],
         "colors": list(level.colors),
-        "palette": [{"key": k, "hex": hex_of(level, k), "name": colour_name(level, k)} for k in level.color_keys],
+        "palette": [{"key": k, "hex": hex_of(level, k), "name": colour_name(level, k)}
+                    for k in level.display_keys],  # (the file's palette order: swatches, 1-9 keys)
         "holes": holes,
         "shapes": shapes,
     }

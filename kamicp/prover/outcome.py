@@ -86,6 +86,13 @@ class Horizon:
     engine: EngineName
 
 
+def _shows_better(new: Horizon, old: Horizon) -> bool:
+    """A horizon's row to show over another: a definite answer over 'unknown', the longer 'unknown'."""
+    if old.outcome != Outcome.UNKNOWN:
+        return False
+    return new.outcome != Outcome.UNKNOWN or new.seconds > old.seconds
+
+
 @dataclass(frozen=True)
 class Result:
     """What a solve established. `lower_bound` is proven; `upper_bound` is the length of `moves`,
@@ -110,11 +117,13 @@ class Result:
 
     def proof_by_horizon(self) -> tuple[Horizon, ...]:
         """The proof for display, one step per horizon in increasing order. Where several engines
-        answered the same horizon (the portfolio), the first definite answer is kept over 'unknown'."""
+        answered the same horizon (the portfolio), the first definite answer is kept over 'unknown'; of
+        several 'unknown' answers, the engine that worked on it longest (the one the time limit stopped, not
+        one that gave up at once), so the table says the engine and time the --json rows show spent."""
         chosen: dict[int, Horizon] = {}
         for h in self.proof:
             old = chosen.get(h.steps)
-            if old is None or (old.outcome == Outcome.UNKNOWN and h.outcome != Outcome.UNKNOWN):
+            if old is None or _shows_better(h, old):
                 chosen[h.steps] = h
         return tuple(chosen[k] for k in sorted(chosen))
 
@@ -202,8 +211,9 @@ class CountResult:
 
 def move_dict(level: Level, move: Move) -> dict:
     """A move in every --json output: the cell a player taps, the colour's key, and how the level shows that
-    colour (its palette entry)."""
-    return {"tap": level.tap_data(move.cell), "colour": move.color, "colour_name": level.display_color(move.color)}
+    colour (its palette entry, else the key itself: the only name a level without a palette gives it)."""
+    name = level.display_color(move.color) or move.color
+    return {"tap": level.tap_data(move.cell), "colour": move.color, "colour_name": name}
 
 
 def proof_row(h: Horizon) -> dict:

@@ -213,14 +213,15 @@ def solve_auto(request: Request, options: SolveOptions | ModelOptions | None) ->
                          prepared=prepared, search=search)
     if quick.status != Status.UNKNOWN or (deadline.limited and deadline.left() <= 0.05 * deadline.total):
         return replace(quick, engine=EngineName.AUTO, seconds=deadline.elapsed())
-    results = _race(request, prepared, quick, search, opts)
-    return _merge(level, quick, results, budget.max_steps, deadline.elapsed())
+    so_far, results = _race(request, prepared, quick, search, opts)
+    return _merge(level, so_far, results, budget.max_steps, deadline.elapsed())
 
 
 def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions
-          ) -> dict[str, Result]:
+          ) -> tuple[Result, dict[str, Result]]:
     """Both engines in their own processes, handed what this process computed, under this process's
-    deadline; their results by engine."""
+    deadline; the first slice's result with the proofs the ledger holds (a worker that misses its
+    deadline sends no result, but its proofs stay in the ledger), and the workers' results by engine."""
     budget, progress = request.budget, request.budget.progress
     ctx = _context()
     refuted = tuple(h for h in quick.proof if h.outcome == Outcome.INFEASIBLE)
@@ -245,7 +246,8 @@ def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEng
             child.close()
         if progress:
             progress("portfolio: search and cpsat racing")
-        return collect(conns, procs, budget.deadline.later(opts.race.wait_grace), progress)
+        results = collect(conns, procs, budget.deadline.later(opts.race.wait_grace), progress)
+        return _so_far(quick, ledger), results
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
     finally:
@@ -253,12 +255,13 @@ def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEng
 
 
 def _so_far(quick: Result, ledger: Ledger | None) -> Result:
-    """What is proven when the race is interrupted: the slice's result, with the horizons the ledger holds
-    refuted contiguously above its lower bound."""
-    lower = quick.lower_bound
-    while ledger is not None and ledger.proven(lower) is not None:
+    """What is proven when the race ends or is interrupted: the slice's result, with the horizons the ledger
+    holds refuted contiguously above its lower bound (their proof rows too)."""
+    lower, rows = quick.lower_bound, list(quick.proof)
+    while ledger is not None and (row := ledger.proven(lower)) is not None:
+        rows.append(row)
         lower += 1
-    return replace(quick, lower_bound=lower, engine=EngineName.AUTO)
+    return replace(quick, lower_bound=lower, proof=tuple(rows), engine=EngineName.AUTO)
 
 
 def collect(conns: dict, procs: dict, deadline: Deadline, progress: Progress | None) -> dict[str, Result]:

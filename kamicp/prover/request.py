@@ -71,6 +71,7 @@ class Rules(Protocol):
     `Pivot` also counts: kamicp.designer.count hands a count to the rules that are not `Free`.)"""
 
     name: str  # "free" (Kami) or "pivot" (Flood-It), as in the JSON outputs and the packs' settings
+    chooses_region: bool  # a move picks the region it repaints (Kami), or always repaints one (Flood-It's pivot)
 
     def solve(self, request: Request) -> Result: ...
     def validate(self, request: Request, par: int | None, *, slack: int = 2) -> Validation: ...

@@ -147,6 +147,7 @@ class Free:
 
     options: SolveOptions | ModelOptions | None = None
     name: ClassVar[str] = "free"
+    chooses_region: ClassVar[bool] = True
 
     def solve(self, request: Request) -> Result:
         if isinstance(self.options, SolveOptions) and self.options.search.after is not None:
@@ -161,5 +162,5 @@ class Free:
         return {}
 
     def describe(self, level: Level) -> str:
-        """What a human-readable output says of these rules: nothing (they are the default)."""
-        return ""
+        """What a human-readable output says of these rules."""
+        return "Kami rules"

@@ -3,9 +3,9 @@ screenshot import's check picture (`render.overlay`). A picture is a `Scene` (pl
 written by `render.svg` or `render.png`; `render.files` is the only place kamicp writes pictures to files,
 refusing to overwrite without `force`.
 
-May import: the board and the foundations only (a picture takes plain data: never a reader's report, a
-solver's result or a Katamino type). Pillow is imported only by `render.png` and `render.overlay`, which
-this package's face does not load."""
+May import: the board, the runtime's atomic writer (`runtime.atomic`) and the foundations only (a picture
+takes plain data: never a reader's report, a solver's result or a Katamino type). Pillow is imported only by
+`render.png` and `render.overlay`, which this package's face does not load."""
 
 from kamicp.render.colors import hex_of, parse_color
 from kamicp.render.files import (

@@ -7,6 +7,7 @@ every colour key to a hex code, so SVG and PNG output agree and are always valid
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from PIL import ImageColor
 from rich.color import Color, ColorParseError
@@ -24,6 +25,7 @@ _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 CSS_COLORS: dict[str, str] = {name: hexcode.lower() for name, hexcode in ImageColor.colormap.items()}
 
 
+@lru_cache(maxsize=1024)  # (the same few palette codes, fallbacks and CSS names, asked per colour)
 def parse_color(text: str) -> RGB | None:
     """'#rgb', '#rrggbb', a CSS colour name or a colour rich knows, as RGB; None if it is none of these."""
     s = text.strip()
@@ -55,8 +57,9 @@ def rgb_of(level: Level, key: str) -> RGB:
             rgb = parse_color(candidate)
             if rgb is not None:
                 return rgb
-    if key in level.color_keys:
-        return parse_color(FALLBACK[level.color_keys.index(key) % len(FALLBACK)]) or (255, 255, 255)
+    position = level.key_position(key)
+    if position is not None:
+        return parse_color(FALLBACK[position % len(FALLBACK)]) or (255, 255, 255)
     return (255, 255, 255)
 
 

@@ -6,6 +6,7 @@ written, so a refused run leaves the user's files as they were.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from kamicp.render.scene import (
     titled,
 )
 from kamicp.render.svg import scene_svg
+from kamicp.runtime.atomic import check_target, write_atomic
 
 PNG_SCALE = 2.0  # PNGs are drawn at twice the SVG's size, crisp on high-density screens
 KINDS = ("svg", "png")
@@ -45,12 +47,25 @@ def check_writable(paths: Sequence[str | Path], *, force: bool = False, new_fold
         if not folder.is_dir() and not (new_folder and not folder.exists()):
             what = "is not a folder" if folder.exists() else "does not exist"
             raise FormatError(f"cannot write: the folder {folder} {what}", source=str(p))
+        if new_folder and not folder.exists() and not (above := _nearest_existing(folder)).is_dir():
+            raise FormatError(f"cannot create the folder {folder}: {above} is not a folder", source=str(p))
         if p.is_dir():
             raise FormatError("is a directory, not a picture file", source=str(p))
-        if p.exists() and not force:
-            raise FormatError("exists already (pass --force to overwrite it)", source=str(p))
-        if p.exists() and not p.is_file():  # a FIFO or a device would block or swallow the picture
-            raise FormatError("is not a regular file: kamicp writes pictures only to regular files", source=str(p))
+        check_target(p, overwrite=force, what="pictures")  # (a link, even dangling, is there: never followed)
+    same = _same_paths(paths)
+    if same:
+        raise FormatError("is named twice: each picture needs its own file", source=str(same))
+
+
+def _same_paths(paths: Sequence[str | Path]) -> Path | None:
+    """The first target named twice (the second write would replace the first), if any."""
+    seen: set[Path] = set()
+    for path in paths:
+        key = Path(os.path.abspath(path))
+        if key in seen:
+            return Path(path)
+        seen.add(key)
+    return None
 
 
 def encode(scene: Scene, kind: str, *, scale: float = PNG_SCALE) -> bytes:
@@ -66,11 +81,7 @@ def encode(scene: Scene, kind: str, *, scale: float = PNG_SCALE) -> bytes:
 
 def write_bytes(path: str | Path, data: bytes) -> None:
     """Write a picture's bytes (after `check_writable`); a failed write is a FormatError naming the file."""
-    path = Path(path)
-    try:
-        path.write_bytes(data)
-    except OSError as e:
-        raise FormatError(f"cannot write: {e.strerror or e}", source=str(path)) from None
+    write_atomic(path, data, overwrite=True, what="pictures")  # (check_writable refused what must not go)
 
 
 def picture_scene(level: Level, moves: Sequence[Move] | None = None) -> Scene:
@@ -140,11 +151,24 @@ def existing_step_files(directory: str | Path) -> list[Path]:
     return sorted({p for pat in pattern for p in d.glob(pat)})
 
 
+def _nearest_existing(path: Path) -> Path:
+    """`path` itself or its nearest ancestor that exists (the current folder for a relative name)."""
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return candidate
+    return Path(".")
+
+
 def check_steps_dir(directory: str | Path, *, force: bool = False) -> None:
     """Refuse (FormatError) a steps directory that is a file, or holds step pictures (unless `force`)."""
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise FormatError("exists and is not a directory", source=str(d))
+    above = _nearest_existing(d)  # where the folder will be made: checked before the work, not after it
+    if not above.is_dir():
+        raise FormatError(f"cannot create the directory: {above} is not a folder", source=str(d))
+    if not os.access(above, os.W_OK | os.X_OK):
+        raise FormatError(f"cannot create or write the directory: {above} is not writable", source=str(d))
     found = existing_step_files(d)
     if found and not force:
         raise FormatError("exists already (pass --force to overwrite the step pictures)", source=str(found[0]))

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from kamicp.board.lattice import lattice
 from kamicp.board.level import Level, Move
 from kamicp.board.rules import Board, replay
 from kamicp.render.colors import hex_of, luminance, rgb_of
-from kamicp.render.layout import graph_layout
+from kamicp.render.layout import crowding, graph_layout
 
 Point = tuple[float, float]
 
@@ -29,6 +30,8 @@ BACKGROUND = "#faf9f6"
 INK = "#222222"
 EDGE = "#9a9a9a"
 NODE_RADIUS = 13.0
+NODE_GAP = 4.0  # drawn space at least between a node and an edge it is not an end of, or another node
+MAX_GROWTH = 8.0  # a graph drawn at most this many times its usual side to keep NODE_GAP
 FONT_SIZE = 12.0
 TITLE = 30.0  # height of the title band above a written picture
 TITLE_SIZE = 15.0
@@ -86,6 +89,7 @@ class Label:
     anchor: str = "start"
     bold: bool = False
     role: str = "caption"
+    cell: int | None = None  # the node a node label names
 
 
 Shape = Polygon | Circle | Line | Rect | Label
@@ -128,7 +132,7 @@ def cell_polygons(level: Level, cell: float = CELL, origin: Point = (0.0, 0.0)) 
 def board_extent(level: Level, cell: float = CELL) -> Point:
     """Width and height of the board itself (no padding, no caption)."""
     if level.geometry == "graph":
-        side = _graph_side(level.size)
+        side = graph_drawing(level)[0]
         return (side, side)
     assert level.shape is not None
     return lattice(level.geometry).extent(*level.shape, cell)
@@ -136,6 +140,21 @@ def board_extent(level: Level, cell: float = CELL) -> Point:
 
 def _graph_side(n: int) -> float:
     return max(220.0, 62.0 * n**0.5)
+
+
+@lru_cache(maxsize=32)
+def graph_drawing(level: Level) -> tuple[float, tuple[Point, ...]]:
+    """A graph level's drawn side and its nodes' centres (from (0, 0)). No edge passes nearer than
+    NODE_GAP to a node that is not one of its ends, and no two nodes are nearer than NODE_GAP (a player
+    would read them as adjacent): where the layout cannot keep that, the graph is drawn bigger, up to
+    MAX_GROWTH times (which region graphs of boards never need; dense random graphs might)."""
+    margin = NODE_RADIUS + 6
+    inner = _graph_side(level.size) - 2 * margin
+    clearance, spacing = NODE_RADIUS + 1.0 + NODE_GAP, 2 * NODE_RADIUS + NODE_GAP  # (the edge: 2 wide)
+    pos = graph_layout(level, clearance / inner, spacing / inner)
+    grow = crowding(level, pos, clearance / inner, spacing / inner)
+    inner *= 1.0 if grow <= 1.0 else min(MAX_GROWTH, grow * 1.001)  # (1.001: rounding)
+    return inner + 2 * margin, tuple((margin + x * inner, margin + y * inner) for x, y in pos)
 
 
 def _mark(center: Point, radius: float, cell: int) -> list[Shape]:
@@ -161,10 +180,7 @@ def _grid_shapes(board: Board, mark: int | None, origin: Point, cell: float) -> 
 
 def _graph_shapes(board: Board, mark: int | None, origin: Point) -> list[Shape]:
     level = board.level
-    side = _graph_side(level.size)
-    inner = side - 2 * (NODE_RADIUS + 6)
-    ox, oy = origin[0] + NODE_RADIUS + 6, origin[1] + NODE_RADIUS + 6
-    pos = [(ox + x * inner, oy + y * inner) for x, y in graph_layout(level)]
+    pos = [(origin[0] + x, origin[1] + y) for x, y in graph_drawing(level)[1]]
     shapes: list[Shape] = [Line(pos[i], pos[j], EDGE, 2.0) for i, j in level.edges]
     for i, p in enumerate(pos):
         key = board.colors[i]
@@ -173,7 +189,7 @@ def _graph_shapes(board: Board, mark: int | None, origin: Point) -> list[Shape]:
     for i, p in enumerate(pos):
         text_fill = INK if luminance(rgb_of(level, board.colors[i])) > 0.3 else "#ffffff"
         shapes.append(Label((p[0], p[1] + 4.0), str(level.labels[i]), size=11.0, fill=text_fill,
-                            anchor="middle", role="node-label"))
+                            anchor="middle", role="node-label", cell=i))
     if mark is not None:
         shapes.extend(_mark(pos[mark], NODE_RADIUS + 5.0, mark)[:2])
     return shapes

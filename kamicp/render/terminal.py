@@ -82,7 +82,7 @@ def _graph_view(board: Board, mark: int | None) -> RenderableType:
 
 def legend(level: Level) -> Text:
     text = Text()
-    for k, key in enumerate(level.color_keys):
+    for k, key in enumerate(level.display_keys):  # (the file's palette order)
         if k:
             text.append("   ")
         text.append_text(swatch(level, key))

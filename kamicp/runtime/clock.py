@@ -82,6 +82,10 @@ class Deadline:
         end = self.end if seconds is None else min(self.end, now + seconds)
         return Deadline(end, now)
 
+    def share(self, part: float) -> Deadline:
+        """The first `part` of the time left (at least a millisecond; the rest is for what comes after)."""
+        return self if not self.limited else self.within(max(self.left() * part, 0.001))
+
     def head(self, seconds: float) -> Deadline:
         """The first `seconds` of this deadline, counted from its start (never past it): a first slice."""
         return Deadline(min(self.end, self.start + seconds), self.start)

@@ -223,10 +223,10 @@ def test_the_busy_text_does_not_outlive_a_failed_request(page_for):
         status=503, headers={"Retry-After": "3"}, content_type="application/json",
         body='{"error": "busy: 3 hints or solves already waiting; try again shortly"}'))
     page.click('[data-testid="hint"]')
-    page.wait_for_selector('[data-testid="error"]:not([hidden])', timeout=WAIT)
     page.wait_for_function("!document.querySelector('[data-testid=hint]').disabled", timeout=WAIT)
     message = page.text_content('[data-testid="message"]')
     assert "Thinking" not in message and "try again in 3 s" in message
+    assert page.is_hidden('[data-testid="error"]')  # (one message, not the busy text and an error line)
 
 
 def test_a_cell_colour_is_not_the_swatch_hook(page_for):
@@ -321,9 +321,10 @@ def test_solve_says_when_it_ends_over_par(page_for):
     assert "over par (5)" in page.text_content('[data-testid="message"]')
     page.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'solved'", timeout=WAIT)
     page.wait_for_selector('[data-testid="message"]:not([data-checking])', timeout=WAIT)
-    page.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('Solved')",
-                           timeout=WAIT)
-    assert "Over par (5)" in page.text_content('[data-testid="message"]')
+    page.wait_for_function("document.querySelector('[data-testid=message]').textContent.includes('in all')",
+                           timeout=WAIT)  # (the moves are the player's and the solver's, not a win of the player's)
+    message = page.text_content('[data-testid="message"]')
+    assert "Your 1 move and the solver's 5 moves are shown: 6 moves in all. Over par (5)." in message
 
 
 @pytest.mark.parametrize("viewport", [(390, 844), (600, 700), (1280, 900)])
@@ -360,3 +361,116 @@ def test_a_bundled_level_can_be_picked(page_for):
     page.wait_for_selector('#board [data-cell="0,0"]', timeout=WAIT)
     assert page.text_content("#title") == "squ-quilt"
     assert page.text_content('[data-testid="par"]') == str(load_level(PUZZLES / "squ-quilt.json").par)
+
+
+# --- one message, readable labels, the menu, the solver's moves, the icon, a phone held sideways (issue 37)
+def test_a_server_stopping_mid_hint_shows_one_message(page_for):
+    """It showed "The server is busy: try again in 20 s." beside "error: the server is stopping"."""
+    page, _ = page_for("blog-18.json")
+    page.route("**/api/hint", lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "20"}, content_type="application/json",
+        body='{"error": "the server is stopping"}'))
+    page.click('[data-testid="hint"]')
+    page.wait_for_selector('[data-testid="error"]:not([hidden])', timeout=WAIT)
+    page.wait_for_function("!document.querySelector('[data-testid=hint]').disabled", timeout=WAIT)
+    assert page.text_content('[data-testid="message"]') == ""
+    assert "the server is stopping" in page.text_content('[data-testid="error"]')
+
+
+def test_an_answer_too_late_is_an_error_not_a_busy_server(page_for):
+    page, _ = page_for("blog-18.json")
+    page.route("**/api/solve", lambda route: route.fulfill(
+        status=504, headers={"Retry-After": "20"}, content_type="application/json",
+        body='{"error": "no answer within 20 s"}'))
+    page.click('[data-testid="solve"]')
+    page.wait_for_selector('[data-testid="error"]:not([hidden])', timeout=WAIT)
+    page.wait_for_function("!document.querySelector('[data-testid=solve]').disabled", timeout=WAIT)
+    assert "busy" not in page.text_content('[data-testid="message"]')
+
+
+def _rgb(css: str) -> tuple[int, ...]:
+    if css.startswith("#"):
+        return tuple(int(css[k:k + 2], 16) for k in (1, 3, 5))
+    return tuple(int(float(v)) for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+
+
+def _contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """WCAG's contrast ratio of two colours."""
+    def lum(c):
+        v = [x / 255 for x in c]
+        v = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
+        return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def label_contrasts(page) -> list[float]:
+    pairs = page.eval_on_selector_all("#board .node-label", """els => els.map(e => [getComputedStyle(e).fill,
+        document.querySelector(`#board .node[data-index="${e.dataset.labelFor}"]`).getAttribute("fill")])""")
+    return [_contrast(_rgb(text), _rgb(node)) for text, node in pairs]
+
+
+def test_graph_node_labels_are_readable_on_every_colour(page_for):
+    """White labels on the white nodes of blog-18 were hard to read; a repainted node's label follows."""
+    page, level = page_for("blog-18.json")
+    assert len(label_contrasts(page)) == level.size
+    assert min(label_contrasts(page)) >= 3.0
+    white = next(i for i in range(level.size) if level.colors[i] == "White")
+    click_move(page, level, white, "Purple", 1)
+    wait_moves(page, 1)
+    assert min(label_contrasts(page)) >= 3.0
+
+
+def test_the_levels_menu_shows_the_current_level(page_for):
+    page, _ = page_for("blog-18.json")
+    page.wait_for_function("document.querySelector('[data-testid=picker]').value === 'blog-18.json'", timeout=WAIT)
+    page.select_option('[data-testid="picker"]', "squ-quilt.json")
+    page.wait_for_selector('#board [data-cell="0,0"]', timeout=WAIT)
+    assert page.eval_on_selector('[data-testid="picker"]', "e => e.value") == "squ-quilt.json"
+    page.set_input_files('[data-testid="open"]', str(GAMES / "squ-14b4c-s301.xml"))  # not a bundled level
+    page.wait_for_function("document.querySelector('#title').textContent !== 'squ-quilt'", timeout=WAIT)
+    assert page.eval_on_selector('[data-testid="picker"]', "e => e.value") == ""
+
+
+def test_after_solve_the_message_says_the_solution_is_the_solvers(page_for):
+    page, _ = page_for("blog-18.json")
+    page.click('[data-testid="solve"]')
+    page.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'solved'", timeout=WAIT)
+    page.wait_for_selector('[data-testid="message"]:not([data-checking])', timeout=WAIT)
+    page.wait_for_function("!document.querySelector('[data-testid=message]').textContent.includes('Playing')",
+                           timeout=WAIT)
+    message = page.text_content('[data-testid="message"]')
+    assert message.startswith("The solver's solution is shown: 5 moves.") and "Solved in" not in message
+
+
+def test_the_page_has_an_icon_and_no_request_fails(page_for, browser):
+    page, _ = page_for("blog-18.json")
+    failed = []
+    tab = browser.new_page()
+    tab.on("response", lambda r: failed.append((r.status, r.url)) if r.status >= 400 else None)
+    tab.goto(page.url)
+    tab.wait_for_selector("#board [data-index]", timeout=WAIT)
+    tab.wait_for_timeout(300)
+    tab.close()
+    assert failed == []  # (the favicon was a 404)
+    assert page.get_attribute('link[rel="icon"]', "href").startswith("data:image/svg+xml")
+
+
+@pytest.mark.parametrize("name", ["tri-dawn.json", "squ-quilt.json", "blog-18.json"])
+def test_a_phone_held_sideways_gives_the_board_the_space(page_for, name, tmp_path):
+    """At 844 x 390 the Kami 2 board was about 90 px wide between the header and the controls."""
+    page, level = page_for(name, viewport=(844, 390))
+    page.screenshot(path=str(tmp_path / "landscape.png"))
+    left, top, right, bottom = page.eval_on_selector_all("#board [data-index]", """els => {
+        const b = els.map((e) => e.getBoundingClientRect());
+        return [Math.min(...b.map((r) => r.left)), Math.min(...b.map((r) => r.top)),
+                Math.max(...b.map((r) => r.right)), Math.max(...b.map((r) => r.bottom))]; }""")
+    assert right - left >= 300 and bottom - top >= 250
+    page.evaluate("text => { document.querySelector('[data-testid=message]').textContent = text; }", LONG_HINT)
+    for hook in ("undo", "restart", "hint", "solve", "picker"):
+        box = page.locator(f'[data-testid="{hook}"]').bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 390 and box["x"] + box["width"] <= 844, (hook, box)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 390
+    other = next(k for k in level.color_keys if k != level.colors[0])
+    click_move(page, level, 0, other, 1)  # taps still land on the (turned) board
+    wait_moves(page, 1)

@@ -128,12 +128,12 @@ def test_a_signal_stops_the_astar_with_one_line(tmp_path):
     import sys
     import time
 
-    from tests.helpers import ROOT
+    from tests.helpers import ROOT, wait_for_cpu
 
     proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "solve",
                              str(_big_flood(tmp_path)), "--rules", "pivot"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    assert wait_for_cpu(proc.pid, 3.0)  # past its imports, inside the A* (a fixed sleep lost to a loaded machine)
     assert proc.poll() is None
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
 from kamicp import load_level
 from kamicp.cli import app
-from tests.helpers import LEVELS
-from tests.helpers.pictures import assert_same_region_graph, degrade, huge_png, render
+from tests.helpers import LEVELS, PUZZLES
+from tests.helpers.pictures import assert_same_region_graph, colour_bijection, degrade, huge_png, render
 
 runner = CliRunner()
 
@@ -31,8 +32,9 @@ def test_cli_import_writes_a_level_and_prints_the_report(tmp_path):
     assert_same_region_graph(level, load_level(out))
     res = run("import", shot, "-o", out)
     assert res.exit_code == 2 and "exists already" in res.stderr
+    # a triangle board read as a 10 x 16 square grid: no box has that shape, so it is refused, not misread
     res = run("import", shot, "-o", out, "--force", "--geometry", "square", "--rows", "10", "--cols", "16")
-    assert res.exit_code == 0 and "warning" in res.output.lower() + res.stderr.lower()
+    assert res.exit_code == 2 and "no board of the grid's shape" in res.stderr and res.stderr.count("\n") == 1
 
 
 def test_cli_import_bad_input(tmp_path):
@@ -63,3 +65,49 @@ def test_cli_import_without_geometry_reads_a_square_render_as_squares(tmp_path):
     Image.new("RGB", (300, 200), (250, 250, 250)).save(blank)
     res = run("import", blank, "-o", tmp_path / "x.json")
     assert res.exit_code == 2 and "no board found" in res.stderr and res.stderr.count("\n") == 1
+
+
+# --- our own pictures (issue 37, new-user defect 3) ----------------------------------------------------
+BUNDLED = sorted(p for p in PUZZLES.glob("*.json") if load_level(p).geometry != "graph")
+
+
+def test_every_bundled_grid_level_is_tested():
+    assert {load_level(p).geometry for p in BUNDLED} == {"triangle", "square"}
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_show_png_of_a_bundled_level_imports_back_to_the_same_cells(path, tmp_path):
+    """`show --png` draws a title above the board: it was read as board (tri-dawn came back with 6
+    colours, squ-quilt was refused). Now the board alone is read, cell for cell, up to the palette."""
+    png, out = tmp_path / "shot.png", tmp_path / "level.json"
+    assert run("show", path, "--png", png).exit_code == 0
+    res = run("import", png, "-o", out)
+    assert res.exit_code == 0, res.output + res.stderr
+    level, back = load_level(path), load_level(out)
+    assert back.shape == level.shape and colour_bijection(level, back) is not None
+    assert len(back.color_keys) == len(level.color_keys)
+
+
+@pytest.mark.parametrize("path", [PUZZLES / "tri-dawn.json", PUZZLES / "squ-quilt.json"], ids=lambda p: p.stem)
+def test_a_degraded_show_png_imports_back_to_the_same_cells(path, tmp_path):
+    png, out = tmp_path / "shot.png", tmp_path / "level.json"
+    assert run("show", path, "--png", png).exit_code == 0
+    shot = tmp_path / "shot.jpg"
+    degrade(Image.open(png).convert("RGB"), seed=2).save(shot, quality=90)
+    res = run("import", shot, "-o", out)
+    assert res.exit_code == 0, res.output + res.stderr
+    assert colour_bijection(load_level(path), load_level(out)) is not None
+
+
+def test_a_show_png_read_with_the_given_grid_is_read_right_or_refused(tmp_path):
+    """squ-quilt with --geometry square --rows 10 --cols 16 lost a row with only a warning; with the
+    shape of another grid it is refused."""
+    png, out = tmp_path / "quilt.png", tmp_path / "level.json"
+    quilt = PUZZLES / "squ-quilt.json"
+    assert run("show", quilt, "--png", png).exit_code == 0
+    res = run("import", png, "-o", out, "--geometry", "square", "--rows", "10", "--cols", "16")
+    assert res.exit_code == 0, res.output + res.stderr
+    assert colour_bijection(load_level(quilt), load_level(out)) is not None
+    res = run("import", png, "-o", tmp_path / "y.json", "--geometry", "square", "--rows", "9", "--cols", "16")
+    assert res.exit_code == 2 and "no board of the grid's shape" in res.stderr
+    assert not (tmp_path / "y.json").exists()

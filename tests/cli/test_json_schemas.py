@@ -111,3 +111,26 @@ def test_solve_on_a_local_dask_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
     data = run_json("solve", PUZZLES / "tri-harbour.json", "--dask", "local", "--json")
     check("solve", data)
     assert data["cubes"] and data["cubes"][0]["answers"]
+
+
+def test_every_output_on_levels_without_a_palette(tmp_path: Path) -> None:
+    """Issue 37 defect 2: a text grid and a flood99 board have no palette: colour_name is still a string."""
+    from tests.helpers import ROOT
+
+    grid = ROOT / "examples" / "flood.txt"
+    square = ("--geometry", "square")
+    check("solve", run_json("solve", grid, *square, "--json"))
+    check("prove", run_json("prove", grid, *square, "--under", "3", "--json"))
+    check("hint", run_json("hint", grid, *square, "--json"))
+    check("count", run_json("count", grid, *square, "--json"))
+    check("info", run_json("info", grid, *square, "--json"))
+    board = tmp_path / "03_03_03_001"
+    board.write_text("3 3 3\n1 2 3\n2 3 1\n3 1 2\n4\n")
+    for command in ("solve", "count"):
+        for rules in ("free", "pivot"):
+            check(command, run_json(command, board, "--rules", rules, "--json"))
+    check("prove", run_json("prove", board, "--rules", "pivot", "--under", "3", "--json"))
+    store = tmp_path / "s.sqlite"
+    check("validate", run_json("validate", board, "--json", "--store", store))
+    check("validate", run_json("validate", board, "--rules", "pivot", "--json", "--store", store))
+    check("report", run_json("report", store, "--json"))

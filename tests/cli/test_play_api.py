@@ -48,7 +48,7 @@ def test_page_and_level_view():
     level = load_level(PUZZLES / "tri-harbour.json")
     assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
     assert view["colors"] == list(level.colors) and view["par"] == level.par
-    assert [p["key"] for p in view["palette"]] == list(level.color_keys)
+    assert [p["key"] for p in view["palette"]] == list(level.display_keys)  # (the file's palette order, issue 37)
     assert all(p["hex"].startswith("#") and p["name"] for p in view["palette"])
     cells = [s for s in view["shapes"] if s["kind"] == "cell"]
     assert sorted(s["cell"] for s in cells) == list(range(level.size))

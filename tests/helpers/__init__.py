@@ -35,3 +35,23 @@ def bench_script(name: str) -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def wait_for_cpu(pid: int, seconds: float, timeout: float = 120.0) -> bool:
+    """Wait until process `pid` has used `seconds` of CPU (its threads included; /proc on Linux), so that a
+    signal sent next finds it at work, past its imports, however loaded the machine is. False on timeout or
+    when the process ended."""
+    import os
+    import time
+
+    ticks = os.sysconf("SC_CLK_TCK")
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return False
+        if (int(fields[11]) + int(fields[12])) / ticks >= seconds:  # utime, stime
+            return True
+        time.sleep(0.1)
+    return False

@@ -101,7 +101,7 @@ def test_generate_refuses_sizes_over_the_limits(tmp_path, args, needle):
 # --- names with markup and control characters ---------------------------------------------------------
 @pytest.fixture
 def hostile_levels(tmp_path) -> list[Path]:
-    grid = {"name": NAME, "geometry": "square", "rows": ["AB", "BA"], "palette": {"A": NAME, "B": "[b]"},
+    grid = {"name": NAME, "geometry": "square", "rows": ["AB", "BA"], "palette": {"A": "red", "B": "#00f"},
             "par": 2}
     graph = {"name": NAME, "geometry": "graph", "nodes": {"[/a]\x1b[2J": "[/red]\x1b[31m", "b": "Blue",
                                                             "c": "[/red]\x1b[31m", "d": "Blue"},

@@ -105,7 +105,7 @@ def test_rows_match_the_solver_and_are_stored_then_resumed(tmp_path, monkeypatch
         assert row.proof and row.proof[-1][1] == "feasible"
     # resume: nothing runs again, the same rows come from the store; a renamed copy counts as answered
     shutil.copy(files[0], tmp_path / "pack" / "copy-of-first.json")
-    monkeypatch.setattr(worker, "run_isolated", lambda *a: pytest.fail("a stored level was run again"))
+    monkeypatch.setattr(worker.LevelWorker, "run", lambda *a: pytest.fail("a stored level was run again"))
     seen.clear()
     with PackStore(store_path) as store:
         again = run_pack(load_pack(discover([tmp_path / "pack"])), FAST, jobs=2, store=store, resume=True,
@@ -279,8 +279,9 @@ def test_resume_keeps_a_proof_made_under_another_time_limit_engine_or_seed(tmp_p
     with PackStore(tmp_path / "s.sqlite") as store:
         run_pack(load_pack(files), FAST, store=store)
         ran: list[str] = []
-        real = worker.run_isolated
-        monkeypatch.setattr(worker, "run_isolated", lambda item, *a: ran.append(item.path) or real(item, *a))
+        real = worker.LevelWorker.run
+        monkeypatch.setattr(worker.LevelWorker, "run",
+                            lambda self, item, *a: ran.append(item.path) or real(self, item, *a))
         for other in (replace(FAST, time_limit=5), replace(FAST, engine="cpsat", seed=3, workers=2)):
             rows = run_pack(load_pack(files), other, store=store, resume=True)
             assert not ran and all(r.verdict == Verdict.CORRECT and r.settings == FAST.key() for r in rows)
@@ -312,3 +313,26 @@ def test_the_eta_counts_down_while_the_last_level_runs():
         clock[0] = now
         times.append(column.render(progress.tasks[0]).plain)
     assert times == ["0:00:11", "0:00:08", "0:00:03", "-:--:--"]  # counts down; then unknown, never stuck
+
+
+def with_pid(loaded, key, settings, rules):
+    """solve_level, with the pid of the process that answered in the row's error field."""
+    row = REAL_SOLVE_LEVEL(loaded, key, settings, rules)
+    return replace(row, error=str(os.getpid()))
+
+
+REAL_SOLVE_LEVEL = worker.solve_level
+
+
+def test_a_worker_process_answers_level_after_level_and_a_crash_starts_a_fresh_one(monkeypatch):
+    monkeypatch.setattr(worker, "solve_level", with_pid)
+    files = [PUZZLES / "blog-18.json", PUZZLES / "tri-dawn.json", PUZZLES / "blog-18.json"]
+    rows = run_pack(load_pack(files), FAST, jobs=1)
+    assert [r.verdict for r in rows] == [Verdict.CORRECT] * 3 and len({r.error for r in rows}) == 1
+    crash = crash_on("tri-ember", "abort")
+    monkeypatch.setattr(worker, "solve_level",
+                        lambda *a: crash(*a) if a[0].level.name == "tri-ember" else with_pid(*a))
+    files = [PUZZLES / "blog-18.json", PUZZLES / "tri-ember.json", PUZZLES / "tri-dawn.json"]
+    rows = run_pack(load_pack(files), FAST, jobs=1)
+    assert [r.verdict for r in rows] == [Verdict.CORRECT, Verdict.ERROR, Verdict.CORRECT]
+    assert "SIGABRT" in rows[1].error and rows[0].error != rows[2].error  # the next level: a fresh process

@@ -309,3 +309,23 @@ def test_search_leaves_its_horizon_for_a_higher_horizons_cubes():
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
     assert rows == [(7, "infeasible", "cpsat"), (8, "implied", "cpsat"), (9, "infeasible", "cpsat")]
     assert ledger.all_refuted(9, 4)
+
+
+def test_a_worker_that_misses_its_deadline_keeps_its_proofs_in_the_merged_answer(monkeypatch):
+    """A worker that sends no result in time (a loaded machine) still published its refuted horizons to the
+    ledger: the merged answer keeps them, rows and lower bound (they were dropped, issue 37)."""
+    from kamicp.formats import load_level
+    from kamicp.prover import race
+    from tests.helpers import HARD
+
+    def late(conns, procs, deadline, progress):  # every result lost: only the ledger speaks
+        for proc in procs.values():
+            proc.join(60)
+        return {}
+
+    monkeypatch.setattr(race, "collect", late)
+    level = load_level(HARD / "gen-tri-60b5c-proper-s700.json")
+    res = solve(level, engine="auto", time_limit=6, options=SolveOptions(race=RaceOptions(first_slice=0.01)))
+    refuted = [h.steps for h in res.proof_by_horizon() if h.outcome == "infeasible"]
+    assert refuted and refuted[-1] == res.lower_bound - 1
+    assert refuted == list(range(refuted[0], res.lower_bound))

@@ -84,4 +84,5 @@ def test_one_request_carries_one_clock_down() -> None:
 
 def test_the_rules_describe_themselves_for_the_printed_result() -> None:
     level = flood_square(4, 3, 1)
-    assert Free().describe(level) == "" and Pivot((1, 2)).describe(level) == "Flood-It rules, pivot (1, 2)"
+    assert Free().describe(level) == "Kami rules" and Pivot((1, 2)).describe(level) == "Flood-It rules, pivot (1, 2)"
+    assert Free().chooses_region and not Pivot().chooses_region

@@ -82,10 +82,11 @@ def test_explicit_box_and_grid_size():
         level_from_image(img, "square", 2, 3, box=(0, 0, img.width + 5, 10))
 
 
-def test_wrong_grid_size_is_warned():
+def test_wrong_grid_size_is_refused():
+    # (it was read, with a warning only: a grid spread over a box of another shape is read wrong)
     level = load_level(SQU)
-    shot = level_from_image(render(level), "triangle")
-    assert shot.report.warnings
+    with pytest.raises(FormatError, match="no board of the grid's shape"):
+        level_from_image(render(level), "triangle")
 
 
 def test_non_images_fail_cleanly(tmp_path):

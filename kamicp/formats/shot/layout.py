@@ -99,7 +99,7 @@ def footer_rows(lab: np.ndarray) -> tuple[int, int] | None:
     """The footer's first and last+1 row, or None when the picture has no game footer."""
     h, w = lab.shape[:2]
     lightness = lab[..., 0]
-    share = (lightness[:, : round(SWATCH_LEFT * w)] < DARK_L).mean(axis=1)
+    share = (lightness[:, : max(1, round(SWATCH_LEFT * w))] < DARK_L).mean(axis=1)  # (>= 1 column: a tiny picture)
     flags = (share >= FOOTER_DARK_SHARE) & (_divider_rows(lightness) >= 2)
     for a, b in runs(~flags):  # a row or two lost to noise inside the band
         if a > 0 and b < h and b - a <= 2:

@@ -124,19 +124,81 @@ Chain = list[tuple[Box, Background | None]]
 
 
 def aspect_off(box: Box, aspect: float) -> float:
+    """How far the box's width / height is from `aspect`, as a fraction of it."""
     return abs((box[2] - box[0]) / max(1, box[3] - box[1]) / aspect - 1)
 
 
-def find_board(img: Image.Image, aspect: float, chain: Chain | None = None,
-               ) -> tuple[Box, Background | None, list[str]]:
-    """The board's bounding box, the background around it (None when it fills the picture) and
-    warnings. `aspect` is the board's expected width / height: of the nested boxes inside margins
-    (`chain`, peel_margins's), the innermost one with that shape is the board."""
-    chain = peel_margins(img) if chain is None else chain
-    for box, background in reversed(chain):
-        if aspect_off(box, aspect) <= ASPECT_TOLERANCE:
-            return box, background, []
+MAX_BANDS = 12  # a box split by more background rows than this is taken whole (no band is dropped)
+BAND_GAP = 2  # background rows (of the reduced copy) that split a box into bands
+
+
+def _ink(img: Image.Image, box: Box, background: Background) -> tuple[np.ndarray, float]:
+    """Which pixels of `box` differ from the margin's background, on a blurred copy at most
+    DETECT_SIDE pixels on its long side, and that copy's scale."""
+    x0, y0, x1, y1 = box
+    f = min(1.0, DETECT_SIDE / max(x1 - x0, y1 - y0, 1))
+    crop = img.crop(box)
+    if f < 1.0:
+        crop = crop.resize((max(1, round(crop.width * f)), max(1, round(crop.height * f))), Image.Resampling.BOX)
+    lab = rgb_to_lab(np.asarray(crop.filter(ImageFilter.GaussianBlur(1.0))))
+    yy, xx = np.mgrid[0:lab.shape[0], 0:lab.shape[1]]
+    return delta_e(lab, background_at(background, x0 + xx / f, y0 + yy / f)) > 10.0, f
+
+
+def _bands(img: Image.Image, box: Box, background: Background | None) -> list[Box]:
+    """The boxes that runs of bands of `box` make, where bands are what background rows split it into:
+    a title above a board (our own pictures have one) is a band of its own, so the board alone is
+    one of these boxes. Each is cut to the columns its rows use (a title may be wider than the board)."""
+    if background is None:
+        return []
+    ink, f = _ink(img, box, background)
+    rows = ink.mean(axis=1) > 0.01
+    starts = [r for r in range(len(rows)) if rows[r] and (r == 0 or not rows[max(0, r - BAND_GAP):r].any())]
+    if not 1 < len(starts) <= MAX_BANDS:
+        return []
+    ends = [r + 1 for r in range(len(rows)) if rows[r] and not rows[r + 1:r + 1 + BAND_GAP].any()]
+    out = []
+    for i, top in enumerate(starts):
+        for bottom in ends[i:]:
+            cols = np.flatnonzero(ink[top:bottom].mean(axis=0) > 0.01)
+            if cols.size:
+                out.append((box[0] + round(cols[0] / f), box[1] + round(top / f),
+                            box[0] + round((cols[-1] + 1) / f), box[1] + round(bottom / f)))
+    return out
+
+
+Candidates = list[list[tuple[Box, Background | None]]]
+
+
+def board_boxes(img: Image.Image, chain: Chain) -> Candidates:
+    """Where a board may be, in groups tried in order: the boxes that bands of the innermost box make
+    (`_bands`), then the nested boxes inside margins, innermost first, one group each."""
     box, background = chain[-1]
-    bw, bh = box[2] - box[0], box[3] - box[1]
-    return box, background, [f"the board found ({bw} x {bh} pixels) does not have the shape of the grid: check "
-                             "the geometry, --rows/--cols, or give the board's --box"]
+    bands = [(b, background) for b in _bands(img, box, background)]
+    return ([bands] if bands else []) + [[entry] for entry in reversed(chain)]
+
+
+def best_box(groups: Candidates, aspect: float) -> tuple[Box, Background | None] | None:
+    """The box of the first group that has one with the grid's shape (within ASPECT_TOLERANCE): the one
+    nearest to that shape; None when no box has it."""
+    for group in groups:
+        fits = [entry for entry in group if aspect_off(entry[0], aspect) <= ASPECT_TOLERANCE]
+        if fits:
+            return min(fits, key=lambda entry: aspect_off(entry[0], aspect))
+    return None
+
+
+def find_board(img: Image.Image, aspect: float, chain: Chain | None = None,
+               groups: Candidates | None = None) -> tuple[Box, Background | None, list[str]]:
+    """The board's bounding box, the background around it (None when it fills the picture) and
+    warnings. `aspect` is the board's expected width / height: of the boxes where a board may be
+    (`board_boxes`), the first with that shape is the board. FormatError when none has it: a grid
+    spread over a box of another shape would be read wrong."""
+    chain = peel_margins(img) if chain is None else chain
+    groups = board_boxes(img, chain) if groups is None else groups
+    found = best_box(groups, aspect)
+    if found is not None:
+        return found[0], found[1], []
+    box = chain[-1][0]
+    raise FormatError(f"no board of the grid's shape found (the picture's content is {box[2] - box[0]} x "
+                      f"{box[3] - box[1]} pixels): check the geometry and --rows/--cols, or give the board's --box")

@@ -6,7 +6,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const STEP_MS = 700; // pause between the moves of a shown solution
 
 const state = { level: null, moves: [], colors: [], selected: null, busy: false, busyText: null, status: "playing",
-  rotated: false };
+  rotated: false, shown: 0, file: null };
 const KEYS = "1–9 pick a colour, U undo, R restart, H hint, S solve, O open a file";
 const $ = (id) => document.getElementById(id);
 
@@ -29,6 +29,7 @@ async function api(path, body, extra = {}) {
   const data = await reply.json();
   if (!reply.ok) {
     const error = new Error(data.error || `HTTP ${reply.status}`);
+    error.status = reply.status;
     error.retryAfter = reply.headers.get("Retry-After");
     throw error;
   }
@@ -57,11 +58,22 @@ function setBusy(busy, what) {
 
 // --- drawing -----------------------------------------------------------------------------------------
 // A landscape board (Kami 1's 16 x 10) on a portrait screen is drawn turned a quarter, so that it fills
-// the width of a phone instead of a third of its height.
+// the width of a phone instead of a third of its height; a portrait board (Kami 2's 29 x 10) is turned
+// where that draws it much bigger (a phone held sideways), not on a desktop's wide but tall stage.
 function wantsRotation() {
   const level = state.level;
   const stage = $("stage");
-  return level.width > 1.15 * level.height && stage.clientHeight > 1.15 * stage.clientWidth;
+  const [w, h] = [stage.clientWidth, stage.clientHeight];
+  if (level.width > 1.15 * level.height) return h > 1.15 * w;
+  const gain = Math.min(w / level.height, h / level.width) / Math.min(w / level.width, h / level.height);
+  return level.height > 1.15 * level.width && gain > 1.3;
+}
+
+// Text on a node must be readable on the node's colour: dark on light colours, light on dark ones.
+function isLight(hex) {
+  const [r, g, b] = [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.3;
 }
 
 // One cell's outline as a subpath, always turning the same way: in one path, cells of opposite turns
@@ -117,6 +129,7 @@ function draw() {
       el = document.createElementNS(SVG, "text");
       el.setAttribute("x", shape.x); el.setAttribute("y", shape.y);
       el.setAttribute("class", "node-label");
+      if (shape.cell !== null && shape.cell !== undefined) el.dataset.labelFor = shape.cell;
       el.textContent = shape.text;
       root.appendChild(el);
       continue;
@@ -140,6 +153,9 @@ function paint() {
       if (!outlines.has(key)) outlines.set(key, []);
       outlines.get(key).push(state.outline[Number(el.dataset.index)]);
     }
+  }
+  for (const el of $("board").querySelectorAll("[data-label-for]")) {
+    el.classList.toggle("on-light", isLight(hexOf(state.colors[Number(el.dataset.labelFor)])));
   }
   const layers = $("board").querySelector(".layers");
   layers.replaceChildren();
@@ -201,6 +217,7 @@ async function load() {
 
 function start() {
   state.moves = [];
+  state.shown = 0;
   state.colors = [...state.level.colors];
   state.status = "playing";
   $("title").textContent = state.level.name || "kamicp";
@@ -210,7 +227,15 @@ function start() {
   const goal = state.level.par === null ? "Paint the board one colour"
     : `Paint the board one colour in ${state.level.par} moves`;
   say(`${goal}: pick a colour below, then tap a region.`);
-  $("picker").value = "";
+  showCurrent();
+}
+
+// The Levels menu shows the level on the board when it is one of the bundled ones, else its title.
+function showCurrent() {
+  const picker = $("picker");
+  const files = [...picker.options].map((o) => o.value);
+  const file = [state.file, `${state.level.name}.json`].find((f) => f && files.includes(f));
+  picker.value = file || "";
 }
 
 async function play(moves) {
@@ -247,7 +272,12 @@ function winText(reply) {
   else if (reply.optimal === true) best = ` Optimal: ${reply.optimum} moves is the proven minimum.`;
   else if (reply.optimal === false) best = ` The proven optimum is ${reply.optimum}.`;
   else best = " Whether it is optimal is unknown: the time limit ran out before a proof.";
-  return `Solved in ${n} move${n === 1 ? "" : "s"}!${parText}${best}`;
+  const plural = (k) => `${k} move${k === 1 ? "" : "s"}`;
+  // (after Solve the moves are the solver's: the text must not read as if the player won)
+  const who = state.shown === 0 ? `Solved in ${plural(n)}!`
+    : state.shown === n ? `The solver's solution is shown: ${plural(n)}.`
+      : `Your ${plural(n - state.shown)} and the solver's ${plural(state.shown)} are shown: ${plural(n)} in all.`;
+  return `${who}${parText}${best}`;
 }
 
 async function guarded(what, work) {
@@ -257,8 +287,15 @@ async function guarded(what, work) {
   try {
     await work();
   } catch (e) {
-    showError(e.message);
-    if (e.retryAfter) say(`The server is busy: try again in ${e.retryAfter} s.`);
+    // One message: a busy server says when to try again; anything else (the server stopping, no answer
+    // in time, bad input) is the error line alone, with no busy text beside it.
+    const stopping = /stopping/.test(e.message);
+    if (e.status === 503 && e.retryAfter && !stopping) {
+      say(`The server is busy: try again in ${e.retryAfter} s.`);
+    } else {
+      say("");
+      showError(stopping ? `${e.message}: reload the page once it runs again` : e.message);
+    }
   } finally {
     setBusy(false);
   }
@@ -266,6 +303,7 @@ async function guarded(what, work) {
 
 function tap(cell) {
   if (state.busy || state.status === "solved") return;
+  state.shown = 0;
   if (state.colors[cell] === state.selected) {
     say(`That region is already ${nameOf(state.selected)}: pick another colour below.`);
     return;
@@ -275,6 +313,7 @@ function tap(cell) {
 
 function undo() {
   if (state.moves.length === 0) return;
+  state.shown = 0;
   guarded(null, () => play(state.moves.slice(0, -1)));
 }
 
@@ -306,6 +345,7 @@ function solve() {
     const total = state.moves.length + s.moves.length;
     const over = par !== null && total > par ? ` It ends after ${total} moves: over par (${par}).` : "";
     for (const [k, move] of s.moves.entries()) {
+      state.shown = k + 1;
       highlight([tapId(move.tap)]);
       select(move.colour);
       say(`Playing ${proven} solution: move ${k + 1} of ${s.moves.length}.${over}`);
@@ -324,6 +364,7 @@ async function openFile(file) {
     const data = await reply.json();
     if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
     state.level = data;
+    state.file = null;
     start();
   });
 }
@@ -337,6 +378,7 @@ async function pick(file) {
     const data = await reply.json();
     if (!reply.ok) throw new Error(data.error || `HTTP ${reply.status}`);
     state.level = data;
+    state.file = file;
     start();
   });
 }
@@ -351,6 +393,7 @@ async function listLevels() {
     picker.appendChild(option);
   }
   picker.hidden = levels.length === 0;
+  if (state.level) showCurrent();
 }
 
 function onKey(e) {
