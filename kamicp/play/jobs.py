@@ -11,6 +11,7 @@ has gone. A Gate lets `slots` requests work and `queue` more wait; any more are 
 from __future__ import annotations
 
 import contextlib
+import math
 import multiprocessing as mp
 import os
 import resource
@@ -26,6 +27,8 @@ from kamicp.errors import KamiError
 from kamicp.runtime.processes import die_with, kill
 
 POLL = 0.05  # seconds between looks at a child's pipe and at the client's connection
+RETRY_UNKNOWN = 60  # Retry-After when a holder's work has no limit (`play --time-limit inf`): nobody knows
+MAX_RETRY = 3600  # a longer wait is no advice a page can show
 
 
 class Busy(Exception):
@@ -44,7 +47,7 @@ class Gate:
     def __init__(self, what: str, slots: int, queue: int, retry_after: float) -> None:
         self.what = what
         self.queue = queue
-        self.retry_after = max(1, round(retry_after))
+        self.retry_after = max(1, min(MAX_RETRY, round(retry_after))) if math.isfinite(retry_after) else RETRY_UNKNOWN
         self.closed = False
         self._slots = anyio.Semaphore(slots)
         self._waiting = 0

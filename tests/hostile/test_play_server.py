@@ -438,3 +438,29 @@ def test_the_header_deadline_never_cuts_a_busy_keep_alive_connection(monkeypatch
             ports.add(reply.extensions["network_stream"].get_extra_info("client_addr")[1])
             time.sleep(0.1)
     assert len(ports) == 1  # all on one connection: the server never closed it
+
+
+# --- no time limit --------------------------------------------------------------------------------------
+def test_play_with_an_infinite_time_limit_serves_hints_and_stops():
+    """`--time-limit inf` means no limit, as in every command: the server starts, a hint is answered, a
+    refusal's Retry-After is a finite number, and SIGTERM stops it (it crashed with OverflowError)."""
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "play", str(BLOG),
+                             "--no-browser", "--time-limit", "inf"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        line = proc.stdout.readline()
+        assert " at " in line, proc.stderr.read()
+        url = line.split(" at ")[1].split()[0]
+        token = httpx.get(url + "api/level", timeout=30).json()["token"]
+        reply = httpx.post(url + "api/hint", json=body(token), timeout=60)
+        assert reply.status_code == 200 and reply.json()["remaining"] == 5, reply.text
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        log = proc.stderr.read()
+        assert "Traceback" not in log and log.strip() == "stopped", log
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    gate = server.Gate("hints or solves", 1, 0, float("inf"))
+    assert 1 <= gate.retry_after <= 3600
