@@ -14,8 +14,10 @@ GET /api/levels (the bundled levels a page may pick); POST with a JSON body: /ap
 /api/solve, /api/optimum with {"token", "moves"} (/api/move also takes "prove": false: a win answers at
 once, "checking" when the level's optimum is not proven yet, and /api/optimum proves it, so the page can
 say it is checking meanwhile), /api/pick with {"file"} (a bundled level); POST /api/open?name=FILE with
-the file's bytes as an application/octet-stream body (at most MAX_UPLOAD bytes). /api/pick and /api/open
-answer a new level under a new token; the server's own level and every other page's stay as they are.
+the file's bytes as an application/octet-stream body (at most MAX_UPLOAD bytes). Every body must arrive
+within BODY_SECONDS (else 408), and is read before any gate is taken, so a slow sender holds no slot.
+/api/pick and /api/open answer a new level under a new token; the server's own level and every other
+page's stay as they are.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -48,6 +51,8 @@ from kamicp.prover.solver import OPTIMAL, move_dict, solve
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes: a level file or a screenshot, never more
 MAX_MOVES = 1000  # a request replaying more moves than this is refused
 MAX_BODY = 1024 * 1024  # bytes of a JSON request (1000 moves fit many times over)
+BODY_SECONDS = 10.0  # a request's body must arrive within this (20 MB over 127.0.0.1 takes milliseconds)
+MAX_RECEIVING = 3 * MAX_UPLOAD  # bytes of bodies being received at once, all connections together
 DEFAULT_TIME_LIMIT = 20.0  # seconds for a hint or a solve
 SOLVE_GRACE = 15.0  # seconds a solve's process may take beyond the time limit (start-up, bounds) before it is killed
 WORK_SECONDS = 10.0  # deadline of a replay in a worker thread
@@ -79,6 +84,7 @@ class Server:
         self.solves = Processes(Gate("hints or solves", 1, SOLVES_WAITING, settings.time_limit))
         self.work = Threads(Gate("requests", WORK_SLOTS, WORK_WAITING, WORK_SECONDS))
         self.uploads = Threads(Gate("uploads", 1, UPLOADS_WAITING, WORK_SECONDS))
+        self.receiving = 0  # bytes of request bodies being received (kept on the event loop: no lock)
 
     async def solve(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.solves.run(fn, *args, deadline=self.settings.time_limit + SOLVE_GRACE)
@@ -118,12 +124,25 @@ def _error(message: str, status: int = 400, retry_after: int | None = None) -> J
 
 
 async def _body(request: Request, limit: int, name: str) -> bytes:
-    """The request's body, refused (413) as soon as it grows past `limit` bytes."""
+    """The request's body, refused as soon as it grows past `limit` bytes (413), when it has not arrived
+    within BODY_SECONDS (408: a slow sender, gone or hostile, holds a connection no longer), or when the
+    bodies being received together pass MAX_RECEIVING bytes (503: memory stays bounded, though no gate
+    is held while a body arrives)."""
+    server: Server = request.app.state.server
     data = bytearray()
-    async for chunk in request.stream():
-        data.extend(chunk)
-        if len(data) > limit:
-            raise BadRequest(f"{name}: larger than {limit // (1024 * 1024)} MB", 413)
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                data.extend(chunk)
+                server.receiving += len(chunk)
+                if len(data) > limit:
+                    raise BadRequest(f"{name}: larger than {limit // (1024 * 1024)} MB", 413)
+                if server.receiving > MAX_RECEIVING:
+                    raise Busy("busy: other uploads are being received; try again shortly", 1)
+    except TimeoutError:
+        raise BadRequest(f"{name}: the body did not arrive within {BODY_SECONDS:.0f} s", 408) from None
+    finally:
+        server.receiving -= len(data)
     return bytes(data)
 
 
@@ -264,10 +283,12 @@ async def post_solve(request: Request, server: Server) -> dict:
 async def post_open(request: Request, server: Server) -> Response:
     """Open another level for this page: the file's bytes as the body, its name in ?name=."""
     name = safe_name(request.query_params.get("name", "upload"))
-    async with server.uploads.gate.enter():  # (before the body: waiting uploads hold no bytes)
-        data = await _body(request, MAX_UPLOAD, name)
-        if not data:
-            raise UsageError(f"{name}: the file is empty")
+    # the body first, with its deadline: a slow sender must not hold the upload's slot (the gate then
+    # bounds the bytes held: one upload read, UPLOADS_WAITING more)
+    data = await _body(request, MAX_UPLOAD, name)
+    if not data:
+        raise UsageError(f"{name}: the file is empty")
+    async with server.uploads.gate.enter():
         level = await server.uploads.call(load_upload, name, data)
     return await server.open(level)
 

@@ -464,3 +464,39 @@ def test_play_with_an_infinite_time_limit_serves_hints_and_stops():
         proc.wait()
     gate = server.Gate("hints or solves", 1, 0, float("inf"))
     assert 1 <= gate.retry_after <= 3600
+
+
+# --- slow senders ---------------------------------------------------------------------------------------
+def _slow_upload(port: int) -> socket.socket:
+    """A raw connection that starts an upload of 1 MB and sends only its first byte."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+    sock.sendall(f"POST /api/open?name=slow.json HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 "Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n{".encode())
+    return sock
+
+
+def test_slow_upload_bodies_hold_no_slot_and_are_timed_out(monkeypatch):
+    """Three local connections trickling upload bodies: another upload is still read and opened at once
+    (a body is read before the upload's gate is taken), and each slow sender gets 408 at the body's
+    deadline, its connection closed."""
+    monkeypatch.setattr(server, "BODY_SECONDS", 2.0, raising=False)
+    data = (PUZZLES / "squ-quilt.json").read_bytes()
+    with running(blog()) as (url, _):
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        slow = [_slow_upload(port) for _ in range(server.UPLOADS_WAITING + 1)]
+        try:
+            time.sleep(0.5)
+            start = time.monotonic()
+            reply = httpx.post(url + "api/open?name=q.json", content=data, headers=UPLOAD, timeout=20)
+            assert reply.status_code == 200, reply.text
+            assert time.monotonic() - start < 1.5
+            for sock in slow:
+                answer = b""
+                while chunk := sock.recv(4096):
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 408"), answer
+                assert b"within 2 s" in answer
+            assert time.monotonic() - start < 8
+        finally:
+            for sock in slow:
+                sock.close()
