@@ -6,7 +6,8 @@ on the rules; a bad move is answered with the broken rule). It is a local web se
 request as possibly hostile: only the user's own tab may drive it (kamicp.play.guard), and no request
 can hold the event loop or pile up work (kamicp.play.jobs): hint and solve run in a child process
 that is killed when its client leaves, one at a time with a short queue (busy: 503 with Retry-After);
-replays, layouts and reads of uploads run in worker threads with deadlines. The page itself is static
+so does opening a level (reading an upload, drawing it: minutes for a level of thousands of colours),
+so that stopping the server ends it at once; replays run in worker threads with deadlines. The page itself is static
 HTML/JS/CSS shipped in the package (kamicp/play/static), nothing fetched from anywhere else.
 
 Endpoints (JSON; errors are {"error": one line}): GET /api/level (the server's level and its token),
@@ -44,7 +45,7 @@ from kamicp.formats import load_level
 from kamicp.formats.upload import load_upload, safe_name
 from kamicp.play.guard import LocalOnly
 from kamicp.play.jobs import Busy, Gate, Processes, Threads, unless_gone
-from kamicp.play.sessions import UNKNOWN, Session, Sessions, Stale, TooSlow
+from kamicp.play.sessions import UNKNOWN, Session, Sessions, Stale, TooSlow, new_token
 from kamicp.play.view import level_view
 from kamicp.prover.solver import OPTIMAL, move_dict, solve
 
@@ -56,6 +57,7 @@ MAX_RECEIVING = 3 * MAX_UPLOAD  # bytes of bodies being received at once, all co
 DEFAULT_TIME_LIMIT = 20.0  # seconds for a hint or a solve
 SOLVE_GRACE = 15.0  # seconds a solve's process may take beyond the time limit (start-up, bounds) before it is killed
 WORK_SECONDS = 10.0  # deadline of a replay in a worker thread
+OPEN_SECONDS = 60.0  # deadline of opening a level (reading it, drawing it) in its process
 SOLVES_WAITING = 3  # hints and solves queued behind the running one; more are answered 503
 WORK_SLOTS, WORK_WAITING = 2, 16  # replays and layouts at once, and queued
 UPLOADS_WAITING = 2  # uploads queued behind the one being read (each holds up to MAX_UPLOAD bytes)
@@ -83,17 +85,27 @@ class Server:
         self.sessions = Sessions(_new_session(level))
         self.solves = Processes(Gate("hints or solves", 1, SOLVES_WAITING, settings.time_limit))
         self.work = Threads(Gate("requests", WORK_SLOTS, WORK_WAITING, WORK_SECONDS))
-        self.uploads = Threads(Gate("uploads", 1, UPLOADS_WAITING, WORK_SECONDS))
+        self.uploads = Processes(Gate("uploads", 1, UPLOADS_WAITING, WORK_SECONDS))
+        self.picks = Processes(Gate("levels being opened", WORK_SLOTS, WORK_WAITING, WORK_SECONDS))
         self.receiving = 0  # bytes of request bodies being received (kept on the event loop: no lock)
 
     async def solve(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.solves.run(fn, *args, deadline=self.settings.time_limit + SOLVE_GRACE)
 
-    async def open(self, level: Level) -> Response:
-        """A new session for `level`, made ready (drawn) before its token is handed out."""
-        session = await self.work.run(_new_session, level)
-        self.sessions.add(session)
+    async def open(self, opening: Processes, source: tuple[str, bytes] | Path) -> Response:
+        """A new session for the level of `source` (an upload's name and bytes, or a bundled file), read
+        and drawn in a child process (`open_job`) before its token is handed out."""
+        token = new_token()
+        level, view = await opening.run(open_job, source, token, deadline=OPEN_SECONDS)
+        session = self.sessions.add(Session(level, view=view, token=token))
         return _view(session)
+
+    def close(self) -> None:
+        """Stop every piece of work now (the server is stopping; safe in a signal handler): the children
+        are killed, replays stop at their next move, and nothing new starts."""
+        for processes in (self.solves, self.uploads, self.picks):
+            processes.close()
+        self.work.close()
 
 
 def bundled_levels() -> tuple[Path, ...]:
@@ -110,8 +122,18 @@ def _new_session(level: Level) -> Session:
     """A session for `level`, its view rendered to JSON once (a large level's view is megabytes: never
     rendered again, nor on the event loop)."""
     session = Session(level)
-    session.view = json.dumps(level_view(level, session.token), separators=(",", ":")).encode()
+    session.view = _drawn(level, session.token)
     return session
+
+
+def _drawn(level: Level, token: str) -> bytes:
+    return json.dumps(level_view(level, token), separators=(",", ":")).encode()
+
+
+def open_job(source: tuple[str, bytes] | Path, token: str) -> tuple[Level, bytes]:
+    """In a child process: the level of an upload (name, bytes) or of a bundled file, and its view."""
+    level = load_upload(*source) if isinstance(source, tuple) else load_level(source)
+    return level, _drawn(level, token)
 
 
 def _view(session: Session) -> Response:
@@ -169,7 +191,7 @@ async def _played(server: Server, body: dict) -> tuple[Session, tuple[Move, ...]
     """The request's session, its moves, and the board after them (replayed in a worker thread)."""
     session = server.sessions.get(body.get("token"))
     moves = _moves(body, session.level)
-    return session, moves, await server.work.run(session.replay, moves, WORK_SECONDS)
+    return session, moves, await server.work.run(session.replay, moves, WORK_SECONDS, server.work.stopped)
 
 
 def _handler(work: Callable[[Request, Server], Any]) -> Callable[[Request], Any]:
@@ -288,9 +310,7 @@ async def post_open(request: Request, server: Server) -> Response:
     data = await _body(request, MAX_UPLOAD, name)
     if not data:
         raise UsageError(f"{name}: the file is empty")
-    async with server.uploads.gate.enter():
-        level = await server.uploads.call(load_upload, name, data)
-    return await server.open(level)
+    return await server.open(server.uploads, (name, data))
 
 
 async def post_pick(request: Request, server: Server) -> Response:
@@ -299,7 +319,7 @@ async def post_pick(request: Request, server: Server) -> Response:
     path = next((p for p in server.settings.library if p.name == wanted), None)
     if path is None:
         raise BadRequest(f"no bundled level {wanted!r}", 404)
-    return await server.open(await server.work.run(load_level, path))
+    return await server.open(server.picks, path)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
