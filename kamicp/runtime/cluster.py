@@ -52,6 +52,10 @@ def lost_scheduler(address: str) -> ClusterLost:
     return ClusterLost(f"the Dask scheduler at {cut(address, 80)} went away (killed, or the network to it lost)")
 
 
+def no_workers(address: str) -> ClusterLost:
+    return ClusterLost(f"the Dask scheduler at {cut(address, 80)} has no workers (none joined in time)")
+
+
 def check_address(address: str) -> None:
     """'local', tcp://HOST:PORT or HOST:PORT; another scheme is a UsageError (one line) before any work."""
     scheme, sep, rest = address.partition("://")
@@ -124,4 +128,4 @@ def _probe(address: str, seconds: float) -> None:
 
 
 __all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "check_address", "connect", "dashboard_link", "lost_scheduler",
-           "quiet_logs", "scheduler_lost"]
+           "no_workers", "quiet_logs", "scheduler_lost"]

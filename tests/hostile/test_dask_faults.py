@@ -238,3 +238,30 @@ def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_p
                      "--resume continues"], err
     assert "Traceback" not in err and "tri-dawn" in out and "zz-hard" not in out
 
+
+
+@pytest.mark.slow
+def test_a_scheduler_lost_between_horizons_is_one_line_exit_3(tmp_path, monkeypatch):
+    """The scheduler killed while the parent prepares (no cube in flight): the next call to the cluster
+    (the workers' count before the cubes are sent) meets a closed client. One line, exit 3, as validate
+    says it; it was `internal error: AttributeError: 'NoneType' object has no attribute 'ncores'`, exit 4."""
+    from kamicp.prover import distributed
+
+    real = distributed.prepare
+    store = tmp_path / "p.db"
+    with scheduler_and_workers() as (address, scheduler):
+
+        def prepare_then_lose_the_scheduler(*args, **kwargs):
+            scheduler.kill()
+            scheduler.wait(30)
+            time.sleep(3)  # (the client notices the lost connection)
+            return real(*args, **kwargs)
+
+        from distributed import Client
+
+        with Client(address, timeout="30s") as waiting:
+            waiting.wait_for_workers(2, timeout=60)
+        monkeypatch.setattr(distributed, "prepare", prepare_then_lose_the_scheduler)
+        res = runner.invoke(app, ["solve", str(SLOW_LEVEL), "--dask", address, "--store", str(store)])
+    one_line(res, 3, f"the Dask scheduler at {address} went away")
+    assert "internal error" not in res.output
