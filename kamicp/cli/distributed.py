@@ -21,7 +21,7 @@ from kamicp.board.level import Level
 from kamicp.cli.console import err, fail, out
 from kamicp.cli.exits import EXIT_UNKNOWN
 from kamicp.cli.options import MAX_WORKERS
-from kamicp.errors import ClusterLost, UsageError
+from kamicp.errors import ClusterLost, Interrupted, UsageError
 from kamicp.limits import time_budget
 from kamicp.prover.config import SolveOptions
 from kamicp.prover.cubes import check_depth
@@ -33,7 +33,8 @@ from kamicp.prover.distributed import (
     dask_client,
     solve_distributed,
 )
-from kamicp.prover.outcome import EngineName, Status
+from kamicp.prover.horizons import signal_of
+from kamicp.prover.outcome import EngineName, Result, Status
 from kamicp.prover.request import Budget
 from kamicp.prover.solver import solve
 from kamicp.render.safe import printable
@@ -137,6 +138,7 @@ def solve_on_dask(level: Level, settings: DaskSettings, budget: Budget, *, progr
 
     race = local_first() if settings.address == "local" else 0.0
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
+    quick: Result | None = None  # what the single-machine race proved: reported if the cluster is interrupted
     with store_cm() as store:
         if race > 0:
             first = race if limit is None else min(race, limit)
@@ -154,7 +156,13 @@ def solve_on_dask(level: Level, settings: DaskSettings, budget: Budget, *, progr
             where = f"saved to {printable(settings.store)}: the same command resumes from them" if e.saved is not None \
                 else "not saved (no --store): give --store FILE so that a rerun resumes"
             err.print(f"{e.saved or 0} cube answers {where}", markup=False, soft_wrap=True)
+            if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
+                raise CubesInterrupted(quick, e.signal, e.saved) from None
             raise
+        except KeyboardInterrupt as e:  # starting or closing the cluster: the race's bounds are what is known
+            if quick is None:
+                raise
+            raise Interrupted(quick, signal_of(e)) from None
 
 
 def _on_cluster(level: Level, settings: DaskSettings, store: Store | None, left: Callable[[], float | None],
