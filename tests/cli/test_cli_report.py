@@ -21,7 +21,7 @@ def test_proof_table_shows_implied_horizons_as_one_row():
     ledger = Ledger(mp.get_context())
     ledger.publish(Horizon(9, "infeasible", 12.0, "cpsat"))  # implies 7 and 8 (the bound says 7
     res = run_horizons(level, "search", Budget(max_steps=9, time_limit=60), coordinator=ledger,  # without the clusters)
-                       options=SolveOptions(bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
+                       options=SolveOptions(bound=BoundOptions(clusters=0, pivot=0), search=SearchOptions(clusters=0)))
     assert [h.outcome for h in res.proof_by_horizon()] == ["bound", "implied", "implied", "infeasible"]
     console = Console(width=120, record=True)
     console.print(proof_table(res))
