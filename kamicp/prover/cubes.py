@@ -148,7 +148,9 @@ def child_bound(regions: Regions, cube: Cube, pivot: bool = False, moves_left: i
     plain = lower_bound(q.adj, q.colors, k)
     if not pivot or (moves_left is not None and plain > moves_left):
         return plain
-    return bound_report(q.adj, q.colors, k, pivot=pivot_term(q.adj, q.colors, k, CHILD_PIVOT_REGIONS)).value
+    # (farthest-point picks, not every region's eccentricity: a child costs a few searches, not one per region)
+    return bound_report(q.adj, q.colors, k, pivot=pivot_term(q.adj, q.colors, k, CHILD_PIVOT_REGIONS,
+                                                             exact=False)).value
 
 
 def cell_colors(regions: Regions, cube: Cube) -> tuple[str, ...]:

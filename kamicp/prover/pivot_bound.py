@@ -22,10 +22,11 @@ MEMORY = 32 * 2**20  # bytes of stored flood sets per A* run: beyond, its proven
 SLICE = 0.05  # seconds of A* between looks at the deadline
 
 
-def far_regions(nodes: Sequence[int], adj: Sequence[Sequence[int]], count: int) -> list[int]:
-    """Up to `count` regions of the island, far out: the most eccentric (ties: the smaller index), or on large
-    islands farthest-point picks from an end of a double sweep (a breadth-first search per pick)."""
-    if len(nodes) <= EXACT_ECC:
+def far_regions(nodes: Sequence[int], adj: Sequence[Sequence[int]], count: int, exact: bool = True) -> list[int]:
+    """Up to `count` regions of the island, far out: the most eccentric (ties: the smaller index), or, on large
+    islands or without `exact`, farthest-point picks from an end of a double sweep (a breadth-first search per
+    pick instead of one per region)."""
+    if exact and len(nodes) <= EXACT_ECC:
         ecc = {v: max(distances(v, adj).values()) for v in nodes}
         return sorted(nodes, key=lambda v: (-ecc[v], v))[:count]
     first = distances(nodes[0], adj)
@@ -70,16 +71,18 @@ def pivot_lower(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors:
 
 
 def island_pivot_bound(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int],
-                       num_colors: int, count: int, deadline: float | None = None, cap: int | None = None) -> int:
+                       num_colors: int, count: int, deadline: float | None = None, cap: int | None = None,
+                       exact: bool = True) -> int:
     """max over up to `count` far regions v of the island of ceil(L_v / 2): a lower bound on the island's
-    moves for every final colour (0 without the compiled core, or when the deadline has passed)."""
+    moves for every final colour (0 without the compiled core, or when the deadline has passed); `exact`: see
+    `far_regions`."""
     if compiled_core is None or num_colors > MAX_COLOURS or not 2 <= len(nodes) <= MAX_REGIONS or count <= 0:
         return 0
     if deadline is not None and time.monotonic() >= deadline:
         return 0
     index, sub_adj, sub_colors = _sub_board(nodes, adj, colors)
     best = 0
-    for v in far_regions(nodes, adj, count):
+    for v in far_regions(nodes, adj, count, exact):
         lower = pivot_lower(sub_adj, sub_colors, num_colors, index[v], deadline, cap)
         best = max(best, (lower + 1) // 2)
         if deadline is not None and time.monotonic() >= deadline:
@@ -88,9 +91,9 @@ def island_pivot_bound(nodes: Sequence[int], adj: Sequence[Sequence[int]], color
 
 
 def pivot_term(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int, count: int,
-               deadline: float | None = None) -> Callable[[Sequence[int]], int] | None:
+               deadline: float | None = None, exact: bool = True) -> Callable[[Sequence[int]], int] | None:
     """The per-island bound for `bounds.bound_report(pivot=...)`, or None when it is off (count 0) or the
     compiled core is missing."""
     if count <= 0 or compiled_core is None:
         return None
-    return lambda nodes: island_pivot_bound(nodes, adj, colors, num_colors, count, deadline)
+    return lambda nodes: island_pivot_bound(nodes, adj, colors, num_colors, count, deadline, exact=exact)
