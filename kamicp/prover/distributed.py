@@ -372,9 +372,10 @@ class DistributedRun:
         """The cubes whose child's lower bound already exceeds the moves left: refuted here, no task needed."""
         assert self.prepared is not None
         out = []
+        pivot = self.options.bound.pivot > 0  # (the pivot relation, models/pivot-free.md: one move stronger)
         for cube in todo:
             t0 = time.monotonic()
-            if child_bound(self.prepared.regions, cube) > top - cube.depth:
+            if child_bound(self.prepared.regions, cube, pivot, top - cube.depth) > top - cube.depth:
                 seconds = time.monotonic() - t0
                 out.append(CubeAnswer(cube.key, top, CubeOutcome.REFUTED, EngineName.BOUND, (), seconds, seconds,
                                       "parent"))

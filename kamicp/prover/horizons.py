@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,6 +28,7 @@ from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_sol
 from kamicp.prover.coordination import Coordinator, SharedProofs, Solo
 from kamicp.prover.engines import Answer, CpSatEngine, SearchEngine
 from kamicp.prover.outcome import EngineName, Horizon, Outcome, Plan, Result, Status, to_moves
+from kamicp.prover.pivot_bound import pivot_term
 from kamicp.prover.request import Budget
 from kamicp.prover.upper import UpperBound, greedy, improve
 
@@ -52,7 +53,7 @@ def prepare(level: Level, options: SolveOptions, *, start: float, time_limit: fl
     if known is None:
         regions = regions_of(level)
         report = bound_report(regions.adj, regions.colors, len(regions.palette), deadline,
-                              clusters=options.bound.clusters)
+                              clusters=options.bound.clusters, pivot=_pivot(regions, options, time_limit))
         known = Prepared(regions, report, UpperBound(None, EngineName.GREEDY, 0.0))
     if known.upper.plan is None:
         plan = greedy(known.regions.adj, known.regions.colors, len(known.regions.palette), deadline=deadline)
@@ -62,6 +63,16 @@ def prepare(level: Level, options: SolveOptions, *, start: float, time_limit: fl
     if upper.plan is not None:
         verify(level, to_moves(known.regions, upper.plan))
     return Prepared(known.regions, known.bound, upper)
+
+
+def _pivot(regions: Regions, options: SolveOptions, time_limit: float | None) -> Callable[[Sequence[int]], int] | None:
+    """The root bound's pivot term (models/pivot-free.md), within its own budget: `pivot_seconds`, at most
+    `pivot_share` of a time limit."""
+    seconds = options.bound.pivot_seconds
+    if time_limit is not None:
+        seconds = min(seconds, options.bound.pivot_share * time_limit)
+    return pivot_term(regions.adj, regions.colors, len(regions.palette), options.bound.pivot,
+                      time.monotonic() + seconds)
 
 
 def run_horizons(level: Level, engine: str, budget: Budget | None = None, *,
