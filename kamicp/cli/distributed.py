@@ -20,7 +20,7 @@ from kamicp.board.level import Level
 from kamicp.cli.console import err, fail, out
 from kamicp.cli.exits import EXIT_UNKNOWN
 from kamicp.cli.options import MAX_WORKERS
-from kamicp.errors import ClusterLost, UsageError
+from kamicp.errors import ClusterLost, Interrupted, UsageError
 from kamicp.prover.cubes import check_depth
 from kamicp.prover.distributed import (
     CubeProgress,
@@ -30,11 +30,12 @@ from kamicp.prover.distributed import (
     dask_client,
     solve_cubes,
 )
-from kamicp.prover.outcome import EngineName, Status
+from kamicp.prover.outcome import EngineName, Result, Status
 from kamicp.prover.request import Request
 from kamicp.render.safe import printable
 from kamicp.runtime.cluster import check_address, dashboard_link
 from kamicp.runtime.extras import require
+from kamicp.runtime.interrupt import signal_of
 from kamicp.runtime.store import Store
 
 DaskOpt = Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Split the proof into cubes "
@@ -128,6 +129,7 @@ def solve_on_dask(request: Request, settings: DaskSettings, *, progress: bool) -
     deadline = request.budget.deadline
     race = local_first() if settings.address == "local" else 0.0
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
+    quick: Result | None = None  # what the single-machine race proved: reported if the cluster is interrupted
     with store_cm() as store:
         if race > 0:
             first = deadline.within(race)
@@ -145,7 +147,13 @@ def solve_on_dask(request: Request, settings: DaskSettings, *, progress: bool) -
             where = f"saved to {printable(settings.store)}: the same command resumes from them" if e.saved is not None \
                 else "not saved (no --store): give --store FILE so that a rerun resumes"
             err.print(f"{e.saved or 0} cube answers {where}", markup=False, soft_wrap=True)
+            if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
+                raise CubesInterrupted(quick, e.signal, e.saved) from None
             raise
+        except KeyboardInterrupt as e:  # starting or closing the cluster: the race's bounds are what is known
+            if quick is None:
+                raise
+            raise Interrupted(quick, signal_of(e)) from None
 
 
 def _on_cluster(request: Request, settings: DaskSettings, store: Store | None, *, progress: bool

@@ -73,8 +73,10 @@ def proof_table(result: Result) -> RenderableType:
             ring = " + 1 by the ring rule" if b.ring else ""
             radius = f"≥ {b.radius}" if b.cut else str(b.radius)  # (the time limit cut the radius search)
             table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value}", "-", "bound")
+            pivot = (f"; half the pivot game from a far region: {plural(b.pivot, 'move')}"
+                     if b.pivot == b.value > max(b.radius + (b.ring > 0), b.colour_part) else "")
             notes.append(f"bound {b.value}: radius {radius}{ring}; {b.colors} colours need "
-                         f"{plural(b.colour_part, 'move')}; {plural(b.islands, 'island')}")
+                         f"{plural(b.colour_part, 'move')}{pivot}; {plural(b.islands, 'island')}")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
     return Group(table, *(Text(printable(note), style="dim") for note in notes))

@@ -1,5 +1,6 @@
-"""The play server's heavy work, bounded: solves in child processes that can be ended at any moment, and
-the other slow work (replays, layouts, reads of uploads) in worker threads, each behind a `Gate`.
+"""The play server's heavy work, bounded: solves and the opening of levels (reads of uploads, layouts) in
+child processes that can be ended at any moment, and replays in worker threads that stop at their
+deadline or when the server stops, each behind a `Gate`.
 
 A solve runs in a forked child process, never in the server's own: when its client goes away, when its
 deadline passes, or when the server stops, the child is killed (SIGKILL; the race's own workers die with
@@ -11,6 +12,7 @@ has gone. A Gate lets `slots` requests work and `queue` more wait; any more are 
 from __future__ import annotations
 
 import contextlib
+import math
 import multiprocessing as mp
 import os
 import resource
@@ -26,6 +28,8 @@ from kamicp.runtime.clock import Deadline
 from kamicp.runtime.processes import die_with, kill
 
 POLL = 0.05  # seconds between looks at a child's pipe and at the client's connection
+RETRY_UNKNOWN = 60  # Retry-After when a holder's work has no limit (`play --time-limit inf`): nobody knows
+MAX_RETRY = 3600  # a longer wait is no advice a page can show
 
 
 class Busy(Exception):
@@ -44,7 +48,7 @@ class Gate:
     def __init__(self, what: str, slots: int, queue: int, retry_after: float) -> None:
         self.what = what
         self.queue = queue
-        self.retry_after = max(1, round(retry_after))
+        self.retry_after = max(1, min(MAX_RETRY, round(retry_after))) if math.isfinite(retry_after) else RETRY_UNKNOWN
         self.closed = False
         self._slots = anyio.Semaphore(slots)
         self._waiting = 0
@@ -179,8 +183,9 @@ class Processes:
 
 
 class Threads:
-    """Slow work of the server's own (replays, layouts, reads) in worker threads, behind a Gate; `fn`
-    itself watches the deadline it is given (a thread cannot be killed)."""
+    """Slow work of the server's own (replays) in worker threads, behind a Gate; `fn` itself watches the
+    deadline it is given and `stopped()` (a thread cannot be killed: CPU-heavy work that cannot watch
+    them belongs in `Processes`)."""
 
     def __init__(self, gate: Gate) -> None:
         self.gate = gate
@@ -193,3 +198,10 @@ class Threads:
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """fn(*args) in a worker thread, for a caller already inside the gate."""
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
+
+    def stopped(self) -> bool:
+        """Has the server begun to stop? (what a thread's work polls, to end at once)"""
+        return self.gate.closed
+
+    def close(self) -> None:
+        self.gate.closed = True

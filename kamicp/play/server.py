@@ -6,7 +6,8 @@ on the rules; a bad move is answered with the broken rule). It is a local web se
 request as possibly hostile: only the user's own tab may drive it (kamicp.play.guard), and no request
 can hold the event loop or pile up work (kamicp.play.jobs): hint and solve run in a child process
 that is killed when its client leaves, one at a time with a short queue (busy: 503 with Retry-After);
-replays, layouts and reads of uploads run in worker threads with deadlines. The page itself is static
+so does opening a level (reading an upload, drawing it: minutes for a level of thousands of colours),
+so that stopping the server ends it at once; replays run in worker threads with deadlines. The page itself is static
 HTML/JS/CSS shipped in the package (kamicp/play/static), nothing fetched from anywhere else.
 
 Endpoints (JSON; errors are {"error": one line}): GET /api/level (the server's level and its token),
@@ -14,8 +15,10 @@ GET /api/levels (the bundled levels a page may pick); POST with a JSON body: /ap
 /api/solve, /api/optimum with {"token", "moves"} (/api/move also takes "prove": false: a win answers at
 once, "checking" when the level's optimum is not proven yet, and /api/optimum proves it, so the page can
 say it is checking meanwhile), /api/pick with {"file"} (a bundled level); POST /api/open?name=FILE with
-the file's bytes as an application/octet-stream body (at most MAX_UPLOAD bytes). /api/pick and /api/open
-answer a new level under a new token; the server's own level and every other page's stay as they are.
+the file's bytes as an application/octet-stream body (at most MAX_UPLOAD bytes). Every body must arrive
+within BODY_SECONDS (else 408), and is read before any gate is taken, so a slow sender holds no slot.
+/api/pick and /api/open answer a new level under a new token; the server's own level and every other
+page's stay as they are.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -41,16 +45,19 @@ from kamicp.formats import load_level
 from kamicp.formats.upload import load_upload, safe_name
 from kamicp.play.guard import LocalOnly
 from kamicp.play.jobs import Busy, Gate, Processes, Threads, unless_gone
-from kamicp.play.sessions import UNKNOWN, Session, Sessions, Stale, TooSlow
+from kamicp.play.sessions import UNKNOWN, Session, Sessions, Stale, TooSlow, new_token
 from kamicp.play.view import level_view
 from kamicp.prover.solver import OPTIMAL, move_dict, solve
 
 MAX_UPLOAD = 20 * 1024 * 1024  # bytes: a level file or a screenshot, never more
 MAX_MOVES = 1000  # a request replaying more moves than this is refused
 MAX_BODY = 1024 * 1024  # bytes of a JSON request (1000 moves fit many times over)
+BODY_SECONDS = 10.0  # a request's body must arrive within this (20 MB over 127.0.0.1 takes milliseconds)
+MAX_RECEIVING = 3 * MAX_UPLOAD  # bytes of bodies being received at once, all connections together
 DEFAULT_TIME_LIMIT = 20.0  # seconds for a hint or a solve
 SOLVE_GRACE = 15.0  # seconds a solve's process may take beyond the time limit (start-up, bounds) before it is killed
 WORK_SECONDS = 10.0  # deadline of a replay in a worker thread
+OPEN_SECONDS = 60.0  # deadline of opening a level (reading it, drawing it) in its process
 SOLVES_WAITING = 3  # hints and solves queued behind the running one; more are answered 503
 WORK_SLOTS, WORK_WAITING = 2, 16  # replays and layouts at once, and queued
 UPLOADS_WAITING = 2  # uploads queued behind the one being read (each holds up to MAX_UPLOAD bytes)
@@ -78,16 +85,27 @@ class Server:
         self.sessions = Sessions(_new_session(level))
         self.solves = Processes(Gate("hints or solves", 1, SOLVES_WAITING, settings.time_limit))
         self.work = Threads(Gate("requests", WORK_SLOTS, WORK_WAITING, WORK_SECONDS))
-        self.uploads = Threads(Gate("uploads", 1, UPLOADS_WAITING, WORK_SECONDS))
+        self.uploads = Processes(Gate("uploads", 1, UPLOADS_WAITING, WORK_SECONDS))
+        self.picks = Processes(Gate("levels being opened", WORK_SLOTS, WORK_WAITING, WORK_SECONDS))
+        self.receiving = 0  # bytes of request bodies being received (kept on the event loop: no lock)
 
     async def solve(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await self.solves.run(fn, *args, deadline=self.settings.time_limit + SOLVE_GRACE)
 
-    async def open(self, level: Level) -> Response:
-        """A new session for `level`, made ready (drawn) before its token is handed out."""
-        session = await self.work.run(_new_session, level)
-        self.sessions.add(session)
+    async def open(self, opening: Processes, source: tuple[str, bytes] | Path) -> Response:
+        """A new session for the level of `source` (an upload's name and bytes, or a bundled file), read
+        and drawn in a child process (`open_job`) before its token is handed out."""
+        token = new_token()
+        level, view = await opening.run(open_job, source, token, deadline=OPEN_SECONDS)
+        session = self.sessions.add(Session(level, view=view, token=token))
         return _view(session)
+
+    def close(self) -> None:
+        """Stop every piece of work now (the server is stopping; safe in a signal handler): the children
+        are killed, replays stop at their next move, and nothing new starts."""
+        for processes in (self.solves, self.uploads, self.picks):
+            processes.close()
+        self.work.close()
 
 
 def bundled_levels() -> tuple[Path, ...]:
@@ -104,8 +122,18 @@ def _new_session(level: Level) -> Session:
     """A session for `level`, its view rendered to JSON once (a large level's view is megabytes: never
     rendered again, nor on the event loop)."""
     session = Session(level)
-    session.view = json.dumps(level_view(level, session.token), separators=(",", ":")).encode()
+    session.view = _drawn(level, session.token)
     return session
+
+
+def _drawn(level: Level, token: str) -> bytes:
+    return json.dumps(level_view(level, token), separators=(",", ":")).encode()
+
+
+def open_job(source: tuple[str, bytes] | Path, token: str) -> tuple[Level, bytes]:
+    """In a child process: the level of an upload (name, bytes) or of a bundled file, and its view."""
+    level = load_upload(*source) if isinstance(source, tuple) else load_level(source)
+    return level, _drawn(level, token)
 
 
 def _view(session: Session) -> Response:
@@ -118,12 +146,25 @@ def _error(message: str, status: int = 400, retry_after: int | None = None) -> J
 
 
 async def _body(request: Request, limit: int, name: str) -> bytes:
-    """The request's body, refused (413) as soon as it grows past `limit` bytes."""
+    """The request's body, refused as soon as it grows past `limit` bytes (413), when it has not arrived
+    within BODY_SECONDS (408: a slow sender, gone or hostile, holds a connection no longer), or when the
+    bodies being received together pass MAX_RECEIVING bytes (503: memory stays bounded, though no gate
+    is held while a body arrives)."""
+    server: Server = request.app.state.server
     data = bytearray()
-    async for chunk in request.stream():
-        data.extend(chunk)
-        if len(data) > limit:
-            raise BadRequest(f"{name}: larger than {limit // (1024 * 1024)} MB", 413)
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                data.extend(chunk)
+                server.receiving += len(chunk)
+                if len(data) > limit:
+                    raise BadRequest(f"{name}: larger than {limit // (1024 * 1024)} MB", 413)
+                if server.receiving > MAX_RECEIVING:
+                    raise Busy("busy: other uploads are being received; try again shortly", 1)
+    except TimeoutError:
+        raise BadRequest(f"{name}: the body did not arrive within {BODY_SECONDS:.0f} s", 408) from None
+    finally:
+        server.receiving -= len(data)
     return bytes(data)
 
 
@@ -150,7 +191,7 @@ async def _played(server: Server, body: dict) -> tuple[Session, tuple[Move, ...]
     """The request's session, its moves, and the board after them (replayed in a worker thread)."""
     session = server.sessions.get(body.get("token"))
     moves = _moves(body, session.level)
-    return session, moves, await server.work.run(session.replay, moves, WORK_SECONDS)
+    return session, moves, await server.work.run(session.replay, moves, WORK_SECONDS, server.work.stopped)
 
 
 def _handler(work: Callable[[Request, Server], Any]) -> Callable[[Request], Any]:
@@ -264,12 +305,12 @@ async def post_solve(request: Request, server: Server) -> dict:
 async def post_open(request: Request, server: Server) -> Response:
     """Open another level for this page: the file's bytes as the body, its name in ?name=."""
     name = safe_name(request.query_params.get("name", "upload"))
-    async with server.uploads.gate.enter():  # (before the body: waiting uploads hold no bytes)
-        data = await _body(request, MAX_UPLOAD, name)
-        if not data:
-            raise UsageError(f"{name}: the file is empty")
-        level = await server.uploads.call(load_upload, name, data)
-    return await server.open(level)
+    # the body first, with its deadline: a slow sender must not hold the upload's slot (the gate then
+    # bounds the bytes held: one upload read, UPLOADS_WAITING more)
+    data = await _body(request, MAX_UPLOAD, name)
+    if not data:
+        raise UsageError(f"{name}: the file is empty")
+    return await server.open(server.uploads, (name, data))
 
 
 async def post_pick(request: Request, server: Server) -> Response:
@@ -278,7 +319,7 @@ async def post_pick(request: Request, server: Server) -> Response:
     path = next((p for p in server.settings.library if p.name == wanted), None)
     if path is None:
         raise BadRequest(f"no bundled level {wanted!r}", 404)
-    return await server.open(await server.work.run(load_level, path))
+    return await server.open(server.picks, path)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

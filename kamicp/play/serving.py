@@ -103,7 +103,7 @@ def server_for(app: Starlette, on_ready: Callable[[str], None] | None = None, so
                 on_ready(url_of(sock))
 
         def handle_exit(self, sig, frame) -> None:
-            app.state.server.solves.close()  # every solve ends now, not at its time limit
+            app.state.server.close()  # every solve and level being opened ends now, replays at their next move
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(app, log_level="warning", lifespan="off", http=Protocol, loop="asyncio",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from kamicp.board.level import Level, Move
@@ -40,9 +40,10 @@ class Session:
     _last: tuple[tuple[Move, ...], Board] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def replay(self, moves: Sequence[Move], seconds: float) -> Board:
-        """The board after `moves` (each applied by the rules engine), TooSlow past `seconds`. The last
-        position is kept: a page adding one move to its last request replays only that move."""
+    def replay(self, moves: Sequence[Move], seconds: float, stopped: Callable[[], bool] = lambda: False) -> Board:
+        """The board after `moves` (each applied by the rules engine), TooSlow past `seconds` or once
+        `stopped()` (the server is stopping). The last position is kept: a page adding one move to its
+        last request replays only that move."""
         moves = tuple(moves)
         end = Deadline.slice(seconds)
         with self._lock:
@@ -53,8 +54,11 @@ class Session:
             done, board = 0, Board.start(self.level)
         for step in range(done, len(moves)):
             board = apply_move(board, moves[step], step=step + 1)
-            if end.expired() and step + 1 < len(moves):
-                raise TooSlow(f"replaying {len(moves)} moves took over {seconds:.0f} s ({step + 1} done)")
+            if step + 1 < len(moves):
+                if end.expired():
+                    raise TooSlow(f"replaying {len(moves)} moves took over {seconds:.0f} s ({step + 1} done)")
+                if stopped():
+                    raise TooSlow("the server is stopping")
         with self._lock:
             self._last = (moves, board)
         return board

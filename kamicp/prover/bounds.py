@@ -16,14 +16,18 @@ Only bounds with a proof enter here (see models/bounds.md):
   another; the j-th to go needs its gathering cost in moves before it, of which at most j - 1 are the
   earlier disappearances, so the moves beyond one per colour are at least max over j of (the j-th smallest
   gathering cost) - (j - 1) (`colour_bound(order=True)`).
+- the pivot relation (optional, `bound_report(pivot=...)`, injected by `kamicp.prover.pivot_bound`, which
+  runs the compiled pivot A*): on a connected island the pivot game from any region needs at most twice the
+  free game's moves, for every final colour (models/pivot-free.md), so half a proven pivot lower bound,
+  rounded up, is a lower bound on the island.
 Islands (components of a disconnected board) are independent except that all must end in the same
-colour d: the bound is min over d of the sum over islands of max(radius term, colour bound for d).
+colour d: the bound is min over d of the sum over islands of max(radius term, colour bound for d, pivot term).
 """
 
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kamicp.board.regions import Quotient, islands
@@ -252,18 +256,23 @@ class BoundReport:
     colour_part: int = 0  # the colour bound (summed over islands) for that final colour
     ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
     cut: bool = False  # the deadline cut the radius search (`radius` only a lower bound) or the gathering costs
+    pivot: int = 0  # the pivot relation's term, summed over the islands (0: not computed; models/pivot-free.md)
 
 
 def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
-                 deadline: Deadline = NEVER, clusters: int = 0, vanishing_order: bool = False) -> BoundReport:
+                 deadline: Deadline = NEVER, clusters: int = 0, vanishing_order: bool = False,
+                 pivot: Callable[[Sequence[int]], int] | None = None) -> BoundReport:
     """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
     `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound. With
     `clusters` = N > 0 each colour's gathering cost is also at least its `cluster_costs` (samples of N);
-    with `vanishing_order` the colour bound counts the costs by the vanishing order (`colour_bound`)."""
+    with `vanishing_order` the colour bound counts the costs by the vanishing order (`colour_bound`).
+    `pivot`: a lower bound on an island's moves (its regions given) for every final colour, such as
+    `pivot_bound.pivot_term`'s (models/pivot-free.md)."""
     n = len(colors)
     parts = islands(n, adj)
     per_island = []
     radii = []
+    pivots: list[int] = []
     cut = False
     for nodes in parts:
         radius, ring, island_cut = _ring_radius(nodes, adj, colors, deadline)
@@ -277,7 +286,9 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
         if clusters > 0 and gather is not None:
             for c, cost in cluster_costs(nodes, adj, colors, clusters, deadline).items():
                 gather[c] = max(gather[c], cost)
-        per_island.append((radii[-1][1], counts, gather))
+        pivots.append(pivot(nodes) if pivot is not None else 0)
+        # (the pivot term holds for every final colour, so it joins the radius term)
+        per_island.append((max(radii[-1][1], pivots[-1]), counts, gather))
     best, best_d, colour_part = _best_final(per_island, num_colors, vanishing_order)
     return BoundReport(
         value=best,
@@ -288,6 +299,7 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
         colour_part=colour_part,
         ring=sum(refined > r for r, refined in radii),
         cut=cut,
+        pivot=sum(pivots),
     )
 
 

@@ -62,6 +62,9 @@ class BoundOptions:
     """The root lower bound (the first horizon of every engine; models/bounds.md)."""
 
     clusters: int = 8  # each colour's gathering cost also from clusters of up to this many of its regions (0: off)
+    pivot: int = 16  # half the pivot A*'s optimum from up to this many far regions per island (0: off; pivot-free.md)
+    pivot_seconds: float = 2.0  # its budget (all islands and regions together) ...
+    pivot_share: float = 0.05  # ... at most this share of a time limit
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,7 @@ TECHNIQUES: dict[str, Technique] = {
     "cubes": Technique("cpsat", "cubes", 1),  # one part: every horizon solved whole
     "compiled-search": Technique("search", "compiled"),
     "cluster-bound": Technique("bound", "clusters", 0),  # the root bound without the cluster gathering cost
+    "pivot-bound": Technique("bound", "pivot", 0),  # the root bound (and the cubes') without the pivot relation
     "search-clusters": Technique("search", "clusters", 0),  # the search's pruning without it
     "cube-order": Technique("search", "cube_order"),  # --dask: every cube, each child unrestricted
 }

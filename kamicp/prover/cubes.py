@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from kamicp.board.level import Move
 from kamicp.board.regions import Quotient, Regions, quotient, recolor
 from kamicp.errors import UsageError
-from kamicp.prover.bounds import lower_bound
+from kamicp.prover.bounds import bound_report, lower_bound
 from kamicp.prover.outcome import Plan, to_moves
+from kamicp.prover.pivot_bound import pivot_term
 from kamicp.prover.prior import After, after_move
 
 DEPTHS = (1, 2)  # cube depths supported (the number of children grows as (regions x colours)^D)
@@ -135,10 +136,21 @@ def _cube(regions: Regions, steps: tuple[Step, ...], state: tuple[int, ...], pri
     return Cube(plan, state, cube_key(regions, plan), after_move(regions, last.clicked, last.old) if prior else None)
 
 
-def child_bound(regions: Regions, cube: Cube) -> int:
-    """A sound lower bound (models/bounds.md) on the moves the cube's child needs."""
+CHILD_PIVOT_REGIONS = 4  # far regions per island of a child for the pivot relation (the root tries more)
+
+
+def child_bound(regions: Regions, cube: Cube, pivot: bool = False, moves_left: int | None = None) -> int:
+    """A sound lower bound (models/bounds.md) on the moves the cube's child needs. With `pivot`, the pivot
+    relation (models/pivot-free.md, the compiled pivot A* from a few far regions) joins it where it can
+    matter: when the bound without it does not already exceed `moves_left` (None: always)."""
     q = quotient(regions.adj, cube.state)
-    return lower_bound(q.adj, q.colors, len(regions.palette))
+    k = len(regions.palette)
+    plain = lower_bound(q.adj, q.colors, k)
+    if not pivot or (moves_left is not None and plain > moves_left):
+        return plain
+    # (farthest-point picks, not every region's eccentricity: a child costs a few searches, not one per region)
+    return bound_report(q.adj, q.colors, k, pivot=pivot_term(q.adj, q.colors, k, CHILD_PIVOT_REGIONS,
+                                                             exact=False)).value
 
 
 def cell_colors(regions: Regions, cube: Cube) -> tuple[str, ...]:

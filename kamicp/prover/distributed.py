@@ -27,7 +27,7 @@ from typing import Any
 from kamicp.board.hashing import level_hash
 from kamicp.board.level import Level, Move
 from kamicp.board.rules import verify
-from kamicp.errors import FormatError, Interrupted, SolverError
+from kamicp.errors import ClusterLost, FormatError, Interrupted, SolverError
 from kamicp.prover.config import SolveOptions, as_solve_options
 from kamicp.prover.cube_task import CUBE_OPTIONS, CubeAnswer, CubeOutcome, CubeSource, CubeTask, run_cube
 from kamicp.prover.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
@@ -162,6 +162,8 @@ class DistributedRun:
         self.run_id = uuid.uuid4().hex[:12]  # task keys unique to this run (a client may hold an earlier run's)
         self.saved = 0  # cube answers this run committed to the store
         self.cube_of: dict[str, tuple[Cube, int, int]] = {}  # a task's key -> its cube, attempt and horizon
+        self.workers = 0  # the cluster's worker threads, as last counted (the answer reports it)
+        self.address = _address_of(client)  # (asked now: a lost scheduler cannot be asked)
 
     def run(self) -> DistributedResult:
         try:
@@ -176,11 +178,27 @@ class DistributedRun:
         except KeyboardInterrupt as exc:
             self._cancel()
             raise CubesInterrupted(None, signal_of(exc), None if self.store is None else self.saved) from None
+        except Exception as exc:
+            self._cancel()
+            self._raise_if_lost(exc)
+            raise
         except BaseException:
             self._cancel()
             raise
-        workers = len(self.client.nthreads()) if self.client is not None else 0
-        return DistributedResult(result, tuple(self.horizons), workers, self.prepare_seconds)
+        return DistributedResult(result, tuple(self.horizons), self.workers, self.prepare_seconds)
+
+    def _raise_if_lost(self, exc: Exception) -> None:
+        """A ClusterLost (one line, exit 3) for any failure of a call to the cluster once the scheduler is
+        gone (a scatter, a map, the workers' count between horizons: each fails its own way)."""
+        from kamicp.runtime.cluster import lost_scheduler, no_workers
+
+        if isinstance(exc, ClusterLost) or self.client is None:
+            return
+        if "No valid workers found" in str(exc):  # (the scheduler's own answer to a scatter: it is there)
+            raise no_workers(self.address) from None
+        if getattr(self.client, "status", "running") not in ("running", "newly-created") or \
+                type(exc).__module__.split(".")[0] == "distributed":  # (its CommClosedError: a reset connection)
+            raise lost_scheduler(self.address) from None
 
     def _footing(self) -> Footing:
         """Where the loop starts: the prepared bound, and the best of the prepared and the stored solutions."""
@@ -287,7 +305,8 @@ class DistributedRun:
         from distributed import as_completed
 
         assert self.prepared is not None
-        window = max(self.window, 8 * len(self.client.nthreads()))
+        self.workers = len(self.client.nthreads())
+        window = max(self.window, 8 * self.workers)
         left = self.deadline.limit()
         queue, in_flight = iter(todo), window
         done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
@@ -352,9 +371,10 @@ class DistributedRun:
         """The cubes whose child's lower bound already exceeds the moves left: refuted here, no task needed."""
         assert self.prepared is not None
         out = []
+        pivot = self.options.bound.pivot > 0  # (the pivot relation, models/pivot-free.md: one move stronger)
         for cube in todo:
             t0 = time.monotonic()
-            if child_bound(self.prepared.regions, cube) > top - cube.depth:
+            if child_bound(self.prepared.regions, cube, pivot, top - cube.depth) > top - cube.depth:
                 seconds = time.monotonic() - t0
                 out.append(CubeAnswer(cube.key, top, CubeOutcome.REFUTED, EngineName.BOUND, (), seconds, seconds,
                                       "parent"))
@@ -379,7 +399,7 @@ class DistributedRun:
             return fut.result()
         except Exception as e:  # no answer, so no proof
             if scheduler_lost(self.client, e):
-                raise lost_scheduler(str(self.client.scheduler.address)) from None
+                raise lost_scheduler(self.address) from None
             if isinstance(e, CancelledError):
                 return None
             raise SolverError(f"the Dask task of cube {fut.key} failed: {type(e).__name__}: {e}") from None
@@ -406,6 +426,13 @@ class DistributedRun:
                     yield tuple(Move(int(m["cell"]), str(m["color"])) for m in data["solution"])
                 except (KeyError, ValueError, TypeError) as e:
                     raise FormatError(f"a stored solution is malformed ({e!r})", source=str(self.store.path)) from None
+
+
+def _address_of(client: Any) -> str:
+    try:
+        return str(client.scheduler.address)
+    except AttributeError:  # (a stand-in client of a test, or one already closed)
+        return "?"
 
 
 def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str = "auto",

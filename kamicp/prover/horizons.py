@@ -14,7 +14,7 @@ more move), so that horizon refuted proves every shorter one impossible too (mod
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,6 +27,7 @@ from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_sol
 from kamicp.prover.coordination import Coordinator, SharedProofs, Solo
 from kamicp.prover.engines import Answer, CpSatEngine, SearchEngine
 from kamicp.prover.outcome import EngineName, Horizon, Outcome, Plan, Result, Status, to_moves
+from kamicp.prover.pivot_bound import pivot_term
 from kamicp.prover.request import Budget, Request
 from kamicp.prover.upper import UpperBound, greedy, improve
 from kamicp.runtime.clock import Deadline
@@ -52,7 +53,7 @@ def prepare(level: Level, options: SolveOptions, deadline: Deadline, *, known: P
     if known is None:
         regions = regions_of(level)
         report = bound_report(regions.adj, regions.colors, len(regions.palette), deadline,
-                              clusters=options.bound.clusters)
+                              clusters=options.bound.clusters, pivot=_pivot(regions, options, deadline))
         known = Prepared(regions, report, UpperBound(None, EngineName.GREEDY, 0.0))
     if known.upper.plan is None:
         plan = greedy(known.regions.adj, known.regions.colors, len(known.regions.palette), deadline=deadline)
@@ -62,6 +63,14 @@ def prepare(level: Level, options: SolveOptions, deadline: Deadline, *, known: P
     if upper.plan is not None:
         verify(level, to_moves(known.regions, upper.plan))
     return Prepared(known.regions, known.bound, upper)
+
+
+def _pivot(regions: Regions, options: SolveOptions, deadline: Deadline) -> Callable[[Sequence[int]], int] | None:
+    """The root bound's pivot term (models/pivot-free.md), within its own budget: `pivot_seconds`, at most
+    `pivot_share` of the time limit."""
+    seconds = min(options.bound.pivot_seconds, options.bound.pivot_share * deadline.total)
+    return pivot_term(regions.adj, regions.colors, len(regions.palette), options.bound.pivot,
+                      Deadline.slice(seconds))
 
 
 def run_horizons(request: Request, *, options: SolveOptions | ModelOptions | None = None,

@@ -1,11 +1,21 @@
 """Connecting to a Dask cluster (the optional extra `kamicp[dask]`), for every command that uses one
 (`solve --dask`, `validate --dask`): the scheduler address check, the bounded "is it a scheduler?" probe, a
 LocalCluster for 'local', Dask's own logs silenced, and telling a lost scheduler from a failed task.
-Dask is imported only inside the functions that need it."""
+Dask is imported only inside the functions that need it.
+
+A LocalCluster's worker processes never see the terminal's Ctrl-C: they are in kamicp's process group,
+so a SIGINT from the terminal would reach each of them (and each would print a KeyboardInterrupt
+traceback). The cluster is started from a thread that blocks SIGINT; its event loop thread and the
+threads that start the worker processes inherit that mask, and so do the processes (a blocked signal
+stays blocked across fork and exec): the parent alone hears Ctrl-C and closes the cluster, whose
+nannies end the workers with SIGTERM."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -52,6 +62,10 @@ def lost_scheduler(address: str) -> ClusterLost:
     return ClusterLost(f"the Dask scheduler at {cut(address, 80)} went away (killed, or the network to it lost)")
 
 
+def no_workers(address: str) -> ClusterLost:
+    return ClusterLost(f"the Dask scheduler at {cut(address, 80)} has no workers (none joined in time)")
+
+
 def check_address(address: str) -> None:
     """'local', tcp://HOST:PORT or HOST:PORT; another scheme is a UsageError (one line) before any work."""
     scheme, sep, rest = address.partition("://")
@@ -74,19 +88,70 @@ def connect(address: str, jobs: int, timeout: float | None = None):
     from distributed import Client, LocalCluster
 
     if address == "local":
-        with dask.config.set({"distributed.worker.daemon": False}):
-            # its own logs are noise here (e.g. a heartbeat lost while closing); task failures come as rows.
-            # The scheduler always serves HTTP (the dashboard, with bokeh installed): on a free port of this
-            # machine only, so a second cluster (8787 is taken) is no warning and nothing listens outside
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                   dashboard_address=LOCAL_DASHBOARD, silence_logs=logging.CRITICAL)
-        return Client(cluster), cluster
+
+        def start() -> tuple[Any, Any]:
+            with dask.config.set({"distributed.worker.daemon": False}):
+                # its own logs are noise here (e.g. a heartbeat lost while closing); task failures come as
+                # rows. The scheduler always serves HTTP (the dashboard, with bokeh installed): on a free port
+                # of this machine only, so a second cluster (8787 is taken) is no warning and nothing
+                # listens outside
+                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                       dashboard_address=LOCAL_DASHBOARD, silence_logs=logging.CRITICAL)
+            try:
+                return Client(cluster), cluster
+            except BaseException:
+                cluster.close()
+                raise
+
+        return _deaf_to_sigint(start)
     seconds = CONNECT_TIMEOUT if timeout is None else max(min(CONNECT_TIMEOUT, timeout), 0.5)
     _probe(address, seconds)
     try:
         return Client(address, timeout=f"{seconds}s"), None
     except (OSError, TimeoutError, ValueError) as e:
         raise UsageError(f"--dask {cut(address, 80)}: cannot reach the scheduler ({e})") from None
+
+
+def _deaf_to_sigint(start: Any) -> tuple[Any, Any]:
+    """`start()` (client, cluster) run in a thread that blocks SIGINT (see the module's docstring), while
+    this thread waits for it and hears the signals. Interrupted meanwhile, it lets the start finish (a
+    LocalCluster half started cannot be closed: Dask's exit handler would fail on it, with tracebacks),
+    closes what was started, and raises the interrupt."""
+    from multiprocessing import resource_tracker
+
+    # the tracker's first start (from the thread that spawns a worker) unblocks SIGINT and SIGTERM in that
+    # thread after spawning itself: started here first, it is only checked there
+    resource_tracker.ensure_running()
+    made: dict[str, Any] = {}
+
+    def run() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            made["value"] = start()
+        except BaseException as e:  # noqa: BLE001 - raised again in the waiting thread
+            made["error"] = e
+
+    thread = threading.Thread(target=run, name="kamicp: starting a LocalCluster", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:  # (SIGINT, or SIGTERM as the CLI's Terminated)
+        _close_when_started(thread, made)
+        raise
+    if "error" in made:
+        raise made["error"]
+    return made["value"]
+
+
+def _close_when_started(thread: threading.Thread, made: dict[str, Any]) -> None:
+    """Wait for the start to end (more signals meanwhile change nothing), then close what it started."""
+    while thread.is_alive():
+        with contextlib.suppress(KeyboardInterrupt):
+            thread.join(0.05)
+    for part in made.get("value", ()):
+        with contextlib.suppress(Exception, KeyboardInterrupt):
+            part.close()
 
 
 def _probe(address: str, seconds: float) -> None:
@@ -124,4 +189,4 @@ def _probe(address: str, seconds: float) -> None:
 
 
 __all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "check_address", "connect", "dashboard_link", "lost_scheduler",
-           "quiet_logs", "scheduler_lost"]
+           "no_workers", "quiet_logs", "scheduler_lost"]

@@ -57,13 +57,33 @@ class StoreWriteError(FormatError):
     committed before stays."""
 
 
+class StoreLockedError(FormatError):
+    """Another program (another kamicp run, an SQLite browser) holds the store's lock past our wait."""
+
+
+LOCKED = ("the store is locked by another program (another kamicp run writing it, or a database tool with "
+          "a transaction open); try again when it has finished, or give another file")
+
+
+def _is_locked(e: sqlite3.Error) -> bool:
+    # (SQLite says "database is locked" or "database table is locked"; its busy code has no subclass)
+    return "locked" in str(e) or "busy" in str(e)
+
+
 class Store:
     """Rows of runs in SQLite. Use as a context manager, or call `close()`.
 
     Checked before any work: the file must be a regular file (not a folder, a FIFO or a device such as
     /dev/full) or a new file in an existing folder, and either empty or a kamicp store with this schema.
     With `create` (validate, solve --dask) it must also be writable: a write is tried at once. Without it
-    (report) the file is opened read-only, never created, converted or given a journal."""
+    (report) the file is opened read-only, never created, converted or given a journal.
+
+    A store locked by another program is waited for `lock_wait` seconds when opened (a writer's commit
+    takes milliseconds), then refused as locked (`StoreLockedError`, exit 2); once open, a write waits
+    for the lock up to `write_wait` seconds."""
+
+    lock_wait = 5.0
+    write_wait = 30.0
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
@@ -73,16 +93,19 @@ class Store:
             if create or self._hot_journal():
                 # (a journal left by a write that failed half-way, e.g. on a full disk: SQLite rolls it back
                 # when it opens the store for writing, and cannot read the store read-only before that)
-                self.db = sqlite3.connect(self.path, timeout=30)
+                self.db = sqlite3.connect(self.path, timeout=self.lock_wait)
             else:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self.db = sqlite3.connect(uri, uri=True, timeout=30)
+                self.db = sqlite3.connect(uri, uri=True, timeout=self.lock_wait)
             if not fresh:
                 self._check_format()  # never write into another file, nor another program's database
             if create:
                 self._prepare()
+            self.db.execute(f"PRAGMA busy_timeout = {int(self.write_wait * 1000)}")
         except sqlite3.DatabaseError as e:
             self.close()
+            if _is_locked(e):
+                raise StoreLockedError(LOCKED, source=str(self.path)) from None
             raise FormatError(f"not a kamicp results store ({e})", source=str(self.path)) from None
         except BaseException:
             self.close()
@@ -131,13 +154,17 @@ class Store:
             with self.db:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT,))
         except sqlite3.OperationalError as e:
+            if _is_locked(e):
+                raise StoreLockedError(LOCKED, source=str(self.path)) from None
             raise StoreWriteError(f"cannot write the store ({e})", source=str(self.path)) from None
 
     def _check_format(self) -> None:
         assert self.db is not None
         try:
             found = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as e:
+            if _is_locked(e):  # (locked is not foreign: say which)
+                raise
             found = None
         if found is None or found[0] != FORMAT:
             what = f"store format {found[0]!r}" if found else "no kamicp store format mark"
@@ -231,4 +258,4 @@ class Store:
         return {cube: data for (cube, _), data in zip(found, datas, strict=True)}
 
 
-__all__ = ["FORMAT", "Store", "StoreWriteError"]
+__all__ = ["FORMAT", "Store", "StoreLockedError", "StoreWriteError"]

@@ -94,6 +94,7 @@ def test_child_bound_is_sound(level: Level) -> None:
     for cube in enumerate_cubes(regions, 1).cubes:
         found = bfs_optimum(level.position(cell_colors(regions, cube), level.name), limit=10)
         assert found is not None and child_bound(regions, cube) <= found[0]
+        assert child_bound(regions, cube, pivot=True) <= found[0]  # (the pivot relation, models/pivot-free.md)
 
 
 def test_child_keeps_vanished_colours_legal() -> None:

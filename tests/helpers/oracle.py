@@ -90,3 +90,36 @@ def blobby_levels(seed: int, count: int) -> Iterator[tuple[Level, int]]:
         found = bfs_optimum(level, limit=8)
         assert found is not None, level.name
         yield level, found[0]
+
+
+def finals_by_bfs(level: Level, pivot: int | None = None, limit: int = 12) -> dict[str, int]:
+    """For every colour key d of the level, the fewest moves that leave the board all d (those within `limit`):
+    any region tapped (Kami's rules), or, with `pivot`, only the region holding that cell (Flood-It's). One
+    breadth-first search over the rules engine's boards; solved boards are expanded too (d may be reached
+    from a board solved in another colour)."""
+    start = Board.start(level)
+    keys = level.color_keys
+    found: dict[str, int] = {}
+    if start.solved:
+        found[start.colors[0]] = 0
+    seen = {start.colors}
+    frontier = [start]
+    for depth in range(1, limit + 1):
+        if len(found) == len(keys) or not frontier:
+            break
+        nxt = []
+        for board in frontier:
+            if pivot is None:
+                moves = (move for _, move in region_moves(board, keys))
+            else:
+                moves = (Move(pivot, c) for c in keys if c != board.colors[pivot])
+            for move in moves:
+                child = apply_move(board, move) if pivot is None else apply_move(board, move, pivot=pivot)
+                if child.colors in seen:
+                    continue
+                seen.add(child.colors)
+                if child.solved:
+                    found.setdefault(child.colors[move.cell], depth)
+                nxt.append(child)
+        frontier = nxt
+    return found

@@ -238,3 +238,119 @@ def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_p
                      "--resume continues"], err
     assert "Traceback" not in err and "tri-dawn" in out and "zz-hard" not in out
 
+
+
+@pytest.mark.slow
+def test_a_scheduler_lost_between_horizons_is_one_line_exit_3(tmp_path, monkeypatch):
+    """The scheduler killed while the parent prepares (no cube in flight): the next call to the cluster
+    (the workers' count before the cubes are sent) meets a closed client. One line, exit 3, as validate
+    says it; it was `internal error: AttributeError: 'NoneType' object has no attribute 'ncores'`, exit 4."""
+    from kamicp.prover import distributed
+
+    real = distributed.prepare
+    store = tmp_path / "p.db"
+    with scheduler_and_workers() as (address, scheduler):
+
+        def prepare_then_lose_the_scheduler(*args, **kwargs):
+            scheduler.kill()
+            scheduler.wait(30)
+            time.sleep(3)  # (the client notices the lost connection)
+            return real(*args, **kwargs)
+
+        from distributed import Client
+
+        with Client(address, timeout="30s") as waiting:
+            waiting.wait_for_workers(2, timeout=60)
+        monkeypatch.setattr(distributed, "prepare", prepare_then_lose_the_scheduler)
+        res = runner.invoke(app, ["solve", str(SLOW_LEVEL), "--dask", address, "--store", str(store)])
+    one_line(res, 3, f"the Dask scheduler at {address} went away")
+    assert "internal error" not in res.output
+
+
+# --- Ctrl-C with a LocalCluster: as a terminal sends it, to the whole process group ----------------------
+GEN_60 = Path(__file__).parents[2] / "benchmarks" / "levels" / "gen-tri-60b5c-proper-s700.json"
+
+
+def _session_processes(sid: int) -> list[str]:
+    """The living processes of session `sid` (zombies have ended)."""
+    out = subprocess.run(["ps", "-e", "-o", "pid=,sid=,stat=,args="], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if int(line.split()[1]) == sid and not line.split()[2].startswith("Z")]
+
+
+def _ctrl_c(args: tuple[object, ...], ready, env: dict[str, str]) -> tuple[int, str, str]:
+    """Run `kamicp ARGS` in its own session, send SIGINT to its whole process group (as a terminal's Ctrl-C
+    does: Dask's worker processes too) once `ready(pid)`, and return its exit code and output; nothing of
+    the session may be left a few seconds later."""
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, **env})
+    try:
+        wait_for(lambda: ready(proc.pid) or proc.poll() is not None)
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=90)
+        wait_for(lambda: not _session_processes(proc.pid), 15)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    return proc.returncode, out, err
+
+
+def _has_children(pid: int) -> bool:
+    return bool(subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout.split())
+
+
+def _dask_worker_started(pid: int) -> bool:
+    """Has `pid` started a Dask worker process (spawned: the race's processes are forked)?"""
+    out = subprocess.run(["ps", "-ww", "-o", "args=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return "spawn_main" in out  # (-ww: whole lines, whatever COLUMNS says)
+
+
+def _quiet(err: str) -> None:
+    for noise in ("Traceback", "KeyboardInterrupt", "Exception ignored", "AssertionError", "Nanny"):
+        assert noise not in err, err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [("solve", GEN_60, "--dask", "local"),
+                                     ("validate", GEN_60, "--par", "15", "--dask", "local")],
+                         ids=["solve", "validate"])
+def test_ctrl_c_while_the_local_cluster_starts_is_one_line_and_leaves_nothing(command):
+    """SIGINT to the process group as soon as the LocalCluster's first worker process exists: it printed
+    about 25 lines of "Exception ignored in atexit callback: close_clusters ... AssertionError" and the
+    workers' KeyboardInterrupt tracebacks."""
+    code, _, err = _ctrl_c(command, _has_children, {"KAMICP_DASK_LOCAL_FIRST": "0"})
+    assert code == 130, err
+    _quiet(err)
+    if command[0] == "solve":
+        assert err.splitlines() == ["interrupted: best so far no solution, bounds none"], err
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_local_cluster_starts_reports_what_the_race_found():
+    """After the single-machine race's first seconds, the LocalCluster starting: the interrupt line gives
+    the race's best solution and bounds (it said "no solution, bounds none")."""
+    import re
+
+    code, _, err = _ctrl_c(("solve", GEN_60, "--dask", "local"), _dask_worker_started, {})
+    assert code == 130, err
+    _quiet(err)
+    assert len(err.splitlines()) == 1, err
+    assert re.fullmatch(r"interrupted: best so far (\d+) moves, bounds \d+\.\.\1\n", err), err
+
+
+@pytest.mark.slow
+def test_ctrl_c_mid_run_on_a_local_cluster_is_one_line_with_the_bounds(tmp_path):
+    """SIGINT to the process group once cubes are answered: no worker traceback, the store's line, and the
+    interrupt line with the best solution and the bounds known (it said "no solution, bounds none")."""
+    import re
+
+    store = tmp_path / "p.db"
+    code, _, err = _ctrl_c(("solve", GEN_60, "--dask", "local", "--store", store), lambda _pid: cube_rows(store) >= 1,
+                           {})
+    assert code == 130, err
+    _quiet(err)
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].endswith(f"cube answers saved to {store}: the same command resumes from them")
+    assert re.fullmatch(r"interrupted: best so far (\d+) moves, bounds \d+\.\.\1", lines[1]), err

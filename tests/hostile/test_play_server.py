@@ -232,6 +232,11 @@ def _post_quietly(url: str, data: dict) -> None:
         httpx.post(url, json=data, timeout=90)
 
 
+def _upload_quietly(url: str, data: bytes) -> None:
+    with contextlib.suppress(httpx.HTTPError):
+        httpx.post(url, content=data, headers=UPLOAD, timeout=90)
+
+
 def _descendants(pid: int) -> list[int]:
     out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
     return [int(p) for p in out.split()]
@@ -279,17 +284,15 @@ def test_a_heavy_replay_has_a_deadline_and_does_not_freeze_the_server(monkeypatc
             assert reply.status_code == 200 and reply.json()["moves"] == k
 
 
-def test_uploads_are_read_one_at_a_time_and_queued_ones_are_bounded(monkeypatch):
-    inside, peak, lock = [0], [0], threading.Lock()
+def test_uploads_are_read_one_at_a_time_and_queued_ones_are_bounded(monkeypatch, tmp_path):
     real = server.load_upload
+    log = tmp_path / "reads"
 
-    def watched(name: str, data: bytes) -> Level:
-        with lock:
-            inside[0] += 1
-            peak[0] = max(peak[0], inside[0])
+    def watched(name: str, data: bytes) -> Level:  # (in the upload's own process: it logs to a file)
+        start = time.monotonic()
         time.sleep(1.0)
-        with lock:
-            inside[0] -= 1
+        with log.open("a") as f:
+            f.write(f"{start} {time.monotonic()}\n")
         return real(name, data)
 
     monkeypatch.setattr(server, "load_upload", watched)
@@ -307,7 +310,9 @@ def test_uploads_are_read_one_at_a_time_and_queued_ones_are_bounded(monkeypatch)
             time.sleep(0.05)
         for t in threads:
             t.join(timeout=60)
-    assert peak[0] == 1
+    reads = sorted(tuple(map(float, line.split())) for line in log.read_text().splitlines())
+    assert len(reads) == server.UPLOADS_WAITING + 1
+    assert all(end <= start for (_, end), (start, _) in zip(reads, reads[1:], strict=False))  # one at a time
     assert sorted(replies) == [200] * (server.UPLOADS_WAITING + 1) + [503] * 2
 
 
@@ -438,3 +443,115 @@ def test_the_header_deadline_never_cuts_a_busy_keep_alive_connection(monkeypatch
             ports.add(reply.extensions["network_stream"].get_extra_info("client_addr")[1])
             time.sleep(0.1)
     assert len(ports) == 1  # all on one connection: the server never closed it
+
+
+# --- no time limit --------------------------------------------------------------------------------------
+def test_play_with_an_infinite_time_limit_serves_hints_and_stops():
+    """`--time-limit inf` means no limit, as in every command: the server starts, a hint is answered, a
+    refusal's Retry-After is a finite number, and SIGTERM stops it (it crashed with OverflowError)."""
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "play", str(BLOG),
+                             "--no-browser", "--time-limit", "inf"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        line = proc.stdout.readline()
+        assert " at " in line, proc.stderr.read()
+        url = line.split(" at ")[1].split()[0]
+        token = httpx.get(url + "api/level", timeout=30).json()["token"]
+        reply = httpx.post(url + "api/hint", json=body(token), timeout=60)
+        assert reply.status_code == 200 and reply.json()["remaining"] == 5, reply.text
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        log = proc.stderr.read()
+        assert "Traceback" not in log and log.strip() == "stopped", log
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    gate = server.Gate("hints or solves", 1, 0, float("inf"))
+    assert 1 <= gate.retry_after <= 3600
+
+
+# --- slow senders ---------------------------------------------------------------------------------------
+def _slow_upload(port: int) -> socket.socket:
+    """A raw connection that starts an upload of 1 MB and sends only its first byte."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+    sock.sendall(f"POST /api/open?name=slow.json HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 "Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n{".encode())
+    return sock
+
+
+def test_slow_upload_bodies_hold_no_slot_and_are_timed_out(monkeypatch):
+    """Three local connections trickling upload bodies: another upload is still read and opened at once
+    (a body is read before the upload's gate is taken), and each slow sender gets 408 at the body's
+    deadline, its connection closed."""
+    monkeypatch.setattr(server, "BODY_SECONDS", 2.0, raising=False)
+    data = (PUZZLES / "squ-quilt.json").read_bytes()
+    with running(blog()) as (url, _):
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        slow = [_slow_upload(port) for _ in range(server.UPLOADS_WAITING + 1)]
+        try:
+            time.sleep(0.5)
+            start = time.monotonic()
+            reply = httpx.post(url + "api/open?name=q.json", content=data, headers=UPLOAD, timeout=20)
+            assert reply.status_code == 200, reply.text
+            assert time.monotonic() - start < 1.5
+            for sock in slow:
+                answer = b""
+                while chunk := sock.recv(4096):
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 408"), answer
+                assert b"within 2 s" in answer
+            assert time.monotonic() - start < 8
+        finally:
+            for sock in slow:
+                sock.close()
+
+
+# --- stopping with work in flight -----------------------------------------------------------------------
+SPINNING_SERVER = """
+import time
+from kamicp.play import server
+real = server.level_view
+
+def spinning(level, token):  # a stand-in for a drawing that takes minutes (a level of 10,000 colours)
+    while level.name == "spin":
+        sum(range(10_000))
+    return real(level, token)
+
+server.level_view = spinning
+from kamicp.cli import app
+app()
+"""
+
+
+def test_sigterm_stops_at_once_with_an_upload_being_drawn_and_a_replay_running(tmp_path):
+    """`kamicp play` with CPU-heavy work of its own in flight (an opened level being drawn, a long replay):
+    SIGTERM ends it in seconds with the one line `stopped`, no traceback, no process left, no CPU spent
+    after (it printed tracebacks and kept drawing at 100 % CPU until SIGKILL)."""
+    level, moves = flood_level(200)
+    home = tmp_path / "big.json"
+    write_json(level, home)
+    home.write_text(json.dumps({**json.loads(home.read_text()), "name": "big"}))  # (a short first line)
+    spin = (PUZZLES / "squ-quilt.json").read_text().replace('"squ-quilt"', '"spin"').encode()
+    proc = subprocess.Popen([sys.executable, "-c", SPINNING_SERVER, "play", str(home), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        url = proc.stdout.readline().split(" at ")[1].split()[0]
+        token = httpx.get(url + "api/level", timeout=30).json()["token"]
+        threading.Thread(target=_post_quietly, args=(url + "api/move", body(token, moves)), daemon=True).start()
+        threading.Thread(target=_upload_quietly, args=(url + "api/open?name=spin.json", spin), daemon=True).start()
+        time.sleep(2)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        assert time.monotonic() - start < 5
+        log = proc.stderr.read()
+        assert "Traceback" not in log and log.strip() == "stopped", log
+        end = time.monotonic() + 5
+        while _session_processes(proc.pid) and time.monotonic() < end:
+            time.sleep(0.1)
+        assert not _session_processes(proc.pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

@@ -176,3 +176,24 @@ def test_report_recovers_a_store_whose_writer_died_mid_write(tmp_path):
     res = run("report", store)
     assert res.exit_code == 0 and "1 level: 1 par correct" in res.stdout, res.output
     assert not (tmp_path / "s.sqlite-journal").exists()
+
+
+def test_a_store_locked_by_another_writer_is_called_locked_not_foreign(tmp_path, monkeypatch):
+    """Another program holding the store's write lock (here a second connection in an exclusive
+    transaction): after a short wait the run says the store is locked (exit 2), never that the file is
+    not a kamicp store; nothing is run and the file is untouched."""
+    store = tmp_path / "s.sqlite"
+    assert run("validate", DAWN, "--store", store).exit_code == 0
+    from kamicp.runtime.store import Store
+    monkeypatch.setattr(Store, "lock_wait", 0.5, raising=False)
+    holder = sqlite3.connect(store, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        for args in (("validate", DAWN, "--store", store, "--resume"), ("report", store)):
+            res = run(*args)
+            refused(res, "locked")
+            assert "not a kamicp" not in res.output
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert run("report", store).exit_code == 0

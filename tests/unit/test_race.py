@@ -130,7 +130,7 @@ def test_solve_takes_horizons_from_the_ledger(top_down):
     timer.start()
     res = run_horizons(kami_request(level, "search", 60, max_steps=9), coordinator=ledger,  # (no clusters,
                        options=SolveOptions(race=RaceOptions(top_down=top_down),  # the bound is 7, 9 slow)
-                                            bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
+                                            bound=BoundOptions(clusters=0, pivot=0), search=SearchOptions(clusters=0)))
     timer.join()
     assert res.status == NO_SOLUTION and res.lower_bound == 10
     rows = [(h.steps, h.outcome, h.engine) for h in res.proof if h.outcome != "bound"]
@@ -185,7 +185,7 @@ def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: in
     helper = threading.Thread(target=other)
     helper.start()
     res = run_horizons(kami_request(level, "search", 120, max_steps=9), coordinator=ledger,  # no clusters:
-                       options=SolveOptions(bound=BoundOptions(clusters=0), search=SearchOptions(clusters=0)))
+                       options=SolveOptions(bound=BoundOptions(clusters=0, pivot=0), search=SearchOptions(clusters=0)))
     helper.join()  # (with them the bound is 8 and the search refutes 9 alone in seconds)
     return res
 
