@@ -81,9 +81,10 @@ struct FloodBoard {
         const int W = WN > 0 ? WN : this->W;
         if constexpr (WN > 0) {  // accumulate in registers: `out` may alias a row as far as the compiler knows
             Word acc[WN] = {};
+            const Word *rows = nbr.data();  // rows WN words apart: a shift, not a multiply by the run-time W
             for (int i = 0; i < WN; ++i)
                 for (Word b = set[i]; b; b &= b - 1) {
-                    const Word *row = nb(i * 64 + __builtin_ctzll(b));
+                    const Word *row = rows + static_cast<size_t>(i * 64 + __builtin_ctzll(b)) * WN;
 #pragma GCC unroll 8
                     for (int j = 0; j < WN; ++j) acc[j] |= row[j];
                 }
@@ -146,6 +147,8 @@ private:
     template <int WL>
     int walk(const Word *F, const Word *N, int limit, Word *front, Word *rest, Word *add, Word *grown) const {
         const int W = WL > 0 ? WL : b.W, K = b.K;
+        const Word *masks = b.cmask.data();  // colour c's mask at c x W (W a constant when WL > 0)
+        const auto cm = [&](int c) { return masks + static_cast<size_t>(c) * W; };
 #pragma GCC unroll 8
         for (int j = 0; j < W; ++j) {
             front[j] = N[j];
@@ -154,7 +157,7 @@ private:
         std::uint32_t pending = 0;  // the colours with regions in the frontier or beyond (K <= 15, module.cpp)
         int left = 0;
         for (int c = 0; c < K; ++c) {
-            const Word *m = b.cm(c);
+            const Word *m = cm(c);
             Word any = 0;
 #pragma GCC unroll 8
             for (int j = 0; j < W; ++j) any |= m[j] & (front[j] | rest[j]);
@@ -171,7 +174,7 @@ private:
             for (int j = 0; j < W; ++j) add[j] = 0;
             for (std::uint32_t p = pending; p; p &= p - 1) {
                 const int c = __builtin_ctz(p);
-                const Word *m = b.cm(c);
+                const Word *m = cm(c);
                 Word beyond = 0;
 #pragma GCC unroll 8
                 for (int j = 0; j < W; ++j) beyond |= m[j] & rest[j];

@@ -115,7 +115,8 @@ def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, t
             result = solve_katamino(puzzle, engine=engine, count=count, all_solutions=all_solutions,
                                     deadline=deadline.within(None))  # (its own clock times the solve)
     except KeyboardInterrupt as e:
-        err.print(f"interrupted: {puzzle.name or 'katamino'} not decided", markup=False)
+        so_far = " (the count so far is kept only under --time-limit)" if count else ""
+        err.print(f"interrupted: {puzzle.name or 'katamino'} not decided{so_far}", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INTERRUPTED[signal_of(e)]) from None
     if as_json:
         out.print_json(json.dumps(result.to_dict()))

@@ -80,3 +80,23 @@ def test_the_builds_benchmark_compares_thread_counts(tmp_path):
         assert one["moves"] == three["moves"] and three["build"].endswith("@3")
     text = out.with_suffix(".md").read_text()
     assert "| x first (wall) |" in text and ".so@3 |" in text
+
+
+def test_the_builds_benchmark_takes_boards_of_a_pack(tmp_path):
+    """A pack file of one board a line (the field's sets) with --boards A-B: those boards only, each proven
+    with the optimum of the same board as a 99problems file; pack_line() writes a 99problems board as the
+    pack's line (what ColorFill's -benchmark reads)."""
+    from kamicp import _fastsearch
+
+    bench = bench_script("floodit99_builds")
+    folder = _folder(tmp_path)
+    files = sorted(p for p in folder.iterdir() if p.name[0].isdigit())
+    pack = tmp_path / "pack.txt"
+    pack.write_text("".join(bench.pack_line(str(p)) + "\n" for p in files))
+    out = tmp_path / "res"
+    bench.main([str(pack), _fastsearch.__file__, "--boards", "2-3", "--cpu-limit", "30", "--out", str(out)])
+    records = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert [r["board"] for r in records] == ["pack.txt#2", "pack.txt#3"]
+    assert all(r["status"] == "optimal" for r in records)
+    published = [int(p.read_text().split()[-1]) for p in files[1:]]
+    assert [r["moves"] for r in records] == published
