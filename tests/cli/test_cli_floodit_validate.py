@@ -9,6 +9,7 @@ import sqlite3
 from typer.testing import CliRunner
 
 from kamicp.cli import app
+from kamicp.cli.pack_table import VERDICT_TEXT
 from kamicp.formats import write_json
 from tests.helpers.boards import flood_square as square
 from tests.helpers.oracle import bfs_pivot_optimum
@@ -47,7 +48,8 @@ def test_validate_pack_with_pivot_rules(tmp_path):
     again = run("validate", tmp_path / "pack", "--rules", "pivot", "--engine", "search", "-j", "1",
                 "--store", store, "--resume")
     assert again.exit_code == 1, again.output
-    assert sorted(again.stderr.splitlines()) == [f"[{k}/3] {name}: {verdict} (from the store)"
+    # (the progress line says a verdict in the table's words: "not minimal")
+    assert sorted(again.stderr.splitlines()) == [f"[{k}/3] {name}: {VERDICT_TEXT[verdict]} (from the store)"
                                                  for k, (name, verdict) in enumerate(sorted(want.items()), 1)]
 
 

@@ -75,8 +75,12 @@ def test_discovery_files_folders_globs_and_mixed_formats(tmp_path):
     assert discover([str(pack / "**" / "*.puz")]) == [pack / "k2.puz"]
     loaded = load_pack(found, geometry="square")
     kinds = {Path(item.path).suffix: item for item in loaded}
-    assert all(item.level is not None for item in loaded), [i.error for i in loaded if i.level is None]
-    assert kinds[".png"].level.geometry == "square"  # --geometry applies to screenshots and text grids
+    assert all(item.level is not None for item in loaded if item is not kinds[".png"]), [i.error for i in loaded]
+    # --geometry applies to screenshots and text grids: a triangle board read as squares is refused, never
+    # read wrong; a square board's picture is read as one
+    assert kinds[".png"].level is None and "grid's shape" in kinds[".png"].error
+    (tmp_path / "square.png").write_bytes(board_png(Board.start(load_level(PUZZLES / "squ-quilt.json"))))
+    assert load_pack([tmp_path / "square.png"], geometry="square")[0].level.geometry == "square"
     assert load_pack([pack / "shot.png"])[0].level.geometry == "triangle"  # else screenshots are Kami 2 boards
     assert kinds[".xml"].level.par == 2 and kinds[".txt"].level.geometry == "square"
     missing = load_pack([tmp_path / "missing.json"])[0]
