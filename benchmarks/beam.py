@@ -54,7 +54,7 @@ def run(files: list[str], variants: list[str]) -> list[dict]:
         row: dict = {"level": Path(path).stem, "regions": regions.size}
         for name, close, budget, schedule in parsed:
             t0 = time.perf_counter()
-            plan = beam_plan(regions.adj, regions.colors, len(regions.palette), seconds=budget,
+            plan = beam_plan(regions.adj, regions.colours, len(regions.palette), seconds=budget,
                              schedule=schedule, closeness=close)
             secs = time.perf_counter() - t0
             if plan is not None:

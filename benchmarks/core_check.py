@@ -60,18 +60,18 @@ def record(files: list[str], seconds: float) -> dict:
     out: dict = {"core": str(Path(search.__file__).resolve().parent), "levels": {}}
     for path in files:
         regions = regions_of(load_level(path))
-        adj, colors, k = regions.adj, regions.colors, len(regions.palette)
+        adj, colours, k = regions.adj, regions.colours, len(regions.palette)
         if k > 15:
             continue
         row: dict = {"regions": regions.size, "ida": {}}
         for name, kw in SETTINGS.items():
-            row["ida"][name] = horizons(search.make_search(adj, colors, k, compiled=True, **kw),
-                                        lower_bound(adj, colors, k), seconds)
-        row["beam"] = [search.beam_plan(adj, colors, k, seconds=60, schedule=(entry,), closeness=close)
+            row["ida"][name] = horizons(search.make_search(adj, colours, k, compiled=True, **kw),
+                                        lower_bound(adj, colours, k), seconds)
+        row["beam"] = [search.beam_plan(adj, colours, k, seconds=60, schedule=(entry,), closeness=close)
                        for entry in BEAM_PASSES for close in (True, False)]
         best = min((len(p) for p in row["beam"] if p is not None), default=2 * regions.size)
         t0 = time.perf_counter()
-        row["rollout"] = search.rollout_plan(adj, colors, k, best, seconds=seconds)
+        row["rollout"] = search.rollout_plan(adj, colours, k, best, seconds=seconds)
         row["rollout_done"] = time.perf_counter() - t0 < 0.9 * seconds  # else the plan depends on the clock
         out["levels"][Path(path).stem] = row
         print(Path(path).stem, file=sys.stderr, flush=True)

@@ -22,7 +22,7 @@ from kamicp import load_level
 from kamicp.board.regions import Regions, regions_of
 from kamicp.prover.bounds import lower_bound
 from kamicp.prover.config import SearchOptions
-from kamicp.prover.cubes import cell_colors, enumerate_cubes
+from kamicp.prover.cubes import cell_colours, enumerate_cubes
 from kamicp.prover.prior import root_prior
 from kamicp.prover.search import make_search
 
@@ -37,10 +37,10 @@ def deepen(regions: Regions, top: int, prior=None) -> tuple[int, float, bool]:
     o = SearchOptions()
     k = len(regions.palette)
     t0 = time.process_time()
-    search = make_search(regions.adj, regions.colors, k, compiled=True, por=o.por, gather=o.gather, ring=o.ring,
+    search = make_search(regions.adj, regions.colours, k, compiled=True, por=o.por, gather=o.gather, ring=o.ring,
                          por_adjacent=o.por_adjacent, clusters=o.clusters, prior=prior)
     found = False
-    for h in range(lower_bound(regions.adj, regions.colors, k), top + 1):
+    for h in range(lower_bound(regions.adj, regions.colours, k), top + 1):
         if search.within(h) is not None:
             found = True
             break
@@ -56,8 +56,8 @@ def measure(path: str, horizon: int) -> dict:
            "order_nodes": 0, "order_cpu": 0.0, "free_found": 0, "order_found": 0}
     for cube in enumerate_cubes(regions, 1).cubes:
         row["cubes"] += 1
-        child = regions_of(level.position(cell_colors(regions, cube), level.name))
-        if lower_bound(child.adj, child.colors, len(child.palette)) > horizon - 1:
+        child = regions_of(level.position(cell_colours(regions, cube), level.name))
+        if lower_bound(child.adj, child.colours, len(child.palette)) > horizon - 1:
             row["by_bound"] += 1
             continue
         for name, prior in (("free", None), ("order", root_prior(cube.prior, child))):

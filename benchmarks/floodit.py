@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> None:
         level = board(n, k)
         game = pivot_game(level)
         rec = {"board": level.name, "regions": game.n,
-               "bound": pivot_bound(game, 1 << game.start, game.regions.colors[game.start])}
+               "bound": pivot_bound(game, 1 << game.start, game.regions.colours[game.start])}
         for engine in ENGINES:
             r = solve_pivot(level, engine=engine, time_limit=args.time_limit)
             rec[engine] = {"status": r.status, "optimum": r.optimum, "lower": r.lower_bound,

@@ -115,7 +115,7 @@ def run_one(build: str, path: str, cpu_limit: float, memory_mb: int | None) -> d
     spec.loader.exec_module(core)
     game = pivot_game(load_board(path))
     t0, w0 = time.process_time(), time.monotonic()
-    handle = core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
+    handle = core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colours),
                                len(game.regions.palette), game.start, final=-1 if game.final is None else game.final,
                                cap=max(1, (memory_mb or MEMORY_MB) * 2**20 // bytes_per_set(game.n)),
                                **({"lanes": int(threads)} if threads else {}))

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options, write  # noqa: E402
 from kamicp.board.level import Move  # noqa: E402
-from kamicp.board.regions import quotient, recolor, regions_of  # noqa: E402
+from kamicp.board.regions import quotient, recolour, regions_of  # noqa: E402
 from kamicp.board.rules import verify  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report  # noqa: E402
@@ -35,24 +35,24 @@ from kamicp.runtime.clock import Deadline  # noqa: E402
 
 def best_plan(regions, k: int, seconds: float) -> list[tuple[int, int]] | None:
     """The shorter of the beam's and the rollouts' plans (each an upper bound only)."""
-    plan = beam_plan(regions.adj, regions.colors, k, seconds=seconds / 2)
+    plan = beam_plan(regions.adj, regions.colours, k, seconds=seconds / 2)
     limit = (len(plan) - 1) if plan else 40
-    other = rollout_plan(regions.adj, regions.colors, k, limit, seconds=seconds / 2)
+    other = rollout_plan(regions.adj, regions.colours, k, limit, seconds=seconds / 2)
     return other if other is not None and (plan is None or len(other) < len(plan)) else plan
 
 
 def trace_along(regions, k: int, plan: list[tuple[int, int]], clusters: int = 0) -> list[dict]:
     """The board before each move of the plan: regions, colours, the bound and its parts, moves left (the
     bound with the cluster gathering cost when `clusters` > 0)."""
-    state, out = tuple(regions.colors), []
+    state, out = tuple(regions.colours), []
     for i, (rep, colour) in enumerate(plan):
         q = quotient(regions.adj, state)
-        report = bound_report(q.adj, q.colors, k, clusters=clusters)
-        out.append({"move": i + 1, "regions": q.size, "colours": report.colors, "bound": report.value,
+        report = bound_report(q.adj, q.colours, k, clusters=clusters)
+        out.append({"move": i + 1, "regions": q.size, "colours": report.colours, "bound": report.value,
                     "radius": report.radius, "ring": report.ring, "colour_part": report.colour_part,
                     "left": len(plan) - i})
         region = next(m for m in q.members if rep in m)
-        state = recolor(state, region, colour)
+        state = recolour(state, region, colour)
     return out
 
 
@@ -68,7 +68,7 @@ def trace_table(record: dict) -> str:
 
 def horizons(regions, k: int, start: int, stop: int, seconds: float) -> list[dict]:
     """The compiled search from horizon `start` to `stop`, each within `seconds`, until one is not refuted."""
-    search = CompiledIDAStar(regions.adj, regions.colors, k)
+    search = CompiledIDAStar(regions.adj, regions.colours, k)
     rows, before = [], 0
     for steps in range(start, stop + 1):
         t0 = time.monotonic()
@@ -88,7 +88,7 @@ def profile(path: str, seconds: float, upper_seconds: float, clusters: int = 0) 
     level = load_level(path)
     regions = regions_of(level)
     k = len(regions.palette)
-    report = bound_report(regions.adj, regions.colors, k, clusters=clusters)
+    report = bound_report(regions.adj, regions.colours, k, clusters=clusters)
     plan = best_plan(regions, k, upper_seconds)
     if plan is not None:
         verify(level, [Move(regions.cells[rep][0], regions.palette[c]) for rep, c in plan])

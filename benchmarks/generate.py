@@ -95,7 +95,7 @@ def make(blobs: int, mirror: bool, seed: int) -> Level:
         rows = ["".join(row) for row in grid]
         name = f"gen-tri-{blobs}b5c{'-mirror' if mirror else ''}-proper-s{seed}"
         level = Level.from_rows(rows, "triangle", name=name, palette=PALETTE)
-        if len(set(level.colors)) == len(KEYS):
+        if len(set(level.colours)) == len(KEYS):
             return level
     raise RuntimeError(f"no proper colouring found for {blobs} blobs, seed {seed}")
 
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def level_row(level: Level, r: int) -> str:
-    return "".join(level.colors[level.index((r, c))] for c in range(COLS))
+    return "".join(level.colours[level.index((r, c))] for c in range(COLS))
 
 
 if __name__ == "__main__":

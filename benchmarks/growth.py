@@ -69,7 +69,7 @@ def search_costs(regions, k: int, start: int, stop: int, seconds: float) -> list
     """The compiled search of `solve` from horizon `start` to `stop`, each within `seconds` of wall time, until
     one is not refuted: per horizon its outcome, nodes, wall and CPU seconds."""
     opts = SearchOptions()
-    search = make_search(regions.adj, regions.colors, k, compiled=opts.compiled, por=opts.por, gather=opts.gather,
+    search = make_search(regions.adj, regions.colours, k, compiled=opts.compiled, por=opts.por, gather=opts.gather,
                          ring=opts.ring, por_adjacent=opts.por_adjacent, clusters=opts.clusters)
     rows, before = [], 0
     for steps in range(start, stop + 1):
@@ -110,7 +110,7 @@ def measure(path: Path, horizon_seconds: float, upper_seconds: float, auto_secon
     level = load_level(path)
     regions = regions_of(level)
     k = len(regions.palette)
-    root = bound_report(regions.adj, regions.colors, k, clusters=BoundOptions().clusters).value
+    root = bound_report(regions.adj, regions.colours, k, clusters=BoundOptions().clusters).value
     plan = best_plan(regions, k, upper_seconds)
     if plan is not None:
         verify(level, [Move(regions.cells[rep][0], regions.palette[c]) for rep, c in plan])

@@ -52,12 +52,12 @@ def main(argv: list[str] | None = None) -> None:
     regions = regions_of(level)
     k = len(regions.palette)
     if args.python:
-        search = IDAStar(regions.adj, regions.colors, k, clusters=args.clusters)
+        search = IDAStar(regions.adj, regions.colours, k, clusters=args.clusters)
     else:
-        search = CompiledIDAStar(regions.adj, regions.colors, k, por=not args.no_por, gather=not args.no_gather,
+        search = CompiledIDAStar(regions.adj, regions.colours, k, por=not args.no_por, gather=not args.no_gather,
                                  ring=not args.no_ring, por_adjacent=not args.no_por_adjacent,
                                  table_limit=args.table_limit, clusters=args.clusters)
-    bound = lower_bound(regions.adj, regions.colors, k)
+    bound = lower_bound(regions.adj, regions.colours, k)
     start = bound if args.start is None else args.start
     lines = [f"{level.name}: {regions.size} regions, {k} colours, lower bound {bound}",
              "| horizon | outcome | seconds | nodes | nodes/s |", "|---|---|---|---|---|"]

@@ -36,7 +36,7 @@ def wrong_cells(level: Level, palette: dict[str, str], got: Level) -> int:
     def key(lv: Level, lab: tuple[int, int], mapping: dict[str, str] | None) -> str:
         if lab not in lv.labels:
             return HOLE
-        k = lv.colors[lv.index(lab)]
+        k = lv.colours[lv.index(lab)]
         return mapping[k] if mapping else k
 
     return sum(key(level, (r, c), rename) != key(got, (r, c), None) for r in range(29) for c in range(10))

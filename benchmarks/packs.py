@@ -49,7 +49,7 @@ def generate(folder: Path, count: int) -> list[Path]:
         grid = blob_rows(geometry, rows, cols, blobs, colours, 5000 + k)
         level = Level.from_rows(grid, geometry)
         regions = regions_of(level)
-        par = len(greedy(regions.adj, regions.colors, len(regions.palette)))
+        par = len(greedy(regions.adj, regions.colours, len(regions.palette)))
         if k % 5 == 4:
             par -= 1  # a designer's par one move too ambitious (or just right: the greedy is not optimal)
         name = f"pack-{k:03d}-{geometry[:3]}-{blobs}b{colours}c"

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.gap import best_plan, horizons  # noqa: E402
 from benchmarks.report import command_line, options, write  # noqa: E402
 from kamicp.board.level import Move  # noqa: E402
-from kamicp.board.regions import quotient, recolor, regions_of  # noqa: E402
+from kamicp.board.regions import quotient, recolour, regions_of  # noqa: E402
 from kamicp.board.rules import verify  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report  # noqa: E402
@@ -39,30 +39,30 @@ CLUSTERS = BoundOptions().clusters
 PIVOT = BoundOptions().pivot
 
 
-def bounds(adj, colors, k: int) -> tuple[int, int, float]:
+def bounds(adj, colours, k: int) -> tuple[int, int, float]:
     """(the bound without the pivot term, with it, the seconds of the pivot term)."""
-    before = bound_report(adj, colors, k, clusters=CLUSTERS).value
+    before = bound_report(adj, colours, k, clusters=CLUSTERS).value
     t0 = time.monotonic()
-    after = bound_report(adj, colors, k, clusters=CLUSTERS, pivot=pivot_term(adj, colors, k, PIVOT)).value
+    after = bound_report(adj, colours, k, clusters=CLUSTERS, pivot=pivot_term(adj, colours, k, PIVOT)).value
     return before, after, time.monotonic() - t0
 
 
 def slack_along(regions, k: int, plan: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     """Bound minus moves left before each move of the plan, without and with the pivot term."""
-    state, old, new = tuple(regions.colors), [], []
+    state, old, new = tuple(regions.colours), [], []
     for i, (rep, colour) in enumerate(plan):
         q = quotient(regions.adj, state)
-        before, after, _ = bounds(q.adj, q.colors, k)
+        before, after, _ = bounds(q.adj, q.colours, k)
         old.append(before - (len(plan) - i))
         new.append(after - (len(plan) - i))
-        state = recolor(state, next(m for m in q.members if rep in m), colour)
+        state = recolour(state, next(m for m in q.members if rep in m), colour)
     return old, new
 
 
 def _moves(regions, state: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
     """The board after each legal move of `state` (every region, every other colour)."""
     q = quotient(regions.adj, state)
-    return [recolor(state, q.members[r], c) for r in range(q.size) for c in range(k) if c != q.colors[r]]
+    return [recolour(state, q.members[r], c) for r in range(q.size) for c in range(k) if c != q.colours[r]]
 
 
 def children(regions, horizon: int, sample: int = 0) -> dict:
@@ -90,7 +90,7 @@ def profile(path: str, seconds: float, upper_seconds: float, at: dict[str, int],
     level = load_level(path)
     regions = regions_of(level)
     k = len(regions.palette)
-    before, after, pivot_seconds = bounds(regions.adj, regions.colors, k)
+    before, after, pivot_seconds = bounds(regions.adj, regions.colours, k)
     plan = best_plan(regions, k, upper_seconds)
     upper = None
     old = new = []

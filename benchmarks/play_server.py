@@ -148,7 +148,7 @@ def measure_latency(tmp: Path, seconds: float, time_limit: float, hints: int) ->
     hard = tmp / "hard.json"
     write_json(square(24, "ABCDEF", 5, "hard-24x24"), hard)
     flood_level = square(200, "ABCD", 1, "flood-200")
-    cycle = "ABCD".replace(flood_level.colors[0], "") + flood_level.colors[0]
+    cycle = "ABCD".replace(flood_level.colours[0], "") + flood_level.colours[0]
     write_json(flood_level, tmp / "flood.json")
     write_json(graph_level(95), tmp / "graph.json")
     proc, url = start_server(hard, time_limit)

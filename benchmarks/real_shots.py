@@ -34,7 +34,7 @@ app = typer.Typer(add_completion=False)
 
 
 def grid_of(level: Level, shape: tuple[int, int]) -> list[str]:
-    colour = dict(zip(level.labels, level.colors, strict=True))
+    colour = dict(zip(level.labels, level.colours, strict=True))
     return ["".join(colour.get((r, c), HOLE) for c in range(shape[1])) for r in range(shape[0])]
 
 
@@ -71,7 +71,7 @@ def score(folder: Path, entry: dict, scale: float = 1.0, jpeg: int | None = None
     got = grid_of(shot.level, shape)
     row["right"] = sum(a == b for ga, gb in zip(got, truth, strict=True) for a, b in zip(ga, gb, strict=True))
     row["exact"] = row["right"] == cells
-    row["colours"] = shot.report.colors
+    row["colours"] = shot.report.colours
     row["par"] = shot.report.par
     row["par_note"] = shot.report.par_note
     return row

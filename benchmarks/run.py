@@ -76,7 +76,7 @@ def main(
                 result = solve(level, engine=eng, time_limit=time_limit)
                 wall = time.monotonic() - t0
                 rows.append({
-                    "level": level.name, "engine": eng, "regions": result.regions, "colors": result.colors,
+                    "level": level.name, "engine": eng, "regions": result.regions, "colors": result.colours,
                     "lower_bound": result.bound.value, "status": result.status,
                     "optimum": result.optimum, "proven_lower": result.lower_bound,
                     "upper": result.upper_bound, "seconds": round(wall, 3), "result": outcome(result),

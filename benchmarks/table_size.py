@@ -37,11 +37,11 @@ def _run_level(path: str, limits: list[int], last: int, seconds: float, clusters
     level = load_level(path)
     regions = regions_of(level)
     k = len(regions.palette)
-    searches = {n: CompiledIDAStar(regions.adj, regions.colors, k, table_limit=n, clusters=clusters, por=por)
+    searches = {n: CompiledIDAStar(regions.adj, regions.colours, k, table_limit=n, clusters=clusters, por=por)
                 for n in limits}
     done = {n: 0 for n in limits}  # nodes before this horizon
     alive = set(limits)
-    bound = bound_report(regions.adj, regions.colors, k, clusters=clusters).value
+    bound = bound_report(regions.adj, regions.colours, k, clusters=clusters).value
     lines, rows = [], []
     for steps in range(bound, last + 1):
         if not alive:

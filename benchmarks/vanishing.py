@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import command_line, options, write  # noqa: E402
-from kamicp.board.regions import Quotient, islands, quotient, recolor, regions_of  # noqa: E402
+from kamicp.board.regions import Quotient, islands, quotient, recolour, regions_of  # noqa: E402
 from kamicp.formats import load_level  # noqa: E402
 from kamicp.prover.bounds import bound_report, cluster_cost, distances, spread_sample  # noqa: E402
 from kamicp.prover.search import IDAStar, SearchTimeout, beam_plan  # noqa: E402
@@ -42,7 +42,7 @@ def joint_colour_bound(q: Quotient, sample: int) -> int:
     dist = {v: distances(v, q.adj) for v in nodes}
     by: dict[int, list[int]] = {}
     for v in nodes:
-        by.setdefault(q.colors[v], []).append(v)
+        by.setdefault(q.colours[v], []).append(v)
     picks = {c: spread_sample(regions, dist, sample) for c, regions in by.items()}
     pair = {frozenset(p): cluster_cost(picks[p[0]] + picks[p[1]], dist) for p in itertools.combinations(by, 2)}
     best = None
@@ -62,24 +62,24 @@ def _positions(level_path: str, count: int, seed: int) -> tuple[str, list[Quotie
     regions = regions_of(level)
     k = len(regions.palette)
     rng = random.Random(seed)
-    walks = [quotient(regions.adj, regions.colors)]
+    walks = [quotient(regions.adj, regions.colours)]
     while len(walks) < count + 1:
-        state = list(regions.colors)
+        state = list(regions.colours)
         for _ in range(rng.randrange(1, 7)):
             q = quotient(regions.adj, state)
             a = rng.randrange(q.size)
-            colour = rng.choice([c for c in range(k) if c != q.colors[a]])
+            colour = rng.choice([c for c in range(k) if c != q.colours[a]])
             for v in q.members[a]:
                 state[v] = colour
         q = quotient(regions.adj, state)
-        if len(islands(q.size, q.adj)) == 1 and len(set(q.colors)) > 1:
+        if len(islands(q.size, q.adj)) == 1 and len(set(q.colours)) > 1:
             walks.append(q)
-    plan_boards, state = [], tuple(regions.colors)
-    for rep, colour in beam_plan(regions.adj, regions.colors, k, seconds=2.0) or []:
+    plan_boards, state = [], tuple(regions.colours)
+    for rep, colour in beam_plan(regions.adj, regions.colours, k, seconds=2.0) or []:
         q = quotient(regions.adj, state)
-        if len(set(q.colors)) > 1:
+        if len(set(q.colours)) > 1:
             plan_boards.append(q)
-        state = recolor(state, next(m for m in q.members if rep in m), colour)
+        state = recolour(state, next(m for m in q.members if rep in m), colour)
     return level.name, walks, plan_boards, k
 
 
@@ -92,12 +92,12 @@ def positions_table(levels: list[str], count: int, sample: int) -> tuple[list[st
         name, walks, plan_boards, k = _positions(path, count, seed=i)
         raised = {"order": [0, 0], "joint": [0, 0]}  # per kind: random boards, plan boards
         gain = {"order": 0, "joint": 0}
-        root = bound_report(walks[0].adj, walks[0].colors, k, clusters=CLUSTERS).value
+        root = bound_report(walks[0].adj, walks[0].colours, k, clusters=CLUSTERS).value
         for where, boards in enumerate((walks, plan_boards)):
             for q in boards:
-                base = bound_report(q.adj, q.colors, k, clusters=CLUSTERS).value
+                base = bound_report(q.adj, q.colours, k, clusters=CLUSTERS).value
                 one = len(islands(q.size, q.adj)) == 1
-                order = bound_report(q.adj, q.colors, k, clusters=CLUSTERS, vanishing_order=True).value
+                order = bound_report(q.adj, q.colours, k, clusters=CLUSTERS, vanishing_order=True).value
                 joint = max(base, joint_colour_bound(q, sample)) if one else base
                 for kind, value in (("order", order), ("joint", joint)):
                     raised[kind][where] += value > base
@@ -122,9 +122,9 @@ def search_table(levels: list[str], seconds: float) -> tuple[list[str], list[dic
         level = load_level(path)
         regions = regions_of(level)
         k = len(regions.palette)
-        variants = {flag: IDAStar(regions.adj, regions.colors, k, clusters=CLUSTERS, vanishing_order=flag)
+        variants = {flag: IDAStar(regions.adj, regions.colours, k, clusters=CLUSTERS, vanishing_order=flag)
                     for flag in (False, True)}
-        steps = bound_report(regions.adj, regions.colors, k, clusters=CLUSTERS).value
+        steps = bound_report(regions.adj, regions.colours, k, clusters=CLUSTERS).value
         while True:
             cells = {}
             for flag, search in variants.items():

@@ -12,7 +12,7 @@ from kamicp.board.level import Level
 def level_hash(level: Level) -> str:
     """The level's content hash: its geometry, cells, colours, adjacency and par (not its name or file),
     so a renamed or converted copy of a level is recognised as answered."""
-    data = [level.geometry, list(level.labels), list(level.colors), list(level.edges), level.par]
+    data = [level.geometry, list(level.labels), list(level.colours), list(level.edges), level.par]
     return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:32]
 
 

@@ -30,7 +30,7 @@ class Level:
 
     geometry: str
     labels: tuple[Label, ...]
-    colors: tuple[str, ...]
+    colours: tuple[str, ...]
     edges: tuple[tuple[int, int], ...]
     name: str = ""
     par: int | None = None
@@ -40,12 +40,12 @@ class Level:
     official: tuple[Move, ...] | None = None  # the solution a game file ships with, if any
     medals: tuple[tuple[str, int], ...] = ()  # e.g. (("gold", 3), ("silver", 4), ("bronze", 5))
     # colours a move may use though no cell has them: a position keeps the colours gone from its board
-    spare_colors: tuple[str, ...] = ()
+    spare_colours: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.geometry not in GEOMETRIES:
             raise FormatError(f"unknown geometry {self.geometry!r} (expected one of {', '.join(GEOMETRIES)})")
-        if len(self.labels) != len(self.colors):
+        if len(self.labels) != len(self.colours):
             raise FormatError("labels and colours differ in length")
         if not self.labels:
             raise FormatError("the level has no cells")
@@ -74,13 +74,13 @@ class Level:
                 raise FormatError(f"row {r + 1} has {len(row)} cells, row 1 has {width} (ragged rows)")
         lat = lattice(geometry)
         labels: list[Label] = []
-        colors: list[str] = []
+        colours: list[str] = []
         for r, row in enumerate(rows):
             for c, ch in enumerate(row):
                 if ch in holes or ch.isspace():
                     continue
                 labels.append((r, c))
-                colors.append(ch)
+                colours.append(ch)
         index = {lab: i for i, lab in enumerate(labels)}
         edges = set()
         for i, (r, c) in enumerate(labels):  # type: ignore[misc]
@@ -93,7 +93,7 @@ class Level:
         return cls(
             geometry=geometry,
             labels=tuple(labels),
-            colors=tuple(colors),
+            colours=tuple(colours),
             edges=tuple(sorted(edges)),
             name=name,
             par=par,
@@ -101,14 +101,14 @@ class Level:
             shape=(len(rows), width),
         )
 
-    def position(self, colors: tuple[str, ...], name: str = "") -> Level:
+    def position(self, colours: tuple[str, ...], name: str = "") -> Level:
         """A position reached in play as a level of its own: the same cells (so the same indices and labels)
         with `colors`; the level's colours gone from the board stay legal as spare colours, so the position
         has exactly the moves a player has there."""
-        present = set(colors)
-        spare = tuple(key for key in self.color_keys if key not in present)
-        return Level(geometry=self.geometry, labels=self.labels, colors=colors, edges=self.edges,
-                     name=name or self.name, palette=self.palette, shape=self.shape, spare_colors=spare)
+        present = set(colours)
+        spare = tuple(key for key in self.colour_keys if key not in present)
+        return Level(geometry=self.geometry, labels=self.labels, colours=colours, edges=self.edges,
+                     name=name or self.name, palette=self.palette, shape=self.shape, spare_colours=spare)
 
     @classmethod
     def from_graph(
@@ -141,7 +141,7 @@ class Level:
         return cls(
             geometry="graph",
             labels=labels,
-            colors=tuple(str(c) for _, c in items),
+            colours=tuple(str(c) for _, c in items),
             edges=tuple(sorted(pairs)),
             name=name,
             par=par,
@@ -154,17 +154,17 @@ class Level:
         return len(self.labels)
 
     @cached_property
-    def color_keys(self) -> tuple[str, ...]:
+    def colour_keys(self) -> tuple[str, ...]:
         """The colours a move may use: those on the board, in first-seen order, then any spare ones (computed
         once: pictures and the terminal look a key up here for every cell)."""
-        return tuple(dict.fromkeys((*self.colors, *self.spare_colors)))
+        return tuple(dict.fromkeys((*self.colours, *self.spare_colours)))
 
     @property
     def display_keys(self) -> tuple[str, ...]:
         """The colours in the order a player is shown them (legend, swatches, the play page's 1-9 keys): the
         file's palette order, then any key the palette does not name in first-seen order."""
-        named = tuple(key for key, _ in self.palette if key in self.color_keys)
-        return (*dict.fromkeys(named), *(key for key in self.color_keys if key not in named))
+        named = tuple(key for key, _ in self.palette if key in self.colour_keys)
+        return (*dict.fromkeys(named), *(key for key in self.colour_keys if key not in named))
 
     @property
     def palette_map(self) -> dict[str, str]:
@@ -176,16 +176,16 @@ class Level:
 
     @cached_property
     def _key_positions(self) -> dict[str, int]:
-        return {key: k for k, key in enumerate(self.color_keys)}
+        return {key: k for k, key in enumerate(self.colour_keys)}
 
-    def display_color(self, key: str) -> str | None:
+    def display_colour(self, key: str) -> str | None:
         """What the palette says about a colour key (a hex code or a name), if anything (a lookup in a dict
         made once: pictures and the terminal ask for every colour, and a level may have 100,000)."""
         return self._palette_lookup.get(key)
 
     def keys_text(self, most: int = 20) -> str:
         """The colour keys for a message, comma-separated, the first `most` only (a level may have 100,000)."""
-        keys = self.color_keys
+        keys = self.colour_keys
         more = f", ... ({len(keys) - most} more)" if len(keys) > most else ""
         return ", ".join(keys[:most]) + more
 
@@ -216,7 +216,7 @@ class Level:
         return Level(
             geometry=self.geometry,
             labels=self.labels,
-            colors=self.colors,
+            colours=self.colours,
             edges=self.edges,
             name=self.name,
             par=par,
@@ -224,7 +224,7 @@ class Level:
             shape=self.shape,
             official=self.official,
             medals=self.medals,
-            spare_colors=self.spare_colors,
+            spare_colours=self.spare_colours,
         )
 
     @property
@@ -249,4 +249,4 @@ class Move:
     """Tap `cell` (a cell index of the level) and paint its region `color` (a colour key)."""
 
     cell: int
-    color: str
+    colour: str

@@ -14,7 +14,7 @@ import networkx as nx
 from kamicp.board.level import Level
 
 
-def components(n: int, adj: Sequence[Sequence[int]], colors: Sequence[object]) -> list[int]:
+def components(n: int, adj: Sequence[Sequence[int]], colours: Sequence[object]) -> list[int]:
     """For each node, the smallest node of its same-coloured connected component."""
     comp = [-1] * n
     for start in range(n):
@@ -22,11 +22,11 @@ def components(n: int, adj: Sequence[Sequence[int]], colors: Sequence[object]) -
             continue
         comp[start] = start
         stack = [start]
-        col = colors[start]
+        col = colours[start]
         while stack:
             v = stack.pop()
             for w in adj[v]:
-                if comp[w] == -1 and colors[w] == col:
+                if comp[w] == -1 and colours[w] == col:
                     comp[w] = start
                     stack.append(w)
     return comp
@@ -41,7 +41,7 @@ class Regions:
     """
 
     ids: tuple[int, ...]
-    colors: tuple[int, ...]
+    colours: tuple[int, ...]
     adj: tuple[tuple[int, ...], ...]
     cells: tuple[tuple[int, ...], ...]
     palette: tuple[str, ...]
@@ -53,12 +53,12 @@ class Regions:
     @property
     def colours_present(self) -> int:
         """How many colours the regions have (not the palette's size, the searches' `num_colors`)."""
-        return len(set(self.colors))
+        return len(set(self.colours))
 
     def to_networkx(self) -> nx.Graph:
         g = nx.Graph()
         for k, rid in enumerate(self.ids):
-            g.add_node(rid, color=self.palette[self.colors[k]], cells=self.cells[k])
+            g.add_node(rid, color=self.palette[self.colours[k]], cells=self.cells[k])
         for k, nbrs in enumerate(self.adj):
             for j in nbrs:
                 if k < j:
@@ -66,20 +66,20 @@ class Regions:
         return g
 
 
-def regions_of(level: Level, cell_colors: Sequence[str] | None = None) -> Regions:
+def regions_of(level: Level, cell_colours: Sequence[str] | None = None) -> Regions:
     """Contract same-coloured neighbouring cells of `level` (optionally recoloured) into regions."""
-    colors = level.colors if cell_colors is None else cell_colors
-    palette = level.color_keys
+    colours = level.colours if cell_colours is None else cell_colours
+    palette = level.colour_keys
     known = set(palette)  # (a set: a tuple scanned per cell is quadratic on a level of many colours)
-    for key in colors:
+    for key in colours:
         if key not in known:
             known.add(key)
             palette = (*palette, key)
     cindex = {key: c for c, key in enumerate(palette)}
-    q = quotient(level.adjacency(), [cindex[key] for key in colors])
+    q = quotient(level.adjacency(), [cindex[key] for key in colours])
     return Regions(
         ids=q.rep,
-        colors=q.colors,
+        colours=q.colours,
         adj=tuple(tuple(sorted(nb)) for nb in q.adj),
         cells=q.members,
         palette=palette,
@@ -122,7 +122,7 @@ class Quotient:
 
     rep: tuple[int, ...]
     members: tuple[tuple[int, ...], ...]
-    colors: tuple[int, ...]
+    colours: tuple[int, ...]
     adj: tuple[tuple[int, ...], ...]
 
     @property
@@ -152,14 +152,14 @@ def quotient(adj0: Sequence[Sequence[int]], state: Sequence[int]) -> Quotient:
     return Quotient(
         rep=tuple(m[0] for m in members),
         members=tuple(tuple(m) for m in members),
-        colors=tuple(state[m[0]] for m in members),
+        colours=tuple(state[m[0]] for m in members),
         adj=tuple(tuple(s) for s in nbrs),
     )
 
 
-def recolor(state: Sequence[int], members: Sequence[int], color: int) -> tuple[int, ...]:
+def recolour(state: Sequence[int], members: Sequence[int], colour: int) -> tuple[int, ...]:
     """`state` with the initial regions in `members` painted `color`."""
     new = list(state)
     for v in members:
-        new[v] = color
+        new[v] = colour
     return tuple(new)

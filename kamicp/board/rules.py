@@ -24,33 +24,33 @@ class Board:
     """A level's cells with their current colours."""
 
     level: Level
-    colors: tuple[str, ...]
+    colours: tuple[str, ...]
 
     @classmethod
     def start(cls, level: Level) -> Board:
-        return cls(level, level.colors)
+        return cls(level, level.colours)
 
     def region_at(self, cell: int) -> list[int]:
         """The cells of the same-coloured connected region containing `cell` (flood fill)."""
         adj = self.level.adjacency()
-        col = self.colors[cell]
+        col = self.colours[cell]
         seen = {cell}
         stack = [cell]
         while stack:
             v = stack.pop()
             for w in adj[v]:
-                if w not in seen and self.colors[w] == col:
+                if w not in seen and self.colours[w] == col:
                     seen.add(w)
                     stack.append(w)
         return sorted(seen)
 
     @property
     def solved(self) -> bool:
-        return len(set(self.colors)) == 1
+        return len(set(self.colours)) == 1
 
     @property
-    def colors_left(self) -> int:
-        return len(set(self.colors))
+    def colours_left(self) -> int:
+        return len(set(self.colours))
 
 
 def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | None = None) -> Board:
@@ -63,23 +63,23 @@ def apply_move(board: Board, move: Move, step: int | None = None, pivot: int | N
     if pivot is not None and pivot not in region:  # (the same test as `move.cell in region_at(pivot)`)
         raise RuleError("pivot-region", f"{level.format_label(move.cell)} is not in the region holding the pivot "
                         f"{level.format_label(pivot)}", step=step)
-    if level.key_position(move.color) is None:  # (a dict: the keys may be many, the moves too)
+    if level.key_position(move.colour) is None:  # (a dict: the keys may be many, the moves too)
         raise RuleError(
             "known-colour",
-            f"colour {move.color!r} is not one of the level's colours ({level.keys_text()})",
+            f"colour {move.colour!r} is not one of the level's colours ({level.keys_text()})",
             step=step,
         )
-    old = board.colors[move.cell]
-    if old == move.color:
+    old = board.colours[move.cell]
+    if old == move.colour:
         raise RuleError(
             "colour-changes",
-            f"region at {level.format_label(move.cell)} already has colour {move.color!r}",
+            f"region at {level.format_label(move.cell)} already has colour {move.colour!r}",
             step=step,
         )
-    colors = list(board.colors)
+    colours = list(board.colours)
     for cell in region:
-        colors[cell] = move.color
-    return Board(level, tuple(colors))
+        colours[cell] = move.colour
+    return Board(level, tuple(colours))
 
 
 def replay(level: Level, moves: Sequence[Move], pivot: int | None = None) -> list[Board]:
@@ -101,6 +101,6 @@ def verify(level: Level, moves: Sequence[Move], max_moves: int | None = None, pi
     if not final.solved:
         raise RuleError(
             "one-colour",
-            f"after {len(moves)} move{'' if len(moves) == 1 else 's'} the board still has {final.colors_left} colours",
+            f"after {len(moves)} move{'' if len(moves) == 1 else 's'} the board still has {final.colours_left} colours",
         )
     return final

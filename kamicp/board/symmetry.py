@@ -15,20 +15,20 @@ from networkx.algorithms.isomorphism import GraphMatcher
 from kamicp.runtime.clock import Deadline
 
 
-def involution(adj: Sequence[Sequence[int]], colors: Sequence[int], *, seconds: float = 1.0,
+def involution(adj: Sequence[Sequence[int]], colours: Sequence[int], *, seconds: float = 1.0,
                limit: int = 200) -> tuple[int, ...] | None:
     """The colour-preserving automorphism that is its own inverse and moves the most regions, among the
     first `limit` automorphisms found within `seconds`; None if only the identity was found."""
-    return _involution(tuple(tuple(a) for a in adj), tuple(colors), seconds, limit)
+    return _involution(tuple(tuple(a) for a in adj), tuple(colours), seconds, limit)
 
 
 @lru_cache(maxsize=32)
-def _involution(adj: tuple[tuple[int, ...], ...], colors: tuple[int, ...], seconds: float, limit: int
+def _involution(adj: tuple[tuple[int, ...], ...], colours: tuple[int, ...], seconds: float, limit: int
                 ) -> tuple[int, ...] | None:
-    n = len(colors)
+    n = len(colours)
     g = nx.Graph()
     for v in range(n):
-        g.add_node(v, c=colors[v])
+        g.add_node(v, c=colours[v])
     for v, nb in enumerate(adj):
         for w in nb:
             if v < w:

@@ -72,9 +72,9 @@ def print_count(level: Level, res: CountResult, *, pivot: bool = False) -> None:
     out.print(table)
     for k, plan in enumerate(res.examples, start=1):
         if pivot:
-            moves = "colours " + " ".join(m.color for m in plan) if plan else "(none: one colour already)"
+            moves = "colours " + " ".join(m.colour for m in plan) if plan else "(none: one colour already)"
         else:
-            moves = ", ".join(f"{level.format_label(m.cell)} {m.color}" for m in plan) or "(none: one colour already)"
+            moves = ", ".join(f"{level.format_label(m.cell)} {m.colour}" for m in plan) or "(none: one colour already)"
         out.print(f"class {k}: {moves}", markup=False)
     if res.stopped_by:
         why = "the limit" if res.stopped_by == StoppedBy.LIMIT else "the time limit"

@@ -105,7 +105,7 @@ def _print_colours(shot: Screenshot) -> None:
     """The palette on one line, each colour as a swatch with its hex code and cell count."""
     rep = shot.report
     counts = dict(rep.counts)
-    colours = Text(f"{plural(rep.colors, 'colour')}: ")
+    colours = Text(f"{plural(rep.colours, 'colour')}: ")
     for k, (key, hexcode) in enumerate(rep.palette):
         colours.append_text(Text("   " if k else "")).append_text(swatch(shot.level, key))
         colours.append(f" {hexcode} ({counts[key]} cells)")

@@ -74,7 +74,7 @@ def show_cmd(
     out.print(board_view(boards[0], plain=out.color_system is None))
     for k, (move, board) in enumerate(zip(result.moves, boards[1:], strict=True), start=1):
         line = Text(f"move {k}: tap {printable(level.format_label(move.cell))} → ")
-        line.append_text(swatch(level, move.color))
+        line.append_text(swatch(level, move.colour))
         out.print(line)
         out.print(board_view(board, mark=move.cell, plain=out.color_system is None))
     out.print(f"[bold]{summary(result)}[/]")
@@ -96,11 +96,11 @@ def _level_facts(level: Level, facts: LevelSummary) -> list[tuple[str, Text]]:
     shape = ""
     if facts.shape:
         shape = f", {plural(facts.shape[0], 'row')} x {plural(facts.shape[1], 'column')}"
-    colours = Text(f"{len(facts.colors)}: ")
-    for k, key in enumerate(facts.colors[:SWATCHES]):  # (a level may have 100,000 colours: a summary)
+    colours = Text(f"{len(facts.colours)}: ")
+    for k, key in enumerate(facts.colours[:SWATCHES]):  # (a level may have 100,000 colours: a summary)
         colours.append_text(Text("  ") if k else Text()).append_text(swatch(level, key))
-    if len(facts.colors) > SWATCHES:
-        colours.append(f"  ... and {len(facts.colors) - SWATCHES} more")
+    if len(facts.colours) > SWATCHES:
+        colours.append(f"  ... and {len(facts.colours) - SWATCHES} more")
     medals = printable(", ".join(f"{name} {n}" for name, n in facts.medals) or "none")
     rows = [
         ("geometry", Text(facts.geometry + shape)),
@@ -120,7 +120,7 @@ def _level_facts(level: Level, facts: LevelSummary) -> list[tuple[str, Text]]:
         for k, move in enumerate(report.moves, start=1):
             where = printable(level.format_label(move.cell)) if 0 <= move.cell < level.size else f"cell {move.cell}"
             taps.append(f"{k}. tap {where} → ")
-            taps.append_text(swatch(level, move.color))
+            taps.append_text(swatch(level, move.colour))
             taps.append("\n" if k < report.length else "")
         if report.moves:
             rows.append(("", taps))

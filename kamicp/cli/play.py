@@ -40,7 +40,7 @@ def _print_hint(level: Level, h: Hint) -> None:
     else:
         out.print(f"{level.name} after {plural(h.played, 'move')}: tap {level.format_label(h.move.cell)} → ", end="",
                   markup=False)
-        out.print(swatch(level, h.move.color))
+        out.print(swatch(level, h.move.colour))
         if h.remaining is not None:
             out.print(f"optimal: {plural(h.remaining, 'more move')} from here (shorter ones are proven impossible)")
         else:

@@ -23,7 +23,7 @@ def moves_table(level: Level, result: Result) -> Table:
     table.add_column("tap" if level.geometry == "graph" else "tap (row, col)")
     table.add_column("colour")
     for k, move in enumerate(result.moves, start=1):
-        table.add_row(str(k), Text(printable(level.format_label(move.cell))), swatch(level, move.color))
+        table.add_row(str(k), Text(printable(level.format_label(move.cell))), swatch(level, move.colour))
     return table
 
 
@@ -34,7 +34,7 @@ def colours_table(level: Level, result: Result) -> Table:
     table.add_column("#", justify="right")
     table.add_column("pivot's region → colour")
     for k, move in enumerate(result.moves, start=1):
-        table.add_row(str(k), swatch(level, move.color))
+        table.add_row(str(k), swatch(level, move.colour))
     return table
 
 
@@ -75,7 +75,7 @@ def proof_table(result: Result) -> RenderableType:
             table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value}", "-", "bound")
             pivot = (f"; half the pivot game from a far region: {plural(b.pivot, 'move')}"
                      if b.pivot == b.value > max(b.radius + (b.ring > 0), b.colour_part) else "")
-            notes.append(f"bound {b.value}: radius {radius}{ring}; {b.colors} colours need "
+            notes.append(f"bound {b.value}: radius {radius}{ring}; {b.colours} colours need "
                          f"{plural(b.colour_part, 'move')}{pivot}; {plural(b.islands, 'island')}")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
@@ -98,7 +98,7 @@ def print_result(level: Level, result: Result, rules: Rules, *, show_moves: bool
     """A solve's result: a line on the level and its rules, the moves, the proof, the summary and the time."""
     bound = "" if result.bound is None else f", lower bound {result.bound.value}"
     out.print(f"[bold]{shown(level.name or 'level')}[/]: {plural(result.regions, 'region')}, "
-              f"{plural(result.colors, 'colour')}, {shown(rules.describe(level))}{bound}",
+              f"{plural(result.colours, 'colour')}, {shown(rules.describe(level))}{bound}",
               highlight=result.bound is not None)  # (Flood-It's line, naming the pivot, unhighlighted as before)
     if result.moves and show_moves:
         out.print(moves_table(level, result) if rules.chooses_region else colours_table(level, result))

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from kamicp.board.level import Level, Move
-from kamicp.board.regions import Quotient, Regions, quotient, recolor, regions_of
+from kamicp.board.regions import Quotient, Regions, quotient, recolour, regions_of
 from kamicp.errors import Interrupted, SolverError, UsageError
 from kamicp.prover.bounds import quotient_bound
 from kamicp.prover.outcome import CountResult, StoppedBy
@@ -49,7 +49,7 @@ def quick_bound(q: Quotient, gather: bool = True) -> int:
         if not frontier:
             break
         depth += 1
-    counts = Counter(q.colors)
+    counts = Counter(q.colours)
     colours = len(counts) - 1 + (gather and 1 not in counts.values())
     return max(colours, (depth + 1) // 2)
 
@@ -64,10 +64,10 @@ class PlanCounter:
     `found_classes` are then lower bounds. (`plans` needs no limit: it counts without enumerating, its
     work is the number of positions within the bound, however many plans there are.)"""
 
-    def __init__(self, adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *,
+    def __init__(self, adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, *,
                  deadline: Deadline = NEVER, limit: int | None = None, keep: int = 3,
                  colours_first: bool = True, progress: Progress | None = None) -> None:
-        self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
+        self.adj0, self.start, self.num_colours = adj0, tuple(start), num_colours
         # the colour bound before contracting a position (False: only after, as the count did before;
         # for benchmarks/designer.py's comparison and the tests' cross-check)
         self.colours_first = colours_first
@@ -89,10 +89,10 @@ class PlanCounter:
         q = q or quotient(self.adj0, state)
         out = []
         for k in range(q.size):
-            members, old = q.members[k], q.colors[k]
-            for c in range(self.num_colors):
+            members, old = q.members[k], q.colours[k]
+            for c in range(self.num_colours):
                 if c != old:
-                    out.append(((members, old, c), recolor(state, members, c)))
+                    out.append(((members, old, c), recolour(state, members, c)))
         return out
 
     def _moves_within(self, state: State, q: Quotient, budget: int) -> list[tuple[Letter, State]]:
@@ -101,14 +101,14 @@ class PlanCounter:
         region, plus the painted colour if it was absent (without building the positions it rules out)."""
         if not self.colours_first:
             return self.moves(state, q)
-        counts = Counter(q.colors)
+        counts = Counter(q.colours)
         out = []
         for k in range(q.size):
-            members, old = q.members[k], q.colors[k]
+            members, old = q.members[k], q.colours[k]
             left = len(counts) - (counts[old] == 1)
-            for c in range(self.num_colors):
+            for c in range(self.num_colours):
                 if c != old and left + (c not in counts) - 1 <= budget:
-                    out.append(((members, old, c), recolor(state, members, c)))
+                    out.append(((members, old, c), recolour(state, members, c)))
         return out
 
     def _tick(self) -> None:
@@ -141,14 +141,14 @@ class PlanCounter:
             self.memo[key] = 0
             return 0
         q = quotient(self.adj0, state)
-        if len(set(q.colors)) == 1:
+        if len(set(q.colours)) == 1:
             total = 1 if budget == 0 else 0
             self._credit(total)
         elif budget == 1:
             total = self._last_moves(q)
             self._credit(total)
         elif budget == 0 or quick_bound(q, self.colours_first) > budget \
-                or quotient_bound(q, self.num_colors) > budget:
+                or quotient_bound(q, self.num_colours) > budget:
             total = 0  # a sound lower bound: no plan of `budget` moves from here
         else:
             total = sum(self.plans(child, budget - 1) for _, child in self._moves_within(state, q, budget - 1))
@@ -159,7 +159,7 @@ class PlanCounter:
     def _last_moves(q: Quotient) -> int:
         """Moves that leave a board of several colours one colour: painting region k colour c does iff every
         other region has colour c, i.e. there are two colours and k is the only region of its colour."""
-        counts = Counter(q.colors)
+        counts = Counter(q.colours)
         return sum(n == 1 for n in counts.values()) if len(counts) == 2 else 0
 
     def _credit(self, n: int) -> None:
@@ -251,7 +251,7 @@ def count_with(level: Level, result: Result, *, limit: int | None = None, time_l
         return CountResult(level.name, None, 0, 0, False, result.lower_bound, result.upper_bound, (),
                            deadline.elapsed(), stopped_by=StoppedBy.TIME)
     optimum = len(result.moves)
-    counter = PlanCounter(regions.adj, regions.colors, len(regions.palette), deadline=deadline, limit=limit,
+    counter = PlanCounter(regions.adj, regions.colours, len(regions.palette), deadline=deadline, limit=limit,
                           colours_first=colours_first, progress=progress)
     solutions_complete = complete = False
     solutions, stopped_by = 0, None

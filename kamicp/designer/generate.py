@@ -187,7 +187,7 @@ def generate_level(spec: GenerateSpec, index: int = 0, *, deadline: Deadline = N
         level = Level.from_rows(grid, spec.geometry, name=level_name(spec, index),
                                 palette={k: PALETTE[k] for k in used})
         regions = regions_of(level)
-        if lower_bound(regions.adj, regions.colors, len(regions.palette)) > spec.par:
+        if lower_bound(regions.adj, regions.colours, len(regions.palette)) > spec.par:
             blobs = max(2, blobs - max(1, blobs // 6))  # too hard, by the bound alone: no need to solve
             continue
         result = solve(level, budget=Budget(max_steps=spec.par, deadline=attempt_deadline, engine=spec.engine))

@@ -76,7 +76,7 @@ class Hint:
 def position_level(level: Level, board: Board) -> Level:
     """The position as a level of its own (`Level.position`: same cells, current colours, the colours that
     have left the board kept as spare colours)."""
-    return level.position(board.colors)
+    return level.position(board.colours)
 
 
 def _par_verdict(par: int | None, played: int, lower: int, upper: int | None) -> bool | None:
@@ -142,7 +142,7 @@ def _replay_within(level: Level, moves: Sequence[Move], deadline: Deadline) -> B
 _GRID_TAP = re.compile(rf"\(?\s*([0-9]{{1,{MAX_DIGITS}}})\s*,\s*([0-9]{{1,{MAX_DIGITS}}})\s*\)?")  # int()-safe
 
 
-def _color_key(level: Level, text: str, where: str) -> str:
+def _colour_key(level: Level, text: str, where: str) -> str:
     """A colour key, or the palette name of one (case-insensitive), as written by a player."""
     if level.key_position(text) is not None:
         return text
@@ -183,7 +183,7 @@ def move_from_data(level: Level, item: object, where: str = "move") -> Move:
         raise UsageError(f"{where}: expected {{\"tap\": ..., \"colour\": ...}}, got {short(item)}")
     if not isinstance(colour, str):
         raise UsageError(f"{where}: colour must be a string, got {short(colour)}")
-    return Move(_cell(level, item["tap"], where), _color_key(level, colour, where))
+    return Move(_cell(level, item["tap"], where), _colour_key(level, colour, where))
 
 
 def parse_moves(level: Level, text: str) -> tuple[Move, ...]:
@@ -209,8 +209,8 @@ def parse_moves(level: Level, text: str) -> tuple[Move, ...]:
     for k, part in enumerate((p for p in text.split(";") if p.strip()), start=1):
         if k > MAX_PLAYED:
             raise UsageError(f"moves: {too_many_played()}")
-        tap, sep, color = part.rpartition(":")
-        if not sep or not tap.strip() or not color.strip():
+        tap, sep, colour = part.rpartition(":")
+        if not sep or not tap.strip() or not colour.strip():
             raise UsageError(f"move {k}: expected TAP:COLOUR, got {cut(repr(part.strip()))}")
-        moves.append(move_from_data(level, {"tap": tap.strip(), "color": color.strip()}, f"move {k}"))
+        moves.append(move_from_data(level, {"tap": tap.strip(), "color": colour.strip()}, f"move {k}"))
     return tuple(moves)

@@ -61,7 +61,7 @@ class OfficialReport:
 def _move(level: Level, move: Move) -> dict:
     if 0 <= move.cell < level.size:
         return move_data(level, move)
-    return {"tap": None, "cell": move.cell, "colour": move.color}  # off the board: the replay says so
+    return {"tap": None, "cell": move.cell, "colour": move.colour}  # off the board: the replay says so
 
 
 def check_official(level: Level) -> OfficialReport | None:
@@ -84,7 +84,7 @@ class LevelSummary:
     shape: tuple[int, int] | None
     cells: int
     regions: int
-    colors: tuple[str, ...]
+    colours: tuple[str, ...]
     palette: tuple[tuple[str, str], ...]
     par: int | None
     medals: tuple[tuple[str, int], ...]
@@ -97,7 +97,7 @@ class LevelSummary:
             "shape": list(self.shape) if self.shape else None,
             "cells": self.cells,
             "regions": self.regions,
-            "colours": list(self.colors),
+            "colours": list(self.colours),
             "palette": dict(self.palette),
             "par": self.par,
             "medals": dict(self.medals),
@@ -113,7 +113,7 @@ def summarize(level: Level) -> LevelSummary:
         shape=level.shape,
         cells=level.size,
         regions=regions_of(level).size,
-        colors=tuple(sorted(level.color_keys)),
+        colours=tuple(sorted(level.colour_keys)),
         palette=level.palette,
         par=level.par,
         medals=level.medals,

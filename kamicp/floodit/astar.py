@@ -80,7 +80,7 @@ def _address_space_mb() -> int:
 def layered_bound(game: PivotGame, flooded: int) -> int:
     """The layered bound of a flooded set (bit mask over regions), computed by the compiled core."""
     regions = [i for i in range(game.n) if flooded >> i & 1]
-    return compiled_core.flood_bound([list(a) for a in game.regions.adj], list(game.regions.colors),
+    return compiled_core.flood_bound([list(a) for a in game.regions.adj], list(game.regions.colours),
                                      len(game.regions.palette), game.start, regions)
 
 
@@ -103,7 +103,7 @@ class PivotAStar:
         cap = max(1, min(memory_mb, _address_space_mb() // 2) * 2**20 // bytes_per_set(game.n))
         final = -1 if game.final is None else game.final
         self.threads = default_threads() if threads is None else threads
-        self._handle = compiled_core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colors),
+        self._handle = compiled_core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colours),
                                                   len(game.regions.palette), game.start, final=final, cap=cap,
                                                   limit=-1 if limit is None else limit, lanes=self.threads)
         self.cap = cap

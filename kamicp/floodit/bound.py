@@ -29,14 +29,14 @@ def distances(game: PivotGame, flooded: int) -> dict[int, int]:
     return dist
 
 
-def pivot_bound(game: PivotGame, flooded: int, color: int) -> int:
+def pivot_bound(game: PivotGame, flooded: int, colour: int) -> int:
     """Moves still needed at least from (flooded, color)."""
     dist = distances(game, flooded)
     if not dist:
-        return 0 if game.final is None or color == game.final else 1
+        return 0 if game.final is None or colour == game.final else 1
     far = max(dist.values())
     colours_beyond: list[set[int]] = [set() for _ in range(far)]  # [j]: colours at distance > j
     for v, d in dist.items():
         for j in range(d):
-            colours_beyond[j].add(game.regions.colors[v])
+            colours_beyond[j].add(game.regions.colours[v])
     return max(j + len(cs) for j, cs in enumerate(colours_beyond))

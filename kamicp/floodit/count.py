@@ -77,7 +77,7 @@ def count_pivot_request(request: Request) -> CountResult:
     game = pivot_game(level, getattr(request.rules, "cell", None))
     optimum = len(result.moves)
     counter = PivotCounter(game, deadline)
-    first = 1 << game.start, game.regions.colors[game.start]
+    first = 1 << game.start, game.regions.colours[game.start]
     if progress:
         progress(f"counting plans of {optimum} moves")
     try:

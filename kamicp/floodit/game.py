@@ -30,17 +30,17 @@ class PivotGame:
     def n(self) -> int:
         return self.regions.size
 
-    def absorb(self, flooded: int, color: int) -> int:
+    def absorb(self, flooded: int, colour: int) -> int:
         """The flooded set after a move painting it `color`."""
         new = flooded
         for i in range(self.n):
-            if not flooded >> i & 1 and self.regions.colors[i] == color and any(
+            if not flooded >> i & 1 and self.regions.colours[i] == colour and any(
                     flooded >> j & 1 for j in self.regions.adj[i]):
                 new |= 1 << i
         return new
 
-    def solved(self, flooded: int, color: int) -> bool:
-        return flooded == self.island and (self.final is None or color == self.final)
+    def solved(self, flooded: int, colour: int) -> bool:
+        return flooded == self.island and (self.final is None or colour == self.final)
 
 
 def pivot_cell(level: Level, pivot: Label | None = None) -> int:
@@ -58,7 +58,7 @@ def pivot_game(level: Level, pivot: Label | None = None) -> PivotGame:
     start = next(k for k, members in enumerate(regions.cells) if cell in members)
     parts = islands(regions.size, regions.adj)
     home = next(p for p in parts if start in p)
-    outside = {regions.colors[i] for p in parts if p is not home for i in p}
+    outside = {regions.colours[i] for p in parts if p is not home for i in p}
     island = sum(1 << i for i in home)
     if len(outside) > 1:
         names = ", ".join(regions.palette[c] for c in sorted(outside))

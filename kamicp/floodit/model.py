@@ -44,7 +44,7 @@ class PivotModel:
         for i in range(self.n):
             self.model.add(self.v.flooded[0][i] == int(i == g.start))
         for c in range(self.K):
-            self.model.add(self.v.play[0][c] == int(c == g.regions.colors[g.start]))
+            self.model.add(self.v.play[0][c] == int(c == g.regions.colours[g.start]))
 
     def _add_one_colour_per_move(self) -> None:
         for t in range(1, self.T + 1):
@@ -57,10 +57,10 @@ class PivotModel:
 
     def _add_absorption(self) -> None:
         """flooded[t,i] <=> flooded[t-1,i] or (move t plays i's colour and a neighbour was flooded at t-1)."""
-        m, f, colors = self.model, self.v.flooded, self.game.regions.colors
+        m, f, colours = self.model, self.v.flooded, self.game.regions.colours
         for t in range(1, self.T + 1):
             for i in range(self.n):
-                play = self.v.play[t][colors[i]]
+                play = self.v.play[t][colours[i]]
                 touch = m.new_bool_var(f"touch[{t},{i}]")  # a neighbour was flooded before move t
                 nbrs = [f[t - 1][j] for j in self.game.regions.adj[i]]
                 m.add_bool_or([~touch, *nbrs])
@@ -73,10 +73,10 @@ class PivotModel:
 
     def _add_unflooded_colour_played_later(self) -> None:
         """A region still unflooded after move t is absorbed by a later move playing its colour."""
-        colors = self.game.regions.colors
+        colours = self.game.regions.colours
         for t in range(self.T):
             for i in self.reach:
-                later = [self.v.play[s][colors[i]] for s in range(t + 1, self.T + 1)]
+                later = [self.v.play[s][colours[i]] for s in range(t + 1, self.T + 1)]
                 self.model.add_bool_or([self.v.flooded[t][i], *later])
 
     def _add_all_flooded(self) -> None:

@@ -21,51 +21,51 @@ NODES_PER_CLOCK = 1  # every node: on large boards one node's bound takes millis
 class PivotSearch:
     def __init__(self, game: PivotGame) -> None:
         self.game = game
-        self.colours = sorted(set(game.regions.colors))
+        self.colours = sorted(set(game.regions.colours))
         self.known: dict[tuple[int, int], int] = {}  # state -> proven lower bound on moves to solve it
         self.nodes = 0
         self.deadline = NEVER
 
     def start(self) -> tuple[int, int]:
-        return 1 << self.game.start, self.game.regions.colors[self.game.start]
+        return 1 << self.game.start, self.game.regions.colours[self.game.start]
 
     def horizon(self, steps: int, deadline: Deadline = NEVER) -> tuple[Outcome, list[int] | None]:
         """FEASIBLE with the colours of a solution of at most `steps` moves, INFEASIBLE (proven) or UNKNOWN
         (the deadline passed)."""
         self.deadline = deadline
-        flooded, color = self.start()
+        flooded, colour = self.start()
         plan: list[int] = []
         try:
-            found = self._dfs(flooded, color, steps, plan)
+            found = self._dfs(flooded, colour, steps, plan)
         except SearchTimeout:
             return Outcome.UNKNOWN, None
         return (Outcome.FEASIBLE, plan) if found else (Outcome.INFEASIBLE, None)
 
-    def _children(self, flooded: int, color: int) -> list[tuple[int, int]]:
+    def _children(self, flooded: int, colour: int) -> list[tuple[int, int]]:
         game = self.game
         if flooded == game.island:
-            return [(flooded, game.final)] if game.final is not None and color != game.final else []
+            return [(flooded, game.final)] if game.final is not None and colour != game.final else []
         out = []
         for c in self.colours:
-            if c != color:
+            if c != colour:
                 after = game.absorb(flooded, c)
                 if after != flooded:
                     out.append((after, c))
         out.sort(key=lambda child: -child[0].bit_count())  # the biggest flood first
         return out
 
-    def _dfs(self, flooded: int, color: int, budget: int, plan: list[int]) -> bool:
+    def _dfs(self, flooded: int, colour: int, budget: int, plan: list[int]) -> bool:
         self.nodes += 1
         if self.nodes % NODES_PER_CLOCK == 0 and self.deadline.expired():
             raise SearchTimeout
-        if self.game.solved(flooded, color):
+        if self.game.solved(flooded, colour):
             return True
-        key = (flooded, color)
-        need = max(self.known.get(key, 0), pivot_bound(self.game, flooded, color))
+        key = (flooded, colour)
+        need = max(self.known.get(key, 0), pivot_bound(self.game, flooded, colour))
         if need > budget:
             self.known[key] = need
             return False
-        for after, c in self._children(flooded, color):
+        for after, c in self._children(flooded, colour):
             plan.append(c)
             if self._dfs(after, c, budget - 1, plan):
                 return True

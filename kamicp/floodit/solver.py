@@ -32,16 +32,16 @@ MODEL_SIZE_MAX = 20_000  # regions x steps: larger horizons stay with the search
 def greedy_plan(game: PivotGame, deadline: Deadline = NEVER) -> list[int] | None:
     """Each move the colour that floods the most regions (ties: the smaller colour), then the final colour.
     None once the deadline has passed (on boards of tens of thousands of regions it takes minutes)."""
-    flooded, color = 1 << game.start, game.regions.colors[game.start]
+    flooded, colour = 1 << game.start, game.regions.colours[game.start]
     plan: list[int] = []
-    colours = sorted(set(game.regions.colors))
+    colours = sorted(set(game.regions.colours))
     while flooded != game.island:
         if deadline.expired():
             return None
-        best = max((c for c in colours if c != color), key=lambda c: (game.absorb(flooded, c).bit_count(), -c))
-        flooded, color = game.absorb(flooded, best), best
+        best = max((c for c in colours if c != colour), key=lambda c: (game.absorb(flooded, c).bit_count(), -c))
+        flooded, colour = game.absorb(flooded, best), best
         plan.append(best)
-    if game.final is not None and color != game.final:
+    if game.final is not None and colour != game.final:
         plan.append(game.final)
     return plan
 
@@ -88,9 +88,9 @@ def pivot_footing(level: Level, game: PivotGame, deadline: Deadline) -> Footing:
     best = greedy_plan(game, deadline)
     if best is not None:
         replay(moves(best), None)
-    return Footing(level=level, lower=pivot_bound(game, 1 << game.start, game.regions.colors[game.start]),
+    return Footing(level=level, lower=pivot_bound(game, 1 << game.start, game.regions.colours[game.start]),
                    best=None if best is None else moves(best), source=EngineName.GREEDY, found_at=0.0,
-                   size=game.n, colors=game.regions.colours_present, moves=moves, replay=replay)
+                   size=game.n, colours=game.regions.colours_present, moves=moves, replay=replay)
 
 
 def _by_astar(game: PivotGame, name: str, budget: Budget, memory_mb: int,
@@ -145,7 +145,7 @@ def solve_pivot_request(request: Request) -> Result:
         return Result(level=level.name, status=status, moves=moves, lower_bound=lower,
                       upper_bound=None if plan is None else len(plan), max_steps=max_steps, proof=tuple(proof),
                       engine=name, seconds=deadline.elapsed(), regions=game.n,
-                      colors=game.regions.colours_present)
+                      colours=game.regions.colours_present)
 
     if game.blocked:
         proof.append(Horizon(max_steps or 0, Outcome.BOUND, 0.0, EngineName.UNREACHABLE))

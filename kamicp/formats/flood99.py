@@ -77,9 +77,9 @@ def flood99_text(level: Level, optimum: int | None = None) -> str:
     optimum, or the par, or 0 for unknown)."""
     if level.geometry != "square" or level.shape is None or len(level.labels) != level.shape[0] * level.shape[1]:
         raise FormatError("the 99problems format holds full square grids only", source=level.name or "level")
-    keys = level.color_keys
+    keys = level.colour_keys
     rows, cols = level.shape
     number = {key: i + 1 for i, key in enumerate(keys)}
-    cells = " ".join(str(number[level.colors[level.index((r, c))]]) for r in range(rows) for c in range(cols))
+    cells = " ".join(str(number[level.colours[level.index((r, c))]]) for r in range(rows) for c in range(cols))
     best = optimum if optimum is not None else level.par or 0
     return f"# {level.name or 'level'}\n{rows} {cols} {len(keys)}\n{cells}\n{best}\n"

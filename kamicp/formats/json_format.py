@@ -47,7 +47,7 @@ HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
 
 def is_colour(text: str) -> bool:
-    """A palette value the pictures and the terminal can show: the same rule as kamicp.render.colors'
+    """A palette value the pictures and the terminal can show: the same rule as kamicp.render.colours'
     parse_color (a hex code, one of the 148 CSS colour names, or a colour name rich knows)."""
     from PIL import ImageColor
     from rich.color import Color, ColorParseError
@@ -200,9 +200,9 @@ def _graph_level(data: dict, source: str, name: str, par: int | None, palette: d
     if not nodes:
         raise FormatError("is empty: the level has no cells", source=source, where="field 'nodes'")
     check_cells(len(nodes), source=source, where="field 'nodes'", what="nodes")
-    for node, color in nodes.items():
-        if not isinstance(color, str) or not color:
-            raise FormatError(f"node {cut(node)}: colour must be a non-empty string, got {short(color)}",
+    for node, colour in nodes.items():
+        if not isinstance(colour, str) or not colour:
+            raise FormatError(f"node {cut(node)}: colour must be a non-empty string, got {short(colour)}",
                               source=source, where="field 'nodes'")
     edges = data.get("edges", [])
     if not isinstance(edges, list):
@@ -234,14 +234,14 @@ def level_to_data(level: Level, proof: dict | None = None) -> dict:
     (the proof of its par, from `kamicp generate`) when given."""
     out: dict[str, Any] = {"name": level.name, "geometry": level.geometry}
     if level.geometry == "graph":
-        out["nodes"] = dict(zip(level.labels, level.colors, strict=True))
+        out["nodes"] = dict(zip(level.labels, level.colours, strict=True))
         out["edges"] = [[level.labels[i], level.labels[j]] for i, j in level.edges]
     else:
         assert level.shape is not None
         rows, cols = level.shape
         grid = [[HOLE] * cols for _ in range(rows)]
-        for (r, c), color in zip(level.labels, level.colors, strict=True):  # type: ignore[misc]
-            grid[r][c] = color
+        for (r, c), colour in zip(level.labels, level.colours, strict=True):  # type: ignore[misc]
+            grid[r][c] = colour
         out["rows"] = ["".join(row) for row in grid]
     if level.palette:
         out["palette"] = dict(level.palette)
@@ -258,7 +258,7 @@ def level_to_data(level: Level, proof: dict | None = None) -> dict:
 
 def move_data(level: Level, move: Move) -> dict:
     """A move as JSON data: {"tap": [row, col] or node id, "colour": key}."""
-    return {"tap": level.tap_data(move.cell), "colour": move.color}
+    return {"tap": level.tap_data(move.cell), "colour": move.colour}
 
 
 def write_json(level: Level, path: str | Path, *, overwrite: bool = False, proof: dict | None = None) -> None:

@@ -265,7 +265,7 @@ async def post_move(request: Request, server: Server) -> dict | None:
     with "prove": false a win whose optimum is not proven yet answers at once with "checking": true."""
     body = await _request(request)
     session, moves, board = await _played(server, body)
-    reply = {"colors": list(board.colors), "moves": len(moves), "status": _status(session.level, len(moves),
+    reply = {"colors": list(board.colours), "moves": len(moves), "status": _status(session.level, len(moves),
                                                                                   board.solved),
              "optimum": None, "optimal": None, "checking": False}
     if board.solved:

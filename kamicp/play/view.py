@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from kamicp.board.level import Level
 from kamicp.board.rules import Board
-from kamicp.render.colors import CSS_COLORS, hex_of, parse_color, rgb_of
+from kamicp.render.colours import CSS_COLOURS, hex_of, parse_colour, rgb_of
 from kamicp.render.scene import Circle, Label, Line, Polygon, board_scene, flat_items
 
 CELL = 30.0  # drawing units per cell side (the page scales the SVG to fit)
@@ -20,10 +20,10 @@ def cell_id(level: Level, cell: int) -> str:
 
 def colour_name(level: Level, key: str) -> str:
     """A name a screen reader can say: the palette's name, else the nearest CSS colour to its hex code."""
-    shown = level.display_color(key)
+    shown = level.display_colour(key)
     if shown and not shown.startswith("#"):
         return shown
-    if parse_color(key) is not None and not key.startswith("#"):
+    if parse_colour(key) is not None and not key.startswith("#"):
         return key
     return f"{_nearest_css(rgb_of(level, key))} ({key})"
 
@@ -37,7 +37,7 @@ def _nearest_css(rgb: tuple[int, int, int]) -> str:
 
 @lru_cache(maxsize=1)
 def _css_rgb() -> dict[str, tuple[int, int, int]]:
-    return {name: parse_color(code) or (0, 0, 0) for name, code in CSS_COLORS.items()}
+    return {name: parse_colour(code) or (0, 0, 0) for name, code in CSS_COLOURS.items()}
 
 
 def _shape(level: Level, item: object) -> dict | None:
@@ -71,7 +71,7 @@ def level_view(level: Level, token: str) -> dict:
         "width": round(scene.width, 2),
         "height": round(scene.height, 2),
         "cells": [cell_id(level, i) for i in range(level.size)],
-        "colors": list(level.colors),
+        "colors": list(level.colours),
         "palette": [{"key": k, "hex": hex_of(level, k), "name": colour_name(level, k)}
                     for k in level.display_keys],  # (the file's palette order: swatches, 1-9 keys)
         "holes": holes,

@@ -57,16 +57,16 @@ def eccentricity(s: int, adj: Sequence[Sequence[int]]) -> int:
     return _outermost_ring(s, adj)[0]
 
 
-def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> tuple[int, int]:
+def ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequence[int]) -> tuple[int, int]:
     """(radius, min over x of ecc(x) + [x's outermost ring has two colours or more]) of one island.
 
     The second is a lower bound on the moves (models/bounds.md, "ring"): a centre whose farthest
     regions all share one colour is needed to finish in exactly `radius` moves."""
-    radius, ring, _cut = _ring_radius(nodes, adj, colors, NEVER)
+    radius, ring, _cut = _ring_radius(nodes, adj, colours, NEVER)
     return radius, ring
 
 
-def _ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int],
+def _ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequence[int],
                  deadline: Deadline) -> tuple[int, int, bool]:
     """`ring_radius` (cut False), or, once the deadline passes, max over the centres tried of
     ceil(ecc / 2) for both (cut True): sound, as every eccentricity is at most twice the radius."""
@@ -78,20 +78,20 @@ def _ring_radius(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Seq
         ecc, ring = _outermost_ring(s, adj)
         half = max(half, (ecc + 1) // 2)
         best_ecc = min(best_ecc, ecc)
-        best = min(best, ecc + (len({colors[w] for w in ring}) > 1))
+        best = min(best, ecc + (len({colours[w] for w in ring}) > 1))
     return best_ecc, best, False
 
 
-def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]) -> dict[int, int]:
+def gather_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequence[int]) -> dict[int, int]:
     """For each colour of one island, a lower bound (0, 1 or 2) on the moves that leave it a single region.
 
     0: it is one region. 1: two regions (recolour one), or some region touches all of them (recolour it
     to this colour). Otherwise no single move does it (a move removes one region of the colour or joins
     the ones next to the tapped region), so 2."""
-    counts = Counter(colors[v] for v in nodes)
+    counts = Counter(colours[v] for v in nodes)
     cost = {c: 0 if n == 1 else 1 if n == 2 else 2 for c, n in counts.items()}
     for v in nodes:
-        touching = Counter(colors[w] for w in adj[v])
+        touching = Counter(colours[w] for w in adj[v])
         for c, n in touching.items():
             if n == counts[c] and cost[c] == 2:
                 cost[c] = 1
@@ -168,7 +168,7 @@ def cluster_cost(points: Sequence[int], dist: dict[int, dict[int, int]]) -> int:
 CLUSTER_REGIONS = 300  # islands larger than this skip the cluster costs (a search per region of each colour)
 
 
-def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int], size: int = 8,
+def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequence[int], size: int = 8,
                   deadline: Deadline = NEVER) -> dict[int, int]:
     """For each colour of one island, a lower bound on the moves that leave it a single region: the
     `cluster_cost` of up to `size` of its regions, far apart (empty once the deadline has passed)."""
@@ -176,7 +176,7 @@ def cluster_costs(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Se
     if len(nodes) > CLUSTER_REGIONS:
         return {}  # (a weaker bound, never a wrong one: each colour keeps its gather_costs)
     for v in nodes:
-        by_colour.setdefault(colors[v], []).append(v)
+        by_colour.setdefault(colours[v], []).append(v)
     dist: dict[int, dict[int, int]] = {}
     costs: dict[int, int] = {}
     for c, regions in sorted(by_colour.items()):
@@ -229,19 +229,19 @@ def island_colour_bounds(counts: Counter[int], gather: dict[int, int] | None = N
     return absent, present
 
 
-def _best_final(per_island: Sequence[tuple[int, Counter[int], dict[int, int] | None]], num_colors: int,
+def _best_final(per_island: Sequence[tuple[int, Counter[int], dict[int, int] | None]], num_colours: int,
                 order: bool) -> tuple[int, int, int]:
     """(min over final colours d of sum over islands of max(radius term, colour bound for d), the first d
     that attains it, the summed colour bound for that d), in time linear in the islands' colours."""
     tables = [(rad, *island_colour_bounds(counts, gather, order)) for rad, counts, gather in per_island]
     base = sum(max(rad, absent) for rad, absent, _ in tables)
-    delta = [0] * num_colors
+    delta = [0] * num_colours
     for rad, absent, present in tables:
         for c, value in present.items():
             delta[c] += max(rad, value) - max(rad, absent)
-    best_d = min(range(num_colors), key=lambda d: (delta[d], d)) if num_colors else 0
+    best_d = min(range(num_colours), key=lambda d: (delta[d], d)) if num_colours else 0
     colour_part = sum(present.get(best_d, absent) for _, absent, present in tables)
-    return base + (delta[best_d] if num_colors else 0), best_d, colour_part
+    return base + (delta[best_d] if num_colours else 0), best_d, colour_part
 
 
 @dataclass(frozen=True)
@@ -250,16 +250,16 @@ class BoundReport:
 
     value: int
     radius: int  # largest island radius
-    colors: int  # colours present
+    colours: int  # colours present
     islands: int
-    final_color: int  # a final colour that attains the bound
+    final_colour: int  # a final colour that attains the bound
     colour_part: int = 0  # the colour bound (summed over islands) for that final colour
     ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
     cut: bool = False  # the deadline cut the radius search (`radius` only a lower bound) or the gathering costs
     pivot: int = 0  # the pivot relation's term, summed over the islands (0: not computed; models/pivot-free.md)
 
 
-def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int,
+def bound_report(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int,
                  deadline: Deadline = NEVER, clusters: int = 0, vanishing_order: bool = False,
                  pivot: Callable[[Sequence[int]], int] | None = None) -> BoundReport:
     """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
@@ -268,34 +268,34 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
     with `vanishing_order` the colour bound counts the costs by the vanishing order (`colour_bound`).
     `pivot`: a lower bound on an island's moves (its regions given) for every final colour, such as
     `pivot_bound.pivot_term`'s (models/pivot-free.md)."""
-    n = len(colors)
+    n = len(colours)
     parts = islands(n, adj)
     per_island = []
     radii = []
     pivots: list[int] = []
     cut = False
     for nodes in parts:
-        radius, ring, island_cut = _ring_radius(nodes, adj, colors, deadline)
+        radius, ring, island_cut = _ring_radius(nodes, adj, colours, deadline)
         cut |= island_cut
         radii.append((radius, ring))
-        counts = Counter(colors[v] for v in nodes)
+        counts = Counter(colours[v] for v in nodes)
         # past the deadline the colour bound does without the gathering costs (weaker, as sound)
         late = deadline.expired()
         cut |= late
-        gather = None if late else gather_costs(nodes, adj, colors)
+        gather = None if late else gather_costs(nodes, adj, colours)
         if clusters > 0 and gather is not None:
-            for c, cost in cluster_costs(nodes, adj, colors, clusters, deadline).items():
+            for c, cost in cluster_costs(nodes, adj, colours, clusters, deadline).items():
                 gather[c] = max(gather[c], cost)
         pivots.append(pivot(nodes) if pivot is not None else 0)
         # (the pivot term holds for every final colour, so it joins the radius term)
         per_island.append((max(radii[-1][1], pivots[-1]), counts, gather))
-    best, best_d, colour_part = _best_final(per_island, num_colors, vanishing_order)
+    best, best_d, colour_part = _best_final(per_island, num_colours, vanishing_order)
     return BoundReport(
         value=best,
         radius=max(r for r, _ in radii),
-        colors=len(set(colors)),
+        colours=len(set(colours)),
         islands=len(parts),
-        final_color=best_d,
+        final_colour=best_d,
         colour_part=colour_part,
         ring=sum(refined > r for r, refined in radii),
         cut=cut,
@@ -303,9 +303,9 @@ def bound_report(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors
     )
 
 
-def lower_bound(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int) -> int:
-    return bound_report(adj, colors, num_colors).value
+def lower_bound(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int) -> int:
+    return bound_report(adj, colours, num_colours).value
 
 
-def quotient_bound(q: Quotient, num_colors: int) -> int:
-    return lower_bound(q.adj, q.colors, num_colors)
+def quotient_bound(q: Quotient, num_colours: int) -> int:
+    return lower_bound(q.adj, q.colours, num_colours)

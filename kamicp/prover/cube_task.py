@@ -46,7 +46,7 @@ class CubeTask:
 
     key: str
     horizon: int
-    colors: tuple[str, ...]
+    colours: tuple[str, ...]
     budget: int
     deadline: float | None
     engine: str
@@ -73,7 +73,7 @@ class CubeAnswer:
 
     def to_dict(self, level: Level | None = None) -> dict:
         data = {**asdict(self), "outcome": str(self.outcome), "by": str(self.by), "source": str(self.source)}
-        data["moves"] = [move_dict(level, m) if level else {"cell": m.cell, "colour": m.color} for m in self.moves]
+        data["moves"] = [move_dict(level, m) if level else {"cell": m.cell, "colour": m.colour} for m in self.moves]
         return data
 
     @classmethod
@@ -106,14 +106,14 @@ def _prover(result: Result) -> EngineName:
 def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
     """Answer one cube of `level` (runs on a Dask worker): the child's lower bound first, then the solver."""
     t0, c0 = time.monotonic(), _cpu()
-    child = level.position(task.colors, f"{level.name}#{task.key}")
+    child = level.position(task.colours, f"{level.name}#{task.key}")
 
     def answer(outcome: CubeOutcome, by: EngineName, moves: tuple[Move, ...] = ()) -> CubeAnswer:
         return CubeAnswer(task.key, task.horizon, outcome, by, moves, time.monotonic() - t0, _cpu() - c0,
                           _worker_address(), after=task.after is not None)
 
     regions = regions_of(child)
-    if lower_bound(regions.adj, regions.colors, len(regions.palette)) > task.budget:
+    if lower_bound(regions.adj, regions.colours, len(regions.palette)) > task.budget:
         return answer(CubeOutcome.REFUTED, EngineName.BOUND)
     deadline = Deadline.resumed(task.deadline)
     if deadline.expired():

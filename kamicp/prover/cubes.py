@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kamicp.board.level import Move
-from kamicp.board.regions import Quotient, Regions, quotient, recolor
+from kamicp.board.regions import Quotient, Regions, quotient, recolour
 from kamicp.errors import UsageError
 from kamicp.prover.bounds import bound_report, lower_bound
 from kamicp.prover.outcome import Plan, to_moves
@@ -68,17 +68,17 @@ class Step:
 
     clicked: tuple[int, ...]
     old: int
-    color: int
+    colour: int
 
     @property
     def rep(self) -> int:
         return self.clicked[0]
 
 
-def _children(q: Quotient, state: tuple[int, ...], num_colors: int) -> list[tuple[Step, tuple[int, ...]]]:
+def _children(q: Quotient, state: tuple[int, ...], num_colours: int) -> list[tuple[Step, tuple[int, ...]]]:
     """Every legal move on the board `state` (whose contraction is `q`) with the board it leaves."""
-    return [(Step(tuple(sorted(q.members[k])), q.colors[k], c), recolor(state, q.members[k], c))
-            for k in range(q.size) for c in range(num_colors) if c != q.colors[k]]
+    return [(Step(tuple(sorted(q.members[k])), q.colours[k], c), recolour(state, q.members[k], c))
+            for k in range(q.size) for c in range(num_colours) if c != q.colours[k]]
 
 
 def independent(regions: Regions, first: Step, second: Step) -> bool:
@@ -88,7 +88,7 @@ def independent(regions: Regions, first: Step, second: Step) -> bool:
     if s1 & s2:
         return False
     near = s1.union(*(regions.adj[k] for k in first.clicked))
-    return not (s2 & near) or second.color != first.old
+    return not (s2 & near) or second.colour != first.old
 
 
 def _solved(state: tuple[int, ...]) -> bool:
@@ -97,7 +97,7 @@ def _solved(state: tuple[int, ...]) -> bool:
 
 def cube_key(regions: Regions, plan: Plan | tuple[tuple[int, int], ...]) -> str:
     """A cube's stable name: 'cell=colour' per move, cells as indices of the level, joined by '/'."""
-    return "/".join(f"{m.cell}={m.color}" for m in to_moves(regions, list(plan)))
+    return "/".join(f"{m.cell}={m.colour}" for m in to_moves(regions, list(plan)))
 
 
 def enumerate_cubes(regions: Regions, depth: int, order: bool = True) -> CubeSet:
@@ -106,15 +106,15 @@ def enumerate_cubes(regions: Regions, depth: int, order: bool = True) -> CubeSet
     independent consecutive pair with the second's smallest region first), each cube with its last move
     as the prior, or none when canonical sequences with different last moves reach its board."""
     check_depth(depth)
-    num_colors = len(regions.palette)
-    layer: list[tuple[tuple[Step, ...], tuple[int, ...], bool]] = [((), regions.colors, False)]
+    num_colours = len(regions.palette)
+    layer: list[tuple[tuple[Step, ...], tuple[int, ...], bool]] = [((), regions.colours, False)]
     shorter = None
     sequences = 1
     for d in range(1, depth + 1):
         nxt: dict[tuple[int, ...], tuple[tuple[Step, ...], bool]] = {}
         sequences = 0
         for steps, state, _ in layer:
-            for step, child in _children(quotient(regions.adj, state), state, num_colors):
+            for step, child in _children(quotient(regions.adj, state), state, num_colours):
                 if order and steps and step.rep < steps[-1].rep and independent(regions, steps[-1], step):
                     continue  # not canonical (§2): the swapped sequence is enumerated instead
                 sequences += 1
@@ -124,14 +124,14 @@ def enumerate_cubes(regions: Regions, depth: int, order: bool = True) -> CubeSet
                 elif seen[1] and (seen[0][-1].clicked, seen[0][-1].old) != (step.clicked, step.old):
                     nxt[child] = (seen[0], False)  # two last moves: no prior (the unrestricted child)
                 if d < depth and shorter is None and _solved(child):
-                    shorter = tuple((s.rep, s.color) for s in (*steps, step))
+                    shorter = tuple((s.rep, s.colour) for s in (*steps, step))
         layer = [(steps, state, prior) for state, (steps, prior) in nxt.items()]
     cubes = tuple(_cube(regions, steps, state, prior) for steps, state, prior in layer)
     return CubeSet(depth, cubes, sequences, shorter)
 
 
 def _cube(regions: Regions, steps: tuple[Step, ...], state: tuple[int, ...], prior: bool) -> Cube:
-    plan = tuple((s.rep, s.color) for s in steps)
+    plan = tuple((s.rep, s.colour) for s in steps)
     last = steps[-1]
     return Cube(plan, state, cube_key(regions, plan), after_move(regions, last.clicked, last.old) if prior else None)
 
@@ -145,21 +145,21 @@ def child_bound(regions: Regions, cube: Cube, pivot: bool = False, moves_left: i
     matter: when the bound without it does not already exceed `moves_left` (None: always)."""
     q = quotient(regions.adj, cube.state)
     k = len(regions.palette)
-    plain = lower_bound(q.adj, q.colors, k)
+    plain = lower_bound(q.adj, q.colours, k)
     if not pivot or (moves_left is not None and plain > moves_left):
         return plain
     # (farthest-point picks, not every region's eccentricity: a child costs a few searches, not one per region)
-    return bound_report(q.adj, q.colors, k, pivot=pivot_term(q.adj, q.colors, k, CHILD_PIVOT_REGIONS,
+    return bound_report(q.adj, q.colours, k, pivot=pivot_term(q.adj, q.colours, k, CHILD_PIVOT_REGIONS,
                                                              exact=False)).value
 
 
-def cell_colors(regions: Regions, cube: Cube) -> tuple[str, ...]:
+def cell_colours(regions: Regions, cube: Cube) -> tuple[str, ...]:
     """The colour key of every cell of the level after the cube's moves."""
-    colors = [""] * sum(len(cells) for cells in regions.cells)
+    colours = [""] * sum(len(cells) for cells in regions.cells)
     for k, cells in enumerate(regions.cells):
         for cell in cells:
-            colors[cell] = regions.palette[cube.state[k]]
-    return tuple(colors)
+            colours[cell] = regions.palette[cube.state[k]]
+    return tuple(colours)
 
 
 def cube_moves(regions: Regions, cube: Cube) -> tuple[Move, ...]:

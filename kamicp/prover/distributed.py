@@ -30,7 +30,7 @@ from kamicp.board.rules import verify
 from kamicp.errors import ClusterLost, FormatError, Interrupted, SolverError
 from kamicp.prover.config import SolveOptions, as_solve_options
 from kamicp.prover.cube_task import CUBE_OPTIONS, CubeAnswer, CubeOutcome, CubeSource, CubeTask, run_cube
-from kamicp.prover.cubes import Cube, CubeSet, cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
+from kamicp.prover.cubes import Cube, CubeSet, cell_colours, check_depth, child_bound, cube_moves, enumerate_cubes
 from kamicp.prover.engines import Answer
 from kamicp.prover.horizons import Footing, HorizonLoop, Prepared, prepare
 from kamicp.prover.outcome import EngineName, Outcome, Result, to_moves
@@ -212,7 +212,7 @@ class DistributedRun:
                 best, source, found_at = moves, EngineName.CUBES, self.deadline.elapsed()
                 self._keep(moves)
         return Footing(level=self.level, lower=p.bound.value, best=best, source=source, found_at=found_at,
-                       size=p.regions.size, colors=p.regions.colours_present, moves=tuple,
+                       size=p.regions.size, colours=p.regions.colours_present, moves=tuple,
                        replay=lambda moves, most: verify(self.level, moves, max_moves=most), bound=p.bound,
                        monotone=True)
 
@@ -246,7 +246,7 @@ class DistributedRun:
     def _keep(self, moves: tuple[Move, ...]) -> None:
         """A shorter solution, kept so that a rerun starts from it."""
         if self.store is not None:
-            solution = {"solution": [{"cell": m.cell, "color": m.color} for m in moves]}
+            solution = {"solution": [{"cell": m.cell, "color": m.colour} for m in moves]}
             self.store.put_cubes(self.hash, cube_settings(self.depth),
                                  [("solution", len(moves), str(CubeOutcome.SOLVED), solution)])
 
@@ -384,7 +384,7 @@ class DistributedRun:
 
     def _task(self, top: int, cube: Cube) -> CubeTask:
         assert self.prepared is not None
-        return CubeTask(cube.key, top, cell_colors(self.prepared.regions, cube), top - cube.depth,
+        return CubeTask(cube.key, top, cell_colours(self.prepared.regions, cube), top - cube.depth,
                         self.deadline.portable(),
                         self.engine, self.seed, cube.prior)
 

@@ -141,7 +141,7 @@ class SearchEngine:
     def __init__(self, regions: Regions, options: SearchOptions | None = None) -> None:
         opts = options or SearchOptions()
         prior = None if opts.after is None else root_prior(opts.after, regions)
-        self.ida = make_search(regions.adj, regions.colors, len(regions.palette), compiled=opts.compiled,
+        self.ida = make_search(regions.adj, regions.colours, len(regions.palette), compiled=opts.compiled,
                                por=opts.por, symmetry=opts.symmetry, gather=opts.gather, ring=opts.ring,
                                por_adjacent=opts.por_adjacent, clusters=opts.clusters, prior=prior)
 

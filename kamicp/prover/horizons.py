@@ -52,11 +52,11 @@ def prepare(level: Level, options: SolveOptions, deadline: Deadline, *, known: P
     time limit). Without time for the greedy there is no upper bound (plan None)."""
     if known is None:
         regions = regions_of(level)
-        report = bound_report(regions.adj, regions.colors, len(regions.palette), deadline,
+        report = bound_report(regions.adj, regions.colours, len(regions.palette), deadline,
                               clusters=options.bound.clusters, pivot=_pivot(regions, options, deadline))
         known = Prepared(regions, report, UpperBound(None, EngineName.GREEDY, 0.0))
     if known.upper.plan is None:
-        plan = greedy(known.regions.adj, known.regions.colors, len(known.regions.palette), deadline=deadline)
+        plan = greedy(known.regions.adj, known.regions.colours, len(known.regions.palette), deadline=deadline)
         known = Prepared(known.regions, known.bound, UpperBound(plan, EngineName.GREEDY, deadline.elapsed()))
     upper = improve(known.regions, known.bound.value, known.upper, options.upper, deadline=deadline,
                     base=deadline.total if budgets is None else budgets)
@@ -69,7 +69,7 @@ def _pivot(regions: Regions, options: SolveOptions, deadline: Deadline) -> Calla
     """The root bound's pivot term (models/pivot-free.md), within its own budget: `pivot_seconds`, at most
     `pivot_share` of the time limit."""
     seconds = min(options.bound.pivot_seconds, options.bound.pivot_share * deadline.total)
-    return pivot_term(regions.adj, regions.colors, len(regions.palette), options.bound.pivot,
+    return pivot_term(regions.adj, regions.colours, len(regions.palette), options.bound.pivot,
                       Deadline.slice(seconds))
 
 
@@ -118,7 +118,7 @@ def kami_footing(level: Level, prepared: Prepared, options: SolveOptions) -> Foo
     plan = prepared.upper.plan
     return Footing(level=level, lower=prepared.bound.value, best=None if plan is None else to_moves(regions, plan),
                    source=prepared.upper.source, found_at=prepared.upper.found_at, size=regions.size,
-                   colors=regions.colours_present, moves=lambda p: to_moves(regions, p),
+                   colours=regions.colours_present, moves=lambda p: to_moves(regions, p),
                    replay=lambda moves, most: verify(level, moves, max_moves=most), bound=prepared.bound,
                    # horizons are monotone on a connected board (models/flood.md): a refuted horizon implies
                    # the shorter ones
@@ -137,7 +137,7 @@ class Footing:
     source: EngineName  # who found it
     found_at: float  # seconds after the start
     size: int  # regions
-    colors: int
+    colours: int
     moves: Callable[[Any], tuple[Move, ...]]  # a prover's plan as moves
     replay: Callable[[tuple[Move, ...], int | None], None]
     bound: BoundReport | None = None  # (shown with the result)
@@ -190,7 +190,7 @@ class HorizonLoop:
         return Result(level=self.level.name, status=status, moves=moves or (), lower_bound=lower,
                       upper_bound=None if moves is None else len(moves), max_steps=self.max_steps,
                       proof=tuple(sorted(self.proof, key=lambda h: h.steps)), engine=self.label,
-                      seconds=self.deadline.elapsed(), regions=f.size, colors=f.colors,
+                      seconds=self.deadline.elapsed(), regions=f.size, colours=f.colours,
                       bound=f.bound)  # type: ignore[arg-type]
 
     def partial(self) -> Result:

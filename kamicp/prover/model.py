@@ -61,7 +61,7 @@ class FloodModel:
         self._add_clicked_set_closed()
         self._add_clicked_set_connected()
         self._add_final_colour()
-        self.sigma = involution(regions.adj, regions.colors) if self.options.symmetry else None
+        self.sigma = involution(regions.adj, regions.colours) if self.options.symmetry else None
         self.present: dict[int, list[cp_model.IntVar]] = {}
         if self.options.colour_count_bound:
             self._add_colour_count_bound()
@@ -85,7 +85,7 @@ class FloodModel:
     def _create_variables(self) -> None:
         m, n, K, T = self.model, self.n, self.K, self.T
         steps = range(1, T + 1)
-        self.color = [[[m.new_bool_var(f"color[{t},{i},{c}]") for c in range(K)] for i in range(n)]
+        self.colour = [[[m.new_bool_var(f"color[{t},{i},{c}]") for c in range(K)] for i in range(n)]
                       for t in self._steps(T + 1)]
         self.click = {t: [m.new_bool_var(f"click[{t},{i}]") for i in range(n)] for t in steps}
         self.old = {t: [m.new_bool_var(f"old[{t},{c}]") for c in range(K)] for t in steps}
@@ -99,14 +99,14 @@ class FloodModel:
 
     # --- rules --------------------------------------------------------------------------------
     def _add_initial_colours(self) -> None:
-        for i, c0 in enumerate(self.regions.colors):
+        for i, c0 in enumerate(self.regions.colours):
             for c in range(self.K):
-                self.model.add(self.color[0][i][c] == int(c == c0))
+                self.model.add(self.colour[0][i][c] == int(c == c0))
 
     def _add_one_colour_per_region(self) -> None:
         for t in self._steps(1, self.T + 1):
             for i in range(self.n):
-                self.model.add_exactly_one(self.color[t][i])
+                self.model.add_exactly_one(self.colour[t][i])
 
     def _add_one_old_and_one_new_colour(self) -> None:
         for t in self._steps(1, self.T + 1):
@@ -119,14 +119,14 @@ class FloodModel:
         for t in self._steps(1, self.T + 1):
             for i in range(self.n):
                 for c in range(self.K):
-                    self.model.add(self.color[t - 1][i][c] == self.old[t][c]).only_enforce_if(
+                    self.model.add(self.colour[t - 1][i][c] == self.old[t][c]).only_enforce_if(
                         self.click[t][i])
 
     def _add_painting(self) -> None:
         for t in self._steps(1, self.T + 1):
             for i in range(self.n):
                 for c in range(self.K):
-                    now, before = self.color[t][i][c], self.color[t - 1][i][c]
+                    now, before = self.colour[t][i][c], self.colour[t - 1][i][c]
                     self.model.add(now == self.new[t][c]).only_enforce_if(self.click[t][i])
                     self.model.add(now == before).only_enforce_if(~self.click[t][i])
 
@@ -136,7 +136,7 @@ class FloodModel:
             for i, j in self.arcs:
                 for c in range(self.K):
                     self.model.add_bool_or([
-                        ~self.click[t][i], ~self.old[t][c], ~self.color[t - 1][j][c], self.click[t][j]])
+                        ~self.click[t][i], ~self.old[t][c], ~self.colour[t - 1][j][c], self.click[t][j]])
 
     def _add_clicked_set_connected(self) -> None:
         """One root; every other clicked region has a clicked parent neighbour of a lower depth."""
@@ -160,7 +160,7 @@ class FloodModel:
         self.model.add_exactly_one(self.final)
         for i in range(self.n):
             for c in range(self.K):
-                self.model.add(self.color[self.T][i][c] == self.final[c])
+                self.model.add(self.colour[self.T][i][c] == self.final[c])
 
     def _present(self, t: int) -> list[cp_model.IntVar]:
         """present[t][c] <=> some region has colour c after step t (both directions)."""
@@ -168,8 +168,8 @@ class FloodModel:
             present = [self.model.new_bool_var(f"present[{t},{c}]") for c in range(self.K)]
             for c in range(self.K):
                 for i in range(self.n):
-                    self.model.add_implication(self.color[t][i][c], present[c])
-                self.model.add_bool_or([~present[c], *(self.color[t][i][c] for i in range(self.n))])
+                    self.model.add_implication(self.colour[t][i][c], present[c])
+                self.model.add_bool_or([~present[c], *(self.colour[t][i][c] for i in range(self.n))])
             self.present[t] = present
         return self.present[t]
 
@@ -195,7 +195,7 @@ class FloodModel:
             for i in range(self.n):
                 for c in range(self.K):
                     self.model.add_bool_or([
-                        ~tight, ~self.old[t + 1][c], ~self.color[t][i][c], self.click[t + 1][i]])
+                        ~tight, ~self.old[t + 1][c], ~self.colour[t][i][c], self.click[t + 1][i]])
 
     def _add_commuting_order(self) -> None:
         """Consecutive clicked sets that are disjoint and not adjacent commute; keep only the order in
@@ -245,7 +245,7 @@ class FloodModel:
                     arc = m.new_bool_var(f"tree[{t},{u},{w}]")
                     same = m.new_bool_var(f"same[{t},{u},{w}]")
                     for c in range(self.K):  # same -> equal colours after step t
-                        m.add_bool_or([~same, ~self.color[t][u][c], self.color[t][w][c]])
+                        m.add_bool_or([~same, ~self.colour[t][u][c], self.colour[t][w][c]])
                     m.add(rank[u] >= rank[w] + 1).only_enforce_if(arc)
                     m.add(dist[u] >= dist[w] + 1).only_enforce_if([arc, ~same])
                     m.add(dist[u] >= dist[w]).only_enforce_if([arc, same])
@@ -256,7 +256,7 @@ class FloodModel:
         """Hint a known solution of at most T moves (padded by repainting the solved board)."""
         if len(plan) > self.T:
             return False
-        state = list(self.regions.colors)
+        state = list(self.regions.colours)
         adj = self.regions.adj
         steps = list(plan)
         for t in self._steps(1, self.T + 1):
@@ -280,7 +280,7 @@ class FloodModel:
                 self.model.add_hint(self.click[t][i], i in clicked)
                 self.model.add_hint(self.root[t][i], i == min(clicked))
                 for c in range(self.K):
-                    self.model.add_hint(self.color[t][i][c], state[i] == c)
+                    self.model.add_hint(self.colour[t][i][c], state[i] == c)
             for c in range(self.K):
                 self.model.add_hint(self.old[t][c], c == old)
                 self.model.add_hint(self.new[t][c], c == new)
@@ -329,6 +329,6 @@ class FloodModel:
         plan: Plan = []
         for t in range(1, self.T + 1):
             clicked = [i for i in range(self.n) if solver.boolean_value(self.click[t][i])]
-            color = next(c for c in range(self.K) if solver.boolean_value(self.new[t][c]))
-            plan.append((min(clicked), color))
+            colour = next(c for c in range(self.K) if solver.boolean_value(self.new[t][c]))
+            plan.append((min(clicked), colour))
         return plan

@@ -108,7 +108,7 @@ class Result:
     engine: EngineName
     seconds: float
     regions: int
-    colors: int
+    colours: int
     bound: BoundReport = field(repr=False, default=None)  # type: ignore[assignment]
 
     @property
@@ -141,7 +141,7 @@ class Result:
             "engine": str(self.engine),
             "seconds": round(self.seconds, 4),
             "regions": self.regions,
-            "colours": self.colors,
+            "colours": self.colours,
             "bound": bound_dict(self.bound) if self.bound else None,
         }
 
@@ -212,8 +212,8 @@ class CountResult:
 def move_dict(level: Level, move: Move) -> dict:
     """A move in every --json output: the cell a player taps, the colour's key, and how the level shows that
     colour (its palette entry, else the key itself: the only name a level without a palette gives it)."""
-    name = level.display_color(move.color) or move.color
-    return {"tap": level.tap_data(move.cell), "colour": move.color, "colour_name": name}
+    name = level.display_colour(move.colour) or move.colour
+    return {"tap": level.tap_data(move.cell), "colour": move.colour, "colour_name": name}
 
 
 def proof_row(h: Horizon) -> dict:
@@ -225,8 +225,8 @@ def proof_row(h: Horizon) -> dict:
 def bound_dict(bound: object) -> dict:
     """A `bounds.BoundReport` in the JSON outputs' words (British `colour`, as everywhere in them)."""
     data = asdict(bound)  # type: ignore[call-overload]
-    data["colours"] = data.pop("colors")
-    data["final_colour"] = data.pop("final_color")
+    for key in ("colours", "final_colour"):  # (last, where the JSON outputs have always had them)
+        data[key] = data.pop(key)
     return data
 
 

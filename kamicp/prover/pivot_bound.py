@@ -47,20 +47,20 @@ def _cap(regions: int) -> int:
     return max(1, MEMORY // (8 * ((regions + 63) // 64) + 32))
 
 
-def _sub_board(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int]
+def _sub_board(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequence[int]
                ) -> tuple[dict[int, int], list[list[int]], list[int]]:
     """The island alone, its regions renumbered 0..len(nodes)-1 (the A* floods only the pivot's island)."""
     index = {v: i for i, v in enumerate(nodes)}
-    return index, [[index[w] for w in adj[v]] for v in nodes], [colors[v] for v in nodes]
+    return index, [[index[w] for w in adj[v]] for v in nodes], [colours[v] for v in nodes]
 
 
-def pivot_lower(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int, start: int,
+def pivot_lower(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int, start: int,
                 deadline: Deadline = NEVER, cap: int | None = None) -> int:
     """A proven lower bound on the pivot game's optimum from `start` on a connected region graph (any final
     colour): the A*'s optimum, or what it proved when the cap or the deadline stopped it."""
     assert compiled_core is not None
-    cap = _cap(len(colors)) if cap is None else cap
-    handle = compiled_core.flood_create([list(a) for a in adj], list(colors), num_colors, start, cap=cap, lanes=1)
+    cap = _cap(len(colours)) if cap is None else cap
+    handle = compiled_core.flood_create([list(a) for a in adj], list(colours), num_colours, start, cap=cap, lanes=1)
     while True:
         info = compiled_core.flood_run(handle, seconds=min(SLICE, deadline.left()))
         if info["status"] == "optimal" and info["plan"] is not None:
@@ -69,30 +69,30 @@ def pivot_lower(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors:
             return int(info["lower"])  # capped or out of time: the smallest f still open, proven
 
 
-def island_pivot_bound(nodes: Sequence[int], adj: Sequence[Sequence[int]], colors: Sequence[int],
-                       num_colors: int, count: int, deadline: Deadline = NEVER, cap: int | None = None,
+def island_pivot_bound(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequence[int],
+                       num_colours: int, count: int, deadline: Deadline = NEVER, cap: int | None = None,
                        exact: bool = True) -> int:
     """max over up to `count` far regions v of the island of ceil(L_v / 2): a lower bound on the island's
     moves for every final colour (0 without the compiled core, or when the deadline has passed); `exact`: see
     `far_regions`."""
-    if compiled_core is None or num_colors > MAX_COLOURS or not 2 <= len(nodes) <= MAX_REGIONS or count <= 0:
+    if compiled_core is None or num_colours > MAX_COLOURS or not 2 <= len(nodes) <= MAX_REGIONS or count <= 0:
         return 0
     if deadline.expired():
         return 0
-    index, sub_adj, sub_colors = _sub_board(nodes, adj, colors)
+    index, sub_adj, sub_colours = _sub_board(nodes, adj, colours)
     best = 0
     for v in far_regions(nodes, adj, count, exact):
-        lower = pivot_lower(sub_adj, sub_colors, num_colors, index[v], deadline, cap)
+        lower = pivot_lower(sub_adj, sub_colours, num_colours, index[v], deadline, cap)
         best = max(best, (lower + 1) // 2)
         if deadline.expired():
             break
     return best
 
 
-def pivot_term(adj: Sequence[Sequence[int]], colors: Sequence[int], num_colors: int, count: int,
+def pivot_term(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int, count: int,
                deadline: Deadline = NEVER, exact: bool = True) -> Callable[[Sequence[int]], int] | None:
     """The per-island bound for `bounds.bound_report(pivot=...)`, or None when it is off (count 0) or the
     compiled core is missing."""
     if count <= 0 or compiled_core is None:
         return None
-    return lambda nodes: island_pivot_bound(nodes, adj, colors, num_colors, count, deadline, exact=exact)
+    return lambda nodes: island_pivot_bound(nodes, adj, colours, num_colours, count, deadline, exact=exact)

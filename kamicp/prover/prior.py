@@ -31,7 +31,7 @@ class After:
 
     clicked: frozenset[int]
     near: frozenset[int]
-    color: str
+    colour: str
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class RootPrior:
 
     region: int
     near: tuple[int, ...]
-    color: int
+    colour: int
 
 
 def root_prior(after: After, regions: Regions) -> RootPrior:
@@ -52,15 +52,15 @@ def root_prior(after: After, regions: Regions) -> RootPrior:
     holding = {where[cell] for cell in after.clicked}
     if len(holding) != 1:  # P's cells all have P's new colour and form a connected set
         raise UsageError("the prior move's clicked cells are not in one region of this board")
-    if after.color not in regions.palette:
-        raise UsageError(f"the prior move's colour {after.color!r} is not a colour of this board")
+    if after.colour not in regions.palette:
+        raise UsageError(f"the prior move's colour {after.colour!r} is not a colour of this board")
     return RootPrior(holding.pop(), tuple(sorted({where[cell] for cell in after.near})),
-                     regions.palette.index(after.color))
+                     regions.palette.index(after.colour))
 
 
-def after_move(regions: Regions, clicked: tuple[int, ...] | frozenset[int], old_color: int) -> After:
+def after_move(regions: Regions, clicked: tuple[int, ...] | frozenset[int], old_colour: int) -> After:
     """The prior of a move on the level's region graph `regions` (its initial regions): the initial regions
     it clicked and the colour index they had."""
     near_regions = set(clicked).union(*(regions.adj[k] for k in clicked))
     cells = frozenset(c for k in clicked for c in regions.cells[k])
-    return After(cells, frozenset(c for k in near_regions for c in regions.cells[k]), regions.palette[old_color])
+    return After(cells, frozenset(c for k in near_regions for c in regions.cells[k]), regions.palette[old_colour])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kamicp.board.regions import islands, quotient, recolor
+from kamicp.board.regions import islands, quotient, recolour
 from kamicp.errors import SolverError
 from kamicp.prover.bounds import bound_report
 from kamicp.prover.outcome import Plan
@@ -26,7 +26,7 @@ class IDAStar:
         self,
         adj0: Sequence[Sequence[int]],
         start: Sequence[int],
-        num_colors: int,
+        num_colours: int,
         *,
         table_limit: int = 2_000_000,
         clusters: int = 0,
@@ -36,7 +36,7 @@ class IDAStar:
         self.clusters = clusters  # > 0: one-island boards also get the cluster gathering cost (bounds.md)
         self.vanishing_order = vanishing_order  # the colour bound by the vanishing order (bounds.md; measured: off)
         self.start = tuple(start)
-        self.num_colors = num_colors
+        self.num_colours = num_colours
         self.table_limit = table_limit
         self.failed: dict[tuple[int, ...], int] = {}
         self.nodes = 0
@@ -52,7 +52,7 @@ class IDAStar:
         if self.nodes % 512 == 0 and self._deadline.expired():
             raise SearchTimeout
         q = quotient(self.adj0, state)
-        if len(set(q.colors)) == 1:
+        if len(set(q.colours)) == 1:
             return []
         if budget <= 0 or self._bound(q) > budget:
             return None
@@ -60,15 +60,15 @@ class IDAStar:
             return None
         moves = []
         for k in range(q.size):
-            merged = [0] * self.num_colors
+            merged = [0] * self.num_colours
             for j in q.adj[k]:
-                merged[q.colors[j]] += 1
-            for c in range(self.num_colors):
-                if c != q.colors[k]:
+                merged[q.colours[j]] += 1
+            for c in range(self.num_colours):
+                if c != q.colours[k]:
                     moves.append((-merged[c], k, c))
         moves.sort()
         for _, k, c in moves:
-            plan = self._dfs(recolor(state, q.members[k], c), budget - 1)
+            plan = self._dfs(recolour(state, q.members[k], c), budget - 1)
             if plan is not None:
                 return [(q.rep[k], c), *plan]
         if len(self.failed) >= self.table_limit:
@@ -78,7 +78,7 @@ class IDAStar:
 
     def _bound(self, q) -> int:
         one = self.clusters > 0 and len(islands(q.size, q.adj)) == 1
-        return bound_report(q.adj, q.colors, self.num_colors, clusters=self.clusters if one else 0,
+        return bound_report(q.adj, q.colours, self.num_colours, clusters=self.clusters if one else 0,
                             vanishing_order=self.vanishing_order).value
 
 
@@ -108,7 +108,7 @@ class CompiledIDAStar:
         self,
         adj0: Sequence[Sequence[int]],
         start: Sequence[int],
-        num_colors: int,
+        num_colours: int,
         *,
         table_limit: int = 3_000_000,
         por: int | bool = True,
@@ -121,14 +121,14 @@ class CompiledIDAStar:
     ) -> None:
         if _fastsearch is None:
             raise SolverError("the compiled search is not built (pip install -e . builds it)")
-        self.adj0, self.start, self.num_colors = adj0, tuple(start), num_colors
+        self.adj0, self.start, self.num_colours = adj0, tuple(start), num_colours
         self._handle = _fastsearch.create(
-            [list(a) for a in adj0], list(start), num_colors, table_limit=table_limit,
+            [list(a) for a in adj0], list(start), num_colours, table_limit=table_limit,
             por=2 if por is True else int(por), gather=gather, ring=ring, adjacent=por_adjacent,
             symmetry=None if symmetry is None else list(symmetry),  # first move on r only if r <= sigma(r)
             clusters=clusters,  # > 0: one-island nodes also pruned by the cluster gathering cost
             **({} if prior is None else {  # the root searched as if reached by that move (kamicp/prover/prior.py)
-                "prior_min": prior.region, "prior_near": list(prior.near), "prior_color": prior.color}),
+                "prior_min": prior.region, "prior_near": list(prior.near), "prior_color": prior.colour}),
         )
         self.nodes = 0
 
@@ -154,7 +154,7 @@ BEAM_SCHEDULE: tuple[tuple[int, int, bool], ...] = ((8, 40, False), (32, 60, Tru
 
 
 def beam_plan(
-    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, seconds: float = 1.0,
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, *, seconds: float = 1.0,
     schedule: Sequence[tuple[int, int, bool]] = BEAM_SCHEDULE, closeness: bool = True,
 ) -> Plan | None:
     """The shortest plan found by the compiled beam search (an upper bound, never a proof), trying each
@@ -165,7 +165,7 @@ def beam_plan(
     is better everywhere, so the narrow beam runs without, the wider one with), then, with `closeness`,
     by the least sum of distances from a centre (shorter plans on 7 of 43 levels, none longer:
     `benchmarks/beam.py`), then by regions left."""
-    if _fastsearch is None or num_colors > 15:
+    if _fastsearch is None or num_colours > 15:
         return None
     adj, colours = [list(a) for a in adj0], list(start)
     end = Deadline.slice(seconds)
@@ -174,7 +174,7 @@ def beam_plan(
         left = end.left()
         if left <= 0:
             break
-        plan = _fastsearch.beam(adj, colours, num_colors, width=width, fan=fan, seconds=left, closeness=closeness,
+        plan = _fastsearch.beam(adj, colours, num_colours, width=width, fan=fan, seconds=left, closeness=closeness,
                                 ring=ring)
         if plan is not None and (best is None or len(plan) < len(best)):
             best = [tuple(m) for m in plan]
@@ -182,7 +182,7 @@ def beam_plan(
 
 
 def rollout_plan(
-    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, limit: int, *, seconds: float = 1.0,
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, limit: int, *, seconds: float = 1.0,
 ) -> Plan | None:
     """A plan of at most `limit` moves made of one move (or none) and a pivot rollout, the shortest found
     within `seconds` (an upper bound, never a proof); None when none is found or the core is not built.
@@ -191,26 +191,26 @@ def rollout_plan(
     greedily with one step of look-ahead by max(distance from the blob to the farthest region, colours
     outside). It finds what the beam misses when the plan is a few preparing moves and a long flood from
     one region: tri-90b5c-proper-s405 11 moves (the optimum) where the beam gives 12."""
-    if _fastsearch is None or num_colors > 15 or limit < 0:
+    if _fastsearch is None or num_colours > 15 or limit < 0:
         return None
-    plan = _fastsearch.rollout([list(a) for a in adj0], list(start), num_colors, limit=limit, seconds=seconds)
+    plan = _fastsearch.rollout([list(a) for a in adj0], list(start), num_colours, limit=limit, seconds=seconds)
     return None if plan is None else [tuple(m) for m in plan]
 
 
 def make_search(
-    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, *, compiled: bool | None = None,
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, *, compiled: bool | None = None,
     por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
     clusters: int = 0, prior: RootPrior | None = None,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar (which
     ignores `prior`: it then answers the unrestricted question, kamicp/prover/prior.py)."""
-    use = HAVE_COMPILED and num_colors <= 15 if compiled is None else compiled
+    use = HAVE_COMPILED and num_colours <= 15 if compiled is None else compiled
     if use:
         sigma = None
         if symmetry:
             from kamicp.board.symmetry import involution
 
             sigma = involution(adj0, start)
-        return CompiledIDAStar(adj0, start, num_colors, por=por, symmetry=sigma, gather=gather, ring=ring,
+        return CompiledIDAStar(adj0, start, num_colours, por=por, symmetry=sigma, gather=gather, ring=ring,
                                por_adjacent=por_adjacent, clusters=clusters, prior=prior)
-    return IDAStar(adj0, start, num_colors, clusters=clusters)
+    return IDAStar(adj0, start, num_colours, clusters=clusters)

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kamicp.board.regions import Regions, quotient, recolor
+from kamicp.board.regions import Regions, quotient, recolour
 from kamicp.prover.bounds import bound_report, eccentricity
 from kamicp.prover.config import UpperOptions
 from kamicp.prover.outcome import EngineName, Plan
@@ -30,7 +30,7 @@ class UpperBound:
 
 
 def greedy(
-    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colors: int, width: int = 6,
+    adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, width: int = 6,
     deadline: Deadline = NEVER,
 ) -> list[tuple[int, int]] | None:
     """A quick solution as (initial region, colour) moves: an upper bound, never a proof of optimality.
@@ -55,7 +55,7 @@ def greedy(
             ecc[v] = eccentricity(v, q.adj)
         candidates = []
         for k in range(q.size):
-            merged = Counter(q.colors[j] for j in q.adj[k])
+            merged = Counter(q.colours[j] for j in q.adj[k])
             for c, count in merged.items():
                 candidates.append((-count, ecc[k], k, c))
         candidates.sort()
@@ -63,9 +63,9 @@ def greedy(
         for _, _, k, c in candidates[:width]:
             if deadline.expired():
                 return None
-            child = recolor(state, q.members[k], c)
+            child = recolour(state, q.members[k], c)
             cq = quotient(adj0, child)
-            bound = bound_report(cq.adj, cq.colors, num_colors, deadline)  # (a BFS per region: checked)
+            bound = bound_report(cq.adj, cq.colours, num_colours, deadline)  # (a BFS per region: checked)
             if bound.cut:
                 return None
             key = (bound.value, cq.size)
@@ -75,10 +75,10 @@ def greedy(
         moves.append((best[1], best[2]))
         state = best[3]
     q = quotient(adj0, state)
-    if len(set(q.colors)) > 1:
-        final = Counter(q.colors).most_common(1)[0][0]
+    if len(set(q.colours)) > 1:
+        final = Counter(q.colours).most_common(1)[0][0]
         for k in range(q.size):
-            if q.colors[k] != final:
+            if q.colours[k] != final:
                 moves.append((q.rep[k], final))
     return moves
 
@@ -101,13 +101,13 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
         return best  # (no time was left for the greedy, so none for these either)
     if options.beam and lower < len(best.plan):
         budget = _budget(options.beam_seconds, options.beam_share, base, deadline)
-        found = beam_plan(regions.adj, regions.colors, k, seconds=budget) if budget > 0 else None
+        found = beam_plan(regions.adj, regions.colours, k, seconds=budget) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
             best = UpperBound(found, EngineName.BEAM, deadline.elapsed())
     if rollouts and options.rollout and lower < len(best.plan):
         budget = _budget(options.rollout_seconds, options.rollout_share, base, deadline)
         limit = len(best.plan) - 1
-        found = rollout_plan(regions.adj, regions.colors, k, limit, seconds=budget) if budget > 0 else None
+        found = rollout_plan(regions.adj, regions.colours, k, limit, seconds=budget) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
             best = UpperBound(found, EngineName.ROLLOUT, deadline.elapsed())
     return best

@@ -7,7 +7,7 @@ May import: the board, the runtime's atomic writer (`runtime.atomic`) and the fo
 takes plain data: never a reader's report, a solver's result or a Katamino type). Pillow is imported only by
 `render.png` and `render.overlay`, which this package's face does not load."""
 
-from kamicp.render.colors import hex_of, parse_color
+from kamicp.render.colours import hex_of, parse_colour
 from kamicp.render.files import (
     check_steps_dir,
     check_writable,
@@ -25,5 +25,5 @@ from kamicp.render.svg import board_svg, scene_svg
 from kamicp.render.terminal import board_view, legend, swatch
 
 __all__ = ["Scene", "board_scene", "board_svg", "board_view", "check_steps_dir", "check_writable", "encode",
-           "hex_of", "legend", "parse_color", "picture_kind", "picture_scene", "printable", "scene_svg",
+           "hex_of", "legend", "parse_colour", "picture_kind", "picture_scene", "printable", "scene_svg",
            "steps_scenes", "strip_scene", "swatch", "write_bytes", "write_picture", "write_scene", "write_steps"]

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from kamicp.board.rules import Board
 from kamicp.limits import limits
-from kamicp.render.colors import parse_color
+from kamicp.render.colours import parse_colour
 from kamicp.render.safe import printable
 from kamicp.render.scene import (
     CELL,
@@ -41,9 +41,9 @@ def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
-def _rgb(color: str) -> tuple[int, int, int]:
-    rgb = parse_color(color)
-    assert rgb is not None, color
+def _rgb(colour: str) -> tuple[int, int, int]:
+    rgb = parse_colour(colour)
+    assert rgb is not None, colour
     return rgb
 
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from kamicp.board.lattice import lattice
 from kamicp.board.level import Level, Move
 from kamicp.board.rules import Board, replay
-from kamicp.render.colors import hex_of, luminance, rgb_of
+from kamicp.render.colours import hex_of, luminance, rgb_of
 from kamicp.render.layout import crowding, graph_layout
 
 Point = tuple[float, float]
@@ -171,7 +171,7 @@ def _grid_shapes(board: Board, mark: int | None, origin: Point, cell: float) -> 
     shapes: list[Shape] = []
     polys = cell_polygons(level, cell, origin)
     for i, pts in enumerate(polys):
-        key = board.colors[i]
+        key = board.colours[i]
         shapes.append(Polygon(pts, hex_of(level, key), cell=i, key=key))
     if mark is not None:
         shapes.extend(_mark(centroid(polys[mark]), cell * 0.3, mark))
@@ -183,11 +183,11 @@ def _graph_shapes(board: Board, mark: int | None, origin: Point) -> list[Shape]:
     pos = [(origin[0] + x, origin[1] + y) for x, y in graph_drawing(level)[1]]
     shapes: list[Shape] = [Line(pos[i], pos[j], EDGE, 2.0) for i, j in level.edges]
     for i, p in enumerate(pos):
-        key = board.colors[i]
+        key = board.colours[i]
         shapes.append(Circle(p, NODE_RADIUS, fill=hex_of(level, key), stroke=INK, width=1.0, role="node",
                              cell=i, key=key))
     for i, p in enumerate(pos):
-        text_fill = INK if luminance(rgb_of(level, board.colors[i])) > 0.3 else "#ffffff"
+        text_fill = INK if luminance(rgb_of(level, board.colours[i])) > 0.3 else "#ffffff"
         shapes.append(Label((p[0], p[1] + 4.0), str(level.labels[i]), size=11.0, fill=text_fill,
                             anchor="middle", role="node-label", cell=i))
     if mark is not None:
@@ -230,8 +230,8 @@ def board_scene(board: Board, mark: int | None = None, caption: str | None = Non
 
 
 def move_caption(level: Level, step: int, move: Move) -> str:
-    name = level.display_color(move.color)
-    colour = move.color if not name or name.startswith("#") or name == move.color else f"{move.color} ({name})"
+    name = level.display_colour(move.colour)
+    colour = move.colour if not name or name.startswith("#") or name == move.colour else f"{move.colour} ({name})"
     return f"{step}. tap {level.format_label(move.cell)}, paint {colour}"
 
 
@@ -239,7 +239,7 @@ def steps_scenes(level: Level, moves: Sequence[Move], *, cell: float = CELL) -> 
     """One picture per move: the board after the move, the tapped cell marked, the move captioned."""
     boards = replay(level, moves)
     return [
-        board_scene(board, mark=move.cell, caption=move_caption(level, k, move), swatch=move.color, cell=cell)
+        board_scene(board, mark=move.cell, caption=move_caption(level, k, move), swatch=move.colour, cell=cell)
         for k, (move, board) in enumerate(zip(moves, boards[1:], strict=True), start=1)
     ]
 

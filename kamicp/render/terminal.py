@@ -8,19 +8,19 @@ from rich.text import Text
 
 from kamicp.board.level import Level
 from kamicp.board.rules import Board
-from kamicp.render.colors import hex_of
+from kamicp.render.colours import hex_of
 from kamicp.render.safe import printable
 
 
-def color_of(level: Level, key: str) -> str:
-    """The colour a key is shown in: the same '#rrggbb' as in pictures (kamicp.render.colors)."""
+def colour_of(level: Level, key: str) -> str:
+    """The colour a key is shown in: the same '#rrggbb' as in pictures (kamicp.render.colours)."""
     return hex_of(level, key)
 
 
 def swatch(level: Level, key: str) -> Text:
     """'██ key' in the key's colour, for legends and move lists."""
-    text = Text("██ ", style=Style(color=color_of(level, key)))
-    name = level.display_color(key)
+    text = Text("██ ", style=Style(color=colour_of(level, key)))
+    name = level.display_colour(key)
     text.append(printable(key if not name or name.startswith("#") or name == key else f"{key} ({name})"))
     return text
 
@@ -45,9 +45,9 @@ def board_view(board: Board, mark: int | None = None, plain: bool = False) -> Re
             if i is None:
                 line.append("  ")
                 continue
-            colour = color_of(level, board.colors[i])
+            colour = colour_of(level, board.colours[i])
             if plain:
-                line.append(("*" if i == mark else printable(board.colors[i][0])) + " ")
+                line.append(("*" if i == mark else printable(board.colours[i][0])) + " ")
                 continue
             elif level.geometry == "square":
                 glyph = "<>" if i == mark else "██"
@@ -73,8 +73,8 @@ def _graph_view(board: Board, mark: int | None) -> RenderableType:
     lines = []
     for i, label in enumerate(level.labels):
         text = Text("● " if i == mark else "  ")
-        text.append(f"{printable(label):>4} ", style=Style(color=color_of(level, board.colors[i]), bold=True))
-        text.append(f"{printable(board.colors[i]):<8}", style=Style(color=color_of(level, board.colors[i])))
+        text.append(f"{printable(label):>4} ", style=Style(color=colour_of(level, board.colours[i]), bold=True))
+        text.append(f"{printable(board.colours[i]):<8}", style=Style(color=colour_of(level, board.colours[i])))
         text.append(" — " + ", ".join(printable(level.labels[j]) for j in sorted(adj[i])), style="dim")
         lines.append(text)
     return Group(*lines)

@@ -75,8 +75,8 @@ def cell_selector(level: Level, cell: int) -> str:
     return f'#board [data-node="{label}"]'
 
 
-def click_move(page, level: Level, cell: int, color: str, moves_after: int) -> None:
-    page.click(f'#palette [data-colour="{color}"]')
+def click_move(page, level: Level, cell: int, colour: str, moves_after: int) -> None:
+    page.click(f'#palette [data-colour="{colour}"]')
     page.click(cell_selector(level, cell))
     page.wait_for_function(f"document.querySelector('[data-testid=moves]').textContent === '{moves_after}'",
                            timeout=WAIT)
@@ -90,12 +90,12 @@ def test_blog_level_optimal_solution_by_clicking(page_for):
     page, level = page_for("blog-18.json")
     assert page.text_content('[data-testid="par"]') == "5"
     assert page.locator("#board [data-node]").count() == level.size
-    for name in level.color_keys:
+    for name in level.colour_keys:
         assert page.get_attribute(f'#palette [data-colour="{name}"]', "aria-label")
     best = solve(level, engine="search").moves
     for k, move in enumerate(best, start=1):
         assert status(page) == "playing"
-        click_move(page, level, move.cell, move.color, k)
+        click_move(page, level, move.cell, move.colour, k)
     page.wait_for_function("document.querySelector('[data-testid=status]').textContent === 'solved'", timeout=WAIT)
     page.wait_for_selector('[data-testid="message"]:not([data-checking])', timeout=WAIT)  # the optimum proven
     message = page.text_content('[data-testid="message"]')
@@ -106,14 +106,14 @@ def test_undo_and_restart(page_for):
     page, level = page_for("blog-18.json")
     first = cell_selector(level, 0)
     start_colour = page.get_attribute(first, "data-fill")
-    other = next(k for k in level.color_keys if k != start_colour)
+    other = next(k for k in level.colour_keys if k != start_colour)
     click_move(page, level, 0, other, 1)
     assert page.get_attribute(first, "data-fill") == other
     page.click('[data-testid="undo"]')
     page.wait_for_function("document.querySelector('[data-testid=moves]').textContent === '0'", timeout=WAIT)
     assert page.get_attribute(first, "data-fill") == start_colour
     click_move(page, level, 0, other, 1)
-    third = next(k for k in level.color_keys if k not in (start_colour, other))
+    third = next(k for k in level.colour_keys if k not in (start_colour, other))
     click_move(page, level, 0, third, 2)
     page.click('[data-testid="restart"]')
     page.wait_for_function("document.querySelector('[data-testid=moves]').textContent === '0'", timeout=WAIT)
@@ -124,7 +124,7 @@ def test_undo_and_restart(page_for):
 def test_hint_after_a_wrong_move_keeps_the_optimum(page_for):
     page, level = page_for("blog-18.json")
     wrong = move_from_data(level, {"tap": "1", "color": "Red"})
-    click_move(page, level, wrong.cell, wrong.color, 1)
+    click_move(page, level, wrong.cell, wrong.colour, 1)
     before = hint(level, [wrong], engine="search").remaining
     page.click('[data-testid="hint"]')
     page.wait_for_selector("#board .hinted", timeout=WAIT)
@@ -163,7 +163,7 @@ def test_grid_levels_render_and_accept_a_move(page_for, name, sides):
     assert page.locator("#board [data-cell]").count() == level.size
     points = page.get_attribute(cell_selector(level, 0), "points")
     assert len(points.split()) == sides
-    other = next(k for k in level.color_keys if k != level.colors[0])
+    other = next(k for k in level.colour_keys if k != level.colours[0])
     click_move(page, level, 0, other, 1)
     assert page.get_attribute(cell_selector(level, 0), "data-fill") == other
 
@@ -189,7 +189,7 @@ def test_a_first_win_says_it_is_checking_then_whether_it_was_optimal(page_for, m
 
     monkeypatch.setattr(server, "solve", held)
     for k, move in enumerate(best, start=1):
-        click_move(page, level, move.cell, move.color, k)
+        click_move(page, level, move.cell, move.colour, k)
     page.wait_for_selector('[data-testid="message"][data-checking]', timeout=WAIT)
     assert status(page) == "solved"
     message = page.text_content('[data-testid="message"]')
@@ -232,12 +232,12 @@ def test_the_busy_text_does_not_outlive_a_failed_request(page_for):
 def test_a_cell_colour_is_not_the_swatch_hook(page_for):
     page, level = page_for("squ-quilt.json")
     hooks = page.locator("[data-colour]")
-    assert hooks.count() == len(level.color_keys)
+    assert hooks.count() == len(level.colour_keys)
     assert all(hooks.nth(k).evaluate("e => e.matches('#palette .swatch')") for k in range(hooks.count()))
-    for key in level.color_keys:  # the documented hook finds the swatch, first and only
+    for key in level.colour_keys:  # the documented hook finds the swatch, first and only
         assert page.get_attribute(f'[data-colour="{key}"]', "class") == "swatch"
     fills = page.eval_on_selector_all("#board [data-index]", "els => els.map(e => e.dataset.fill)")
-    assert fills == [level.colors[i] for i in range(level.size)]
+    assert fills == [level.colours[i] for i in range(level.size)]
 
 
 LONG_HINT = ("Hint: paint the highlighted region (12,3) Light sea green: at least 7 more moves (time ran out "
@@ -270,7 +270,7 @@ def test_a_kami1_board_fills_a_phone(page_for, name):
     assert page.get_attribute("#board", "data-rotated") == "true"
     assert min(cell_sizes(page)) >= 30
     assert page.locator("#board").bounding_box()["width"] >= 340
-    other = next(k for k in level.color_keys if k != level.colors[0])
+    other = next(k for k in level.colour_keys if k != level.colours[0])
     click_move(page, level, 0, other, 1)
     assert page.get_attribute(cell_selector(level, 0), "data-fill") == other
     page.set_viewport_size({"width": 900, "height": 700})  # a landscape window: drawn as it is
@@ -284,15 +284,15 @@ def test_the_page_says_how_to_play_and_has_keys(page_for):
     keys = page.text_content('[data-testid="keys"]')
     assert all(word in keys for word in ("1–9", "U undo", "R restart", "H hint", "S solve"))
     page.keyboard.press("2")
-    assert page.get_attribute('#palette [aria-pressed="true"]', "data-colour") == level.color_keys[1]
+    assert page.get_attribute('#palette [aria-pressed="true"]', "data-colour") == level.colour_keys[1]
     first = cell_selector(level, 0)
-    target = next(k for k in range(len(level.color_keys)) if level.color_keys[k] != level.colors[0])
+    target = next(k for k in range(len(level.colour_keys)) if level.colour_keys[k] != level.colours[0])
     page.keyboard.press(str(target + 1))
     page.click(first)
     wait_moves(page, 1)
     page.keyboard.press("u")
     wait_moves(page, 0)
-    assert page.get_attribute(first, "data-fill") == level.colors[0]
+    assert page.get_attribute(first, "data-fill") == level.colours[0]
     page.keyboard.press("h")
     page.wait_for_selector("#board .hinted", timeout=WAIT)
 
@@ -415,7 +415,7 @@ def test_graph_node_labels_are_readable_on_every_colour(page_for):
     page, level = page_for("blog-18.json")
     assert len(label_contrasts(page)) == level.size
     assert min(label_contrasts(page)) >= 3.0
-    white = next(i for i in range(level.size) if level.colors[i] == "White")
+    white = next(i for i in range(level.size) if level.colours[i] == "White")
     click_move(page, level, white, "Purple", 1)
     wait_moves(page, 1)
     assert min(label_contrasts(page)) >= 3.0
@@ -471,6 +471,6 @@ def test_a_phone_held_sideways_gives_the_board_the_space(page_for, name, tmp_pat
         box = page.locator(f'[data-testid="{hook}"]').bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= 390 and box["x"] + box["width"] <= 844, (hook, box)
     assert page.evaluate("document.documentElement.scrollHeight") <= 390
-    other = next(k for k in level.color_keys if k != level.colors[0])
+    other = next(k for k in level.colour_keys if k != level.colours[0])
     click_move(page, level, 0, other, 1)  # taps still land on the (turned) board
     wait_moves(page, 1)

@@ -14,7 +14,7 @@ from tests.helpers.shots import game_palette, game_shot, with_holes
 def truth_rows(level, palette: dict[str, str]) -> list[str]:
     """The board in the truth file's keys: A the first swatch, B the second, ..., '.' a hole."""
     key = {k: "ABCDEFGHIJ"[n] for n, k in enumerate(palette)}
-    colour = dict(zip(level.labels, level.colors, strict=True))
+    colour = dict(zip(level.labels, level.colours, strict=True))
     return ["".join(key[colour[(r, c)]] if (r, c) in colour else "." for c in range(10)) for r in range(29)]
 
 

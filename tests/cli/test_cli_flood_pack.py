@@ -27,8 +27,8 @@ def _pack(tmp_path, count: int = 4, centre: bool = False):
     answers = []
     for level in levels:
         optimum, moves = bfs_pivot_optimum(level, pivot, limit=14)
-        answers.append((optimum, "".join(m.color for m in moves)))
-    rows = [[level.colors[level.index((r, c))] for r in range(5) for c in range(5)] for level in levels]
+        answers.append((optimum, "".join(m.colour for m in moves)))
+    rows = [[level.colours[level.index((r, c))] for r in range(5) for c in range(5)] for level in levels]
     digits = [["123"["ABC".index(ch)] for ch in row] for row in rows]
     if centre:
         text = "\n\n".join("\n".join("".join(row[r * 5:(r + 1) * 5]) for r in range(5)) for row in digits)

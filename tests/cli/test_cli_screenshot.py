@@ -85,7 +85,7 @@ def test_show_png_of_a_bundled_level_imports_back_to_the_same_cells(path, tmp_pa
     assert res.exit_code == 0, res.output + res.stderr
     level, back = load_level(path), load_level(out)
     assert back.shape == level.shape and colour_bijection(level, back) is not None
-    assert len(back.color_keys) == len(level.color_keys)
+    assert len(back.colour_keys) == len(level.colour_keys)
 
 
 @pytest.mark.parametrize("path", [PUZZLES / "tri-dawn.json", PUZZLES / "squ-quilt.json"], ids=lambda p: p.stem)

@@ -47,7 +47,7 @@ def test_page_and_level_view():
     view = c.get("/api/level").json()
     level = load_level(PUZZLES / "tri-harbour.json")
     assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
-    assert view["colors"] == list(level.colors) and view["par"] == level.par
+    assert view["colors"] == list(level.colours) and view["par"] == level.par
     assert [p["key"] for p in view["palette"]] == list(level.display_keys)  # (the file's palette order, issue 37)
     assert all(p["hex"].startswith("#") and p["name"] for p in view["palette"])
     cells = [s for s in view["shapes"] if s["kind"] == "cell"]
@@ -177,8 +177,8 @@ def test_open_a_screenshot():
     view = upload(c, "harbour.png", board_png(Board.start(level))).json()
     assert view["geometry"] == "triangle" and view["shape"] == [29, 10] and view["name"] == "harbour"
     assert view["cells"] == [f"{r},{col}" for r, col in level.labels]
-    rename = dict(zip(level.colors, view["colors"], strict=True))
-    assert [rename[k] for k in level.colors] == view["colors"] and len(set(rename.values())) == len(rename)
+    rename = dict(zip(level.colours, view["colors"], strict=True))
+    assert [rename[k] for k in level.colours] == view["colors"] and len(set(rename.values())) == len(rename)
 
 
 @pytest.mark.parametrize("name", ["a%00.json", "x" * 300 + ".json", "%ED%A0%80.json", "%1B%5B31m%5B%2Fx%5D.json"])
@@ -202,7 +202,7 @@ def test_open_a_kami1_xml_file():
     level = load_level(path)
     view = reply.json()
     assert view["geometry"] == "square" and view["shape"] == list(level.shape) and view["par"] == level.par
-    assert view["colors"] == list(level.colors)
+    assert view["colors"] == list(level.colours)
 
 
 def test_a_text_grid_upload_is_read_as_triangles():

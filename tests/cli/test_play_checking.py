@@ -22,7 +22,7 @@ from tests.helpers import PUZZLES  # noqa: E402
 
 def test_a_win_is_answered_at_once_then_proven(monkeypatch):
     level = load_level(PUZZLES / "blog-18.json")
-    best = [{"tap": level.tap_data(m.cell), "color": m.color} for m in solve(level, engine="search").moves]
+    best = [{"tap": level.tap_data(m.cell), "color": m.colour} for m in solve(level, engine="search").moves]
     calls = multiprocessing.get_context("fork").Value("i", 0)  # (the solves run in forked processes)
     real = server.solve
 

@@ -27,7 +27,7 @@ def _colour_classes(seed: int, count: int):
         regions = regions_of(level)
         by_colour: dict[int, list[int]] = {}
         for v in range(regions.size):
-            by_colour.setdefault(regions.colors[v], []).append(v)
+            by_colour.setdefault(regions.colours[v], []).append(v)
         for members in by_colour.values():
             if len(members) >= 2:
                 yield members, {v: distances(v, regions.adj) for v in members}

@@ -28,7 +28,7 @@ def test_the_quick_bound_never_exceeds_the_optimum(seed):
         if best is None:
             continue
         regions = regions_of(level)
-        q = quotient(regions.adj, regions.colors)
+        q = quotient(regions.adj, regions.colours)
         if q.size > 1:
             assert quick_bound(q) <= best[0], level
 

@@ -25,13 +25,13 @@ def _small(level, max_regions):
 
 
 @settings(max_examples=150, **SETTINGS)
-@given(levels(max_rows=3, max_cols=3, max_colors=3))
+@given(levels(max_rows=3, max_cols=3, max_colours=3))
 def test_search_and_bound_match_exhaustive_oracle(level):
     truth = bfs_optimum(level)
     assert truth is not None
     optimum, _ = truth
     regions = regions_of(level)
-    assert bound_report(regions.adj, regions.colors, len(regions.palette)).value <= optimum
+    assert bound_report(regions.adj, regions.colours, len(regions.palette)).value <= optimum
     result = solve(level, engine="search")
     assert result.status == OPTIMAL
     assert len(result.moves) == optimum
@@ -56,7 +56,7 @@ def test_cpsat_matches_search_on_random_boards(chunk):
         verify(level, b.moves, max_moves=len(b.moves))
         regions = regions_of(level)
         optimum = len(a.moves)
-        search = IDAStar(regions.adj, regions.colors, len(regions.palette))
+        search = IDAStar(regions.adj, regions.colours, len(regions.palette))
         for horizon in range(max(1, optimum - 2), optimum + 1):
             out = FloodModel(regions, horizon).solve(workers=1)
             plan = search.within(horizon)
@@ -69,7 +69,7 @@ def test_cpsat_matches_search_on_random_boards(chunk):
 
 
 @settings(max_examples=40, **SETTINGS)
-@given(levels(max_rows=3, max_cols=4, max_colors=3), st.integers(0, 4))
+@given(levels(max_rows=3, max_cols=4, max_colours=3), st.integers(0, 4))
 def test_max_steps_gives_proven_no_solution_or_optimum(level, max_steps):
     truth = bfs_optimum(level)
     assert truth is not None
@@ -83,12 +83,12 @@ def test_max_steps_gives_proven_no_solution_or_optimum(level, max_steps):
             assert result.lower_bound > max_steps
 
 
-def _colour_regions(board, cells, color):
+def _colour_regions(board, cells, colour):
     """The number of regions of `color` among `cells` (one island), by the rules engine's flood fill."""
     seen: set[int] = set()
     count = 0
     for cell in cells:
-        if cell not in seen and board.colors[cell] == color:
+        if cell not in seen and board.colours[cell] == colour:
             seen.update(board.region_at(cell))
             count += 1
     return count
@@ -108,7 +108,7 @@ def test_gather_costs_are_exactly_the_one_move_test():
         start = Board.start(level)
         for nodes in islands(regions.size, regions.adj):
             cells = [cell for v in nodes for cell in regions.cells[v]]
-            costs = gather_costs(nodes, regions.adj, regions.colors)
+            costs = gather_costs(nodes, regions.adj, regions.colours)
             for c, cost in costs.items():
                 key = regions.palette[c]
                 before = _colour_regions(start, cells, key)
@@ -117,7 +117,7 @@ def test_gather_costs_are_exactly_the_one_move_test():
                     continue
                 one_move = any(
                     _colour_regions(apply_move(start, Move(regions.cells[v][0], new)), cells, key) == 1
-                    for v in nodes for new in level.color_keys if new != level.colors[regions.cells[v][0]]
+                    for v in nodes for new in level.colour_keys if new != level.colours[regions.cells[v][0]]
                 )
                 assert (cost == 1) == one_move, (seed, key)
                 twos += cost == 2
@@ -133,14 +133,14 @@ def test_bound_with_gathering_never_exceeds_the_oracle():
     while checked < 25:
         level = random_graph(rng, rng.randint(6, 9), 3, 0.3)
         regions = regions_of(level)
-        costs = gather_costs(range(regions.size), regions.adj, regions.colors)
-        if len(set(regions.colors)) < 3 or 2 not in costs.values():
+        costs = gather_costs(range(regions.size), regions.adj, regions.colours)
+        if len(set(regions.colours)) < 3 or 2 not in costs.values():
             continue
         truth = bfs_optimum(level, limit=14)
         if truth is None:
             continue
         checked += 1
-        assert bound_report(regions.adj, regions.colors, len(regions.palette)).value <= truth[0]
+        assert bound_report(regions.adj, regions.colours, len(regions.palette)).value <= truth[0]
 
 
 def test_ring_rule_on_a_path():
@@ -151,8 +151,8 @@ def test_ring_rule_on_a_path():
 
     level = Level.from_graph({str(i): c for i, c in enumerate("ABABC")}, [(str(i), str(i + 1)) for i in range(4)])
     regions = regions_of(level)
-    assert ring_radius(range(regions.size), regions.adj, regions.colors) == (2, 3)
-    report = bound_report(regions.adj, regions.colors, len(regions.palette))
+    assert ring_radius(range(regions.size), regions.adj, regions.colours) == (2, 3)
+    report = bound_report(regions.adj, regions.colours, len(regions.palette))
     assert (report.value, report.radius, report.ring) == (3, 2, 1)
     assert bfs_optimum(level)[0] == 3
 
@@ -165,7 +165,7 @@ def test_bound_with_the_ring_rule_never_exceeds_the_oracle():
     while checked < 30:
         level = random_graph(rng, rng.randint(5, 9), rng.choice([3, 4]), rng.choice([0.0, 0.2, 0.35]))
         regions = regions_of(level)
-        report = bound_report(regions.adj, regions.colors, len(regions.palette))
+        report = bound_report(regions.adj, regions.colours, len(regions.palette))
         if report.islands > 1 or report.ring == 0 or report.value != report.radius + 1 \
                 or report.colour_part >= report.value:
             continue

@@ -16,7 +16,7 @@ from kamicp.board.regions import Regions, regions_of
 from kamicp.board.rules import Board, apply_move, replay, verify
 from kamicp.errors import UsageError
 from kamicp.prover.config import SearchOptions, SolveOptions
-from kamicp.prover.cubes import Cube, Step, cell_colors, cube_moves, enumerate_cubes, independent
+from kamicp.prover.cubes import Cube, Step, cell_colours, cube_moves, enumerate_cubes, independent
 from kamicp.prover.outcome import to_moves
 from kamicp.prover.prior import After, RootPrior, root_prior
 from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar
@@ -33,10 +33,10 @@ def board(seed: int) -> Level:
 
 def child_search(level: Level, regions: Regions, cube: Cube, prior: bool = True
                  ) -> tuple[Level, Regions, CompiledIDAStar]:
-    child = level.position(cell_colors(regions, cube), level.name)  # as distributed.run_cube builds it
+    child = level.position(cell_colours(regions, cube), level.name)  # as distributed.run_cube builds it
     cr = regions_of(child)
     use = root_prior(cube.prior, cr) if prior and cube.prior is not None else None
-    return child, cr, CompiledIDAStar(cr.adj, cr.colors, len(cr.palette), prior=use)
+    return child, cr, CompiledIDAStar(cr.adj, cr.colours, len(cr.palette), prior=use)
 
 
 def cubes_find(level: Level, depth: int, h: int) -> bool:
@@ -83,7 +83,7 @@ def moves_of(board: Board) -> list[tuple[frozenset[int], str, str]]:
         if cell not in done:
             region = frozenset(board.region_at(cell))
             done |= region
-            out += [(region, board.colors[cell], c) for c in board.level.color_keys if c != board.colors[cell]]
+            out += [(region, board.colours[cell], c) for c in board.level.colour_keys if c != board.colours[cell]]
     return out
 
 
@@ -95,15 +95,15 @@ def canonical_within(board: Board, prev: tuple[int, frozenset[int], frozenset[in
     (disjoint from it, and not meeting N or not painting the old colour)."""
     if board.solved:
         return True
-    key = (board.colors, prev)
+    key = (board.colours, prev)
     if budget <= 0 or failed.get(key, -1) >= budget:
         return False
     adj = board.level.adjacency()
-    for clicked, old, color in moves_of(board):
+    for clicked, old, colour in moves_of(board):
         if prev is not None and min(clicked) < prev[0] and not clicked & prev[1] and (
-                not clicked & prev[2] or color != prev[3]):
+                not clicked & prev[2] or colour != prev[3]):
             continue
-        after = apply_move(board, Move(min(clicked), color))
+        after = apply_move(board, Move(min(clicked), colour))
         near = clicked.union(*(adj[v] for v in clicked))
         if canonical_within(after, (min(clicked), clicked, frozenset(near), old), budget - 1, failed):
             return True
@@ -128,7 +128,7 @@ def test_restricted_child_search_is_the_rule_on_cells(seed: int) -> None:
                 p = cube.prior
                 merged = min(start.region_at(min(p.clicked)))
                 near = p.clicked.union(*(adj[v] for v in p.clicked))
-                prev = (merged, p.clicked, frozenset(near), p.color)
+                prev = (merged, p.clicked, frozenset(near), p.colour)
             failed: dict = {}
             for budget in range(5):
                 plan = search.within(budget)
@@ -149,7 +149,7 @@ def test_the_order_prunes_and_a_prior_forbidding_nothing_changes_nothing(seed: i
     for cube in enumerate_cubes(regions, 1).cubes:
         _, cr, plain = child_search(level, regions, cube, prior=False)
         nothing = RootPrior(0, (0,), 0)
-        free = CompiledIDAStar(cr.adj, cr.colors, len(cr.palette), prior=nothing)
+        free = CompiledIDAStar(cr.adj, cr.colours, len(cr.palette), prior=nothing)
         for h in range(6 if found is None else found[0]):
             assert (plain.within(h) is None) == (free.within(h) is None)
             assert plain.nodes == free.nodes
@@ -160,7 +160,7 @@ def test_the_order_saves_nodes_somewhere() -> None:
     for seed in range(8):
         level = random_grid(random.Random(seed), "triangle", 5, 6, 4, hole_rate=0.0)
         regions = regions_of(level)
-        whole = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette))
+        whole = CompiledIDAStar(regions.adj, regions.colours, len(regions.palette))
         optimum = next(h for h in range(20) if whole.within(h) is not None)
         for cube in enumerate_cubes(regions, 1).cubes:
             _, _, plain = child_search(level, regions, cube, prior=False)
@@ -187,8 +187,8 @@ def test_enumerated_pairs_are_canonical_and_priors_are_last_moves(seed: int) -> 
         moves = cube_moves(regions, cube)
         before = replay(level, moves[:-1])[-1]
         assert cube.prior.clicked == frozenset(before.region_at(moves[-1].cell))
-        assert cube.prior.color == before.colors[moves[-1].cell]
-        assert apply_move(before, moves[-1]).colors == replay(level, moves)[-1].colors
+        assert cube.prior.colour == before.colours[moves[-1].cell]
+        assert apply_move(before, moves[-1]).colours == replay(level, moves)[-1].colours
 
 
 def test_independent_follows_the_lemmas() -> None:

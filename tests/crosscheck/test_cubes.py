@@ -11,7 +11,7 @@ from kamicp.board.level import Level
 from kamicp.board.regions import regions_of
 from kamicp.board.rules import Board, apply_move, replay
 from kamicp.errors import UsageError
-from kamicp.prover.cubes import cell_colors, check_depth, child_bound, cube_moves, enumerate_cubes
+from kamicp.prover.cubes import cell_colours, check_depth, child_bound, cube_moves, enumerate_cubes
 from tests.helpers.boards import grid_levels, levels
 from tests.helpers.oracle import bfs_optimum, blobby_levels, region_moves
 
@@ -28,7 +28,7 @@ def rules_children(level: Level, depth: int) -> tuple[set[tuple[str, ...]], int]
         for board in boards:
             nxt.extend(apply_move(board, move) for _, move in region_moves(board))
         boards, sequences = nxt, len(nxt)
-    return {b.colors for b in boards}, sequences
+    return {b.colours for b in boards}, sequences
 
 
 def refuted_by_cubes(level: Level, depth: int, h: int) -> bool:
@@ -37,7 +37,7 @@ def refuted_by_cubes(level: Level, depth: int, h: int) -> bool:
     cubes = enumerate_cubes(regions, depth)
     if Board.start(level).solved or cubes.shorter is not None:
         return False
-    children = (level.position(cell_colors(regions, c), level.name) for c in cubes.cubes)
+    children = (level.position(cell_colours(regions, c), level.name) for c in cubes.cubes)
     return all(bfs_optimum(child, limit=h - depth) is None for child in children)
 
 
@@ -48,11 +48,11 @@ def test_cubes_are_the_boards_the_rules_reach(level: Level) -> None:
     for depth in (1, 2):
         cubes = enumerate_cubes(regions, depth, order=False)  # (the canonical subset: test_cube_order.py)
         boards, sequences = rules_children(level, depth)
-        assert {cell_colors(regions, c) for c in cubes.cubes} == boards
+        assert {cell_colours(regions, c) for c in cubes.cubes} == boards
         assert cubes.sequences == sequences
         assert len({c.key for c in cubes.cubes}) == len(cubes.cubes)
         for cube in cubes.cubes[:20]:  # each cube's moves replay (rules engine) to its child
-            assert replay(level, cube_moves(regions, cube))[-1].colors == cell_colors(regions, cube)
+            assert replay(level, cube_moves(regions, cube))[-1].colours == cell_colours(regions, cube)
 
 
 @FAST
@@ -64,7 +64,7 @@ def test_shorter_solution_is_reported(level: Level) -> None:
 
 
 @FAST
-@given(levels(max_rows=3, max_cols=4, max_colors=3))
+@given(levels(max_rows=3, max_cols=4, max_colours=3))
 def test_cube_rule_agrees_with_the_oracle(level: Level) -> None:
     found = bfs_optimum(level, limit=8)
     assert found is not None
@@ -92,7 +92,7 @@ def test_cube_rule_on_blobby_boards_with_longer_optima() -> None:
 def test_child_bound_is_sound(level: Level) -> None:
     regions = regions_of(level)
     for cube in enumerate_cubes(regions, 1).cubes:
-        found = bfs_optimum(level.position(cell_colors(regions, cube), level.name), limit=10)
+        found = bfs_optimum(level.position(cell_colours(regions, cube), level.name), limit=10)
         assert found is not None and child_bound(regions, cube) <= found[0]
         assert child_bound(regions, cube, pivot=True) <= found[0]  # (the pivot relation, models/pivot-free.md)
 
@@ -100,8 +100,8 @@ def test_child_bound_is_sound(level: Level) -> None:
 def test_child_keeps_vanished_colours_legal() -> None:
     level = Level.from_rows(["AB", "CA"], "square")  # painting B blue-to-A removes B from the board
     regions = regions_of(level)
-    cube = next(c for c in enumerate_cubes(regions, 1).cubes if "B" not in cell_colors(regions, c))
-    assert set(level.position(cell_colors(regions, cube), level.name).color_keys) == {"A", "B", "C"}
+    cube = next(c for c in enumerate_cubes(regions, 1).cubes if "B" not in cell_colours(regions, c))
+    assert set(level.position(cell_colours(regions, cube), level.name).colour_keys) == {"A", "B", "C"}
 
 
 @pytest.mark.parametrize("depth", [0, 3, -1])

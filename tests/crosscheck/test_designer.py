@@ -22,7 +22,7 @@ def test_generated_levels_have_the_par_by_brute_force(geometry: str, symmetry: s
     assert swap_classes(level, plans) == 1  # --unique: one class
     sigma = symmetry_map(geometry, rows, cols, symmetry)
     if sigma is not None:
-        assert all(level.colors[sigma[i]] == level.colors[i] for i in range(level.size))
+        assert all(level.colours[sigma[i]] == level.colours[i] for i in range(level.size))
     verify(level, made.result.moves, max_moves=3)
 
 

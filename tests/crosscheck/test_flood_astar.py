@@ -29,17 +29,17 @@ def positions(level: Level, rng: random.Random, moves: int) -> list[Level]:
     flood is the region of cell 0."""
     board, out = Board.start(level), [level]
     for _ in range(moves):
-        choices = [c for c in level.color_keys if c != board.colors[0]]
+        choices = [c for c in level.colour_keys if c != board.colours[0]]
         if not choices or board.solved:
             break
         colour = rng.choice(choices)
         board = apply_move(board, Move(0, colour), pivot=0)
-        out.append(level.position(board.colors))
+        out.append(level.position(board.colours))
     return out
 
 
 @settings(max_examples=200, **SETTINGS)
-@given(grid_levels(max_rows=4, max_cols=5, max_colors=5, holes=False), st.randoms(use_true_random=False))
+@given(grid_levels(max_rows=4, max_cols=5, max_colours=5, holes=False), st.randoms(use_true_random=False))
 def test_layered_bound_never_exceeds_the_oracle(level, rng):
     """Admissible in every position random play passes through, and at least the pivot bound there."""
     for position in positions(level, rng, 4):
@@ -49,16 +49,16 @@ def test_layered_bound_never_exceeds_the_oracle(level, rng):
             assert game.blocked
             continue
         bound = layered_bound(game, 1 << game.start)
-        colour = game.regions.colors[game.start]
+        colour = game.regions.colours[game.start]
         final_move = int(game.final is not None and colour != game.final and (1 << game.start) == game.island)
-        assert bound + final_move <= oracle[0], position.colors
+        assert bound + final_move <= oracle[0], position.colours
         if game.final is None:
-            assert bound >= pivot_bound(game, 1 << game.start, colour), position.colors
+            assert bound >= pivot_bound(game, 1 << game.start, colour), position.colours
 
 
 def layered_reference(game, flooded: int) -> int:
     """The layered bound straight from its definition in models/bounds.md, on Python sets of regions."""
-    adj, colours = game.regions.adj, game.regions.colors
+    adj, colours = game.regions.adj, game.regions.colours
     island = {i for i in range(game.n) if game.island >> i & 1}
     walked = {i for i in range(game.n) if flooded >> i & 1}
     bound = 0
@@ -77,7 +77,7 @@ def test_the_compiled_bound_is_the_layered_bound(size, colours, seed):
     general width beyond 512 regions)."""
     game = pivot_game(flood_square(size, colours, seed))
     rng = random.Random(seed)
-    flooded, colour = 1 << game.start, game.regions.colors[game.start]
+    flooded, colour = 1 << game.start, game.regions.colours[game.start]
     while flooded != game.island:
         assert layered_bound(game, flooded) == layered_reference(game, flooded)
         colour = rng.choice([c for c in range(len(game.regions.palette)) if c != colour])
@@ -89,7 +89,7 @@ def dead_end_colours(game) -> list[int]:
     """The moves the A* never tries, from their definition in models/bounds.md ("Moves into a dead end"):
     from the flood (the start region) colour c absorbs D, every neighbour of D is in the flood or touches
     it, and c has regions outside the flood and D."""
-    adj, colours = game.regions.adj, game.regions.colors
+    adj, colours = game.regions.adj, game.regions.colours
     flood = {game.start}
     frontier = set(adj[game.start])
     out = []
@@ -120,14 +120,14 @@ def test_a_move_into_a_dead_end_is_on_no_optimal_plan():
                 continue
             for c in dead_end_colours(game):
                 after = apply_move(Board.start(position), Move(0, game.regions.palette[c]), pivot=0)
-                then = bfs_pivot_optimum(position.position(after.colors), 0, limit=16)
-                assert then is not None and then[0] >= oracle[0], (position.colors, c)
+                then = bfs_pivot_optimum(position.position(after.colours), 0, limit=16)
+                assert then is not None and then[0] >= oracle[0], (position.colours, c)
                 checked += 1
     assert checked >= 10
 
 
 @settings(max_examples=200, **SETTINGS)
-@given(grid_levels(max_rows=4, max_cols=5, max_colors=5), st.data())
+@given(grid_levels(max_rows=4, max_cols=5, max_colours=5), st.data())
 def test_astar_agrees_with_the_oracle(level, data):
     """Random boards, any pivot, holes (islands, a required final colour): the same optimum, replayed."""
     pivot = data.draw(st.integers(0, level.size - 1))
@@ -136,7 +136,7 @@ def test_astar_agrees_with_the_oracle(level, data):
     if oracle is None:
         assert result.status == NO_SOLUTION
         return
-    assert result.status == OPTIMAL and len(result.moves) == oracle[0], level.colors
+    assert result.status == OPTIMAL and len(result.moves) == oracle[0], level.colours
     assert result.lower_bound == result.upper_bound == oracle[0]
     verify(level, result.moves, pivot=pivot)
 
@@ -205,7 +205,7 @@ def test_optima_beyond_the_byte_range_stop_honestly():
 
 
 @settings(max_examples=100, **SETTINGS)
-@given(grid_levels(max_rows=4, max_cols=5, max_colors=5), st.data())
+@given(grid_levels(max_rows=4, max_cols=5, max_colours=5), st.data())
 def test_threads_agree_with_one_thread_and_the_oracle(level, data):
     """Batches expanded by several threads (more than the machine's CPUs: the threads interleave) prove the
     same optimum as one thread and the oracle, on random boards with any pivot."""
@@ -217,7 +217,7 @@ def test_threads_agree_with_one_thread_and_the_oracle(level, data):
         assert one.status == many.status == NO_SOLUTION
         return
     assert one.status == many.status == OPTIMAL
-    assert len(one.moves) == len(many.moves) == oracle[0], level.colors
+    assert len(one.moves) == len(many.moves) == oracle[0], level.colours
     verify(level, many.moves, pivot=pivot)
 
 

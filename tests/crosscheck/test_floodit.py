@@ -34,7 +34,7 @@ def test_rules_engine_pivot_rule():
 
 
 @settings(max_examples=60, **SETTINGS)
-@given(grid_levels(max_rows=4, max_cols=4, max_colors=4), st.data())
+@given(grid_levels(max_rows=4, max_cols=4, max_colours=4), st.data())
 def test_search_model_and_oracle_agree_on_small_boards(level, data):
     pivot = data.draw(st.integers(0, level.size - 1))
     label = level.labels[pivot]
@@ -49,7 +49,7 @@ def test_search_model_and_oracle_agree_on_small_boards(level, data):
 
 
 @settings(max_examples=40, **SETTINGS)
-@given(grid_levels(max_rows=4, max_cols=4, max_colors=4, holes=False))
+@given(grid_levels(max_rows=4, max_cols=4, max_colours=4, holes=False))
 def test_pivot_bound_is_admissible_along_optimal_play(level):
     """h never exceeds the moves an optimal solution still needs, in every state it passes through."""
     game = pivot_game(level)
@@ -57,13 +57,13 @@ def test_pivot_bound_is_admissible_along_optimal_play(level):
     if oracle is None:  # triangle boards can fall apart into islands of several colours
         assert game.blocked
         return
-    flooded, color = 1 << game.start, game.regions.colors[game.start]
+    flooded, colour = 1 << game.start, game.regions.colours[game.start]
     palette = game.regions.palette
     for k, move in enumerate(oracle[1]):
-        assert pivot_bound(game, flooded, color) <= oracle[0] - k
-        color = palette.index(move.color)
-        flooded = game.absorb(flooded, color)
-    assert game.solved(flooded, color) and pivot_bound(game, flooded, color) == 0
+        assert pivot_bound(game, flooded, colour) <= oracle[0] - k
+        colour = palette.index(move.colour)
+        flooded = game.absorb(flooded, colour)
+    assert game.solved(flooded, colour) and pivot_bound(game, flooded, colour) == 0
 
 
 @pytest.mark.parametrize("n,colours", [(n, k) for n in (6, 7, 8, 9, 10) for k in (3, 4, 5, 6)]
@@ -109,7 +109,7 @@ def test_horizon_by_horizon_the_engines_agree():
 def test_islands_fix_the_final_colour_or_forbid_a_solution():
     fixed = Level.from_rows(["AB.C", "BA.C"], "square")  # the other island is all C: end in C
     result = solve_pivot(fixed, engine="search")
-    assert result.status == OPTIMAL and result.moves[-1].color == "C"
+    assert result.status == OPTIMAL and result.moves[-1].colour == "C"
     assert len(result.moves) == bfs_pivot_optimum(fixed, 0)[0] == len(solve_pivot(fixed, engine="cpsat").moves)
     split = Level.from_rows(["AB.C", "BA.A"], "square")  # the other island has two colours: never one colour
     assert solve_pivot(split).status == NO_SOLUTION and bfs_pivot_optimum(split, 0) is None

@@ -69,7 +69,7 @@ def test_parse_moves_formats():
     as_json = json.dumps(result.to_dict(level))
     assert parse_moves(level, as_json) == result.moves
     assert parse_moves(level, json.dumps(result.to_dict(level)["moves"])) == result.moves
-    text = ";".join(f"{level.labels[m.cell][0]},{level.labels[m.cell][1]}:{m.color}" for m in result.moves)
+    text = ";".join(f"{level.labels[m.cell][0]},{level.labels[m.cell][1]}:{m.colour}" for m in result.moves)
     assert parse_moves(level, text) == result.moves
     assert parse_moves(level, "") == ()
     graph = load_level(PUZZLES / "blog-18.json")
@@ -92,7 +92,7 @@ def test_parse_moves_errors(text, error, needle):
 
 def test_illegal_move_names_the_rule():
     level = load_level(PUZZLES / "tri-harbour.json")
-    first = level.colors[0]
+    first = level.colours[0]
     with pytest.raises(RuleError) as info:
         hint(level, parse_moves(level, f"0,0:{first}"))
     assert info.value.rule == "colour-changes"
@@ -107,11 +107,11 @@ def test_vanished_colours_stay_playable():
         rng = random.Random(seed)
         moves = random_moves(rng, level, rng.randint(1, 5))
         board = replay(level, moves)[-1]
-        gone = set(level.color_keys) - set(board.colors)
+        gone = set(level.colour_keys) - set(board.colours)
         if not gone or board.solved:
             continue
         position = position_level(level, board)
-        assert set(position.color_keys) == set(level.color_keys) and set(position.spare_colors) == gone
+        assert set(position.colour_keys) == set(level.colour_keys) and set(position.spare_colours) == gone
         apply_move(Board.start(position), Move(0, sorted(gone)[0]))  # legal, as in the game
         assert hint(level, moves, engine=("search", "cpsat")[seed % 2]).remaining == bfs_from(level, board), seed
         checked += 1

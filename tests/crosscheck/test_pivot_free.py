@@ -47,14 +47,14 @@ class Tally:
 
 def check_board(level: Level, tally: Tally) -> None:
     regions = regions_of(level)
-    if regions.size < 2 or len(set(regions.colors)) < 2:
+    if regions.size < 2 or len(set(regions.colours)) < 2:
         return
     k = len(regions.palette)
     truth = bfs_optimum(level, limit=12)
     assert truth is not None, level
-    plain = bound_report(regions.adj, regions.colors, k)
-    term = pivot_term(regions.adj, regions.colors, k, count=regions.size)
-    report = bound_report(regions.adj, regions.colors, k, pivot=term)
+    plain = bound_report(regions.adj, regions.colours, k)
+    term = pivot_term(regions.adj, regions.colours, k, count=regions.size)
+    report = bound_report(regions.adj, regions.colours, k, pivot=term)
     assert report.value <= truth[0], level  # the bound with the pivot term, islands or not
     tally.raised += report.value > plain.value
     tally.exact_after += report.value > plain.value and report.value == truth[0]
@@ -62,7 +62,7 @@ def check_board(level: Level, tally: Tally) -> None:
         tally.with_islands += 1
         return
     free = finals_by_bfs(level, limit=truth[0] + 1)
-    assert set(free) == set(level.color_keys), level  # every colour within optimum + 1
+    assert set(free) == set(level.colour_keys), level  # every colour within optimum + 1
     tally.boards += 1
     for r in range(regions.size):
         pivot = finals_by_bfs(level, pivot=regions.ids[r], limit=2 * max(free.values()))
@@ -71,7 +71,7 @@ def check_board(level: Level, tally: Tally) -> None:
             tally.pairs += 1
             tally.tight += pivot[d] == 2 * moves
         # what the bound runs is the pivot optimum itself (any final colour)
-        assert pivot_lower(regions.adj, regions.colors, k, r) == min(pivot.values()), (level, r)
+        assert pivot_lower(regions.adj, regions.colours, k, r) == min(pivot.values()), (level, r)
 
 
 def run(seed: int, count: int) -> Tally:
@@ -101,9 +101,9 @@ def test_a_cap_only_weakens_the_bound():
     regions = regions_of(level)
     k = len(regions.palette)
     for r in far_regions(list(range(regions.size)), regions.adj, 3):
-        full = pivot_lower(regions.adj, regions.colors, k, r)
+        full = pivot_lower(regions.adj, regions.colours, k, r)
         for cap in (1, 5, 50):
-            assert pivot_lower(regions.adj, regions.colors, k, r, cap=cap) <= full
+            assert pivot_lower(regions.adj, regions.colours, k, r, cap=cap) <= full
 
 
 def test_past_the_deadline_the_term_is_zero():
@@ -111,8 +111,8 @@ def test_past_the_deadline_the_term_is_zero():
     regions = regions_of(level)
     nodes = list(range(regions.size))
     k = len(regions.palette)
-    assert island_pivot_bound(nodes, regions.adj, regions.colors, k, 4, deadline=Deadline.slice(0.0)) == 0
-    assert island_pivot_bound(nodes, regions.adj, regions.colors, k, 4) > 0
+    assert island_pivot_bound(nodes, regions.adj, regions.colours, k, 4, deadline=Deadline.slice(0.0)) == 0
+    assert island_pivot_bound(nodes, regions.adj, regions.colours, k, 4) > 0
 
 
 def test_the_root_bound_of_s707_rises_by_two():
@@ -120,9 +120,9 @@ def test_the_root_bound_of_s707_rises_by_two():
     so the free game needs at least 12, where radius, ring, colours and clusters give 10 (models/pivot-free.md)."""
     regions = regions_of(load_level(HARD / "gen-tri-135b5c-proper-s707.json"))
     k = len(regions.palette)
-    before = bound_report(regions.adj, regions.colors, k, clusters=8)
-    after = bound_report(regions.adj, regions.colors, k, clusters=8,
-                         pivot=pivot_term(regions.adj, regions.colors, k, BoundOptions().pivot))
+    before = bound_report(regions.adj, regions.colours, k, clusters=8)
+    after = bound_report(regions.adj, regions.colours, k, clusters=8,
+                         pivot=pivot_term(regions.adj, regions.colours, k, BoundOptions().pivot))
     assert (before.value, after.value, after.pivot) == (10, 12, 12)
 
 

@@ -39,15 +39,15 @@ def test_bound_along_optimal_plans_never_exceeds_the_moves_left():
             continue
         optimum, moves = truth
         for i, board in enumerate(replay(level, moves)[:-1]):
-            regions = regions_of(level, board.colors)
-            bound = bound_report(regions.adj, regions.colors, len(regions.palette)).value
+            regions = regions_of(level, board.colours)
+            bound = bound_report(regions.adj, regions.colours, len(regions.palette)).value
             assert bound <= optimum - i, (level, i)
             slack += bound < optimum - i
             checked += 1
         if optimum:
             last = replay(level, moves)[-2]
-            regions = regions_of(level, last.colors)
-            assert bound_report(regions.adj, regions.colors, len(regions.palette)).value == 1
+            regions = regions_of(level, last.colours)
+            assert bound_report(regions.adj, regions.colours, len(regions.palette)).value == 1
     assert checked >= 150 and slack > 0  # the bound is not exact everywhere: the check can tell
 
 
@@ -151,15 +151,15 @@ def test_a_colour_is_gathered_no_sooner_than_its_cluster_cost():
     gathered = 0
     for level in _spread_boards(14, seed=4):
         start = regions_of(level)
-        costs = cluster_costs(range(start.size), start.adj, start.colors, 8)
+        costs = cluster_costs(range(start.size), start.adj, start.colours, 8)
         owner = {cell: r for r, cells in enumerate(start.cells) for cell in cells}  # cell -> start region
         dist = {v: _bfs(v, start.adj) for v in range(start.size)}
         built = {frozenset([r]): 0 for r in range(start.size)}  # region (its start regions) -> moves that built it
         board = Board.start(level)
         for t in range(1, 30):
             cell = rng.randrange(level.size)
-            others = {board.colors[w] for v in board.region_at(cell) for w in level.adjacency()[v]}
-            others.discard(board.colors[cell])
+            others = {board.colours[w] for v in board.region_at(cell) for w in level.adjacency()[v]}
+            others.discard(board.colours[cell])
             if not others:
                 break  # one region left
             board = apply_move(board, Move(cell, rng.choice(sorted(others))))
@@ -169,8 +169,8 @@ def test_a_colour_is_gathered_no_sooner_than_its_cluster_cost():
             built[made] = history
             for group, h in built.items():
                 assert max(dist[a][b] for a in group for b in group) <= 2 * h
-            now = regions_of(level, board.colors)
-            count = {key: sum(start.palette[c] == key for c in now.colors) for key in set(board.colors)}
+            now = regions_of(level, board.colours)
+            count = {key: sum(start.palette[c] == key for c in now.colours) for key in set(board.colours)}
             for c, key in enumerate(start.palette):
                 if count.get(key) == 1 and c in costs:
                     assert t >= costs[c], (level.name, key, t, costs[c])
@@ -181,8 +181,8 @@ def test_a_colour_is_gathered_no_sooner_than_its_cluster_cost():
 def _root_bounds(regions) -> tuple[int, int]:
     """The root bound without and with the cluster costs."""
     k = len(regions.palette)
-    return (bound_report(regions.adj, regions.colors, k).value,
-            bound_report(regions.adj, regions.colors, k, clusters=8).value)
+    return (bound_report(regions.adj, regions.colours, k).value,
+            bound_report(regions.adj, regions.colours, k, clusters=8).value)
 
 
 def _shortest(search, start: int = 0) -> tuple[int, list]:
@@ -211,7 +211,7 @@ def test_the_cluster_bound_is_stronger_and_never_exceeds_the_optimum():
         assert raised >= plain
         if raised == plain:
             continue
-        optimum, _ = _shortest(CompiledIDAStar(regions.adj, regions.colors, k), plain)
+        optimum, _ = _shortest(CompiledIDAStar(regions.adj, regions.colours, k), plain)
         assert raised <= optimum, (level.name, plain, raised, optimum)
         stronger += 1
     assert stronger >= 3
@@ -223,7 +223,7 @@ def test_the_cluster_bound_never_exceeds_the_oracle():
         if truth is None:
             continue
         regions = regions_of(level)
-        assert bound_report(regions.adj, regions.colors, len(regions.palette), clusters=8).value <= truth[0]
+        assert bound_report(regions.adj, regions.colours, len(regions.palette), clusters=8).value <= truth[0]
 
 
 def test_the_compiled_search_prunes_by_clusters_node_for_node_as_the_python_search():
@@ -243,9 +243,9 @@ def test_the_compiled_search_prunes_by_clusters_node_for_node_as_the_python_sear
         if regions.size > 30 or (checked >= 6 and not raised):
             continue
         runs = []
-        for search in (IDAStar(regions.adj, regions.colors, k, clusters=8),
-                       CompiledIDAStar(regions.adj, regions.colors, k, por=False, clusters=8),
-                       CompiledIDAStar(regions.adj, regions.colors, k, por=False)):
+        for search in (IDAStar(regions.adj, regions.colours, k, clusters=8),
+                       CompiledIDAStar(regions.adj, regions.colours, k, por=False, clusters=8),
+                       CompiledIDAStar(regions.adj, regions.colours, k, por=False)):
             steps, _ = _shortest(search)
             runs.append((steps, search.nodes))
         assert runs[0] == runs[1], (level.name, runs)
@@ -273,7 +273,7 @@ def test_the_search_with_clusters_keeps_the_optimum_on_larger_boards():
             continue
         optima = []
         for clusters in (0, 8):
-            steps, plan = _shortest(CompiledIDAStar(regions.adj, regions.colors, k, clusters=clusters))
+            steps, plan = _shortest(CompiledIDAStar(regions.adj, regions.colours, k, clusters=clusters))
             optima.append(steps)
             assert len(plan) == steps
         assert optima[0] == optima[1], level.name

@@ -70,7 +70,7 @@ def test_tight_colours_on_boards_with_no_wiggle_room():
     """Horizon = colours - 1 exactly: the tight rule is active from the first step."""
     checked = 0
     for seed, _level, regions, opt in BOARDS:
-        k = len(set(regions.colors))
+        k = len(set(regions.colours))
         if opt != k - 1:
             continue
         checked += 1
@@ -84,7 +84,7 @@ def test_tight_colours_on_boards_with_no_wiggle_room():
 
 def test_hints_do_not_change_answers():
     for seed, _level, regions, opt in BOARDS[:12]:
-        plan = greedy(regions.adj, regions.colors, len(regions.palette))
+        plan = greedy(regions.adj, regions.colours, len(regions.palette))
         for horizon in (opt - 1, opt):
             if horizon < 1:
                 continue
@@ -106,11 +106,11 @@ def test_adjacent_moves_that_do_not_repaint_the_others_colour_commute():
     for _seed, level, _regions, _opt in BOARDS[:40]:
         adj = level.adjacency()
         board = Board.start(level)
-        keys = level.color_keys
+        keys = level.colour_keys
         firsts = {min(board.region_at(v)) for v in range(level.size)}
         for p in sorted(firsts)[:4]:
             pcells = set(board.region_at(p))
-            a = board.colors[p]
+            a = board.colours[p]
             for c1 in keys:
                 if c1 == a:
                     continue
@@ -122,17 +122,17 @@ def test_adjacent_moves_that_do_not_repaint_the_others_colour_commute():
                         continue
                     adjacent = any(w in pcells for v in mcells for w in adj[v])
                     for c2 in keys:
-                        if c2 == after.colors[m]:
+                        if c2 == after.colours[m]:
                             continue
-                        one = apply_move(after, Move(m, c2)).colors
+                        one = apply_move(after, Move(m, c2)).colours
                         assert set(board.region_at(m)) == mcells  # M was a region before P's move
                         first = apply_move(board, Move(m, c2))
                         still = set(first.region_at(p)) == pcells  # P is still a region after M's move
                         if not adjacent or c2 != a:
-                            assert still and apply_move(first, Move(p, c1)).colors == one
+                            assert still and apply_move(first, Move(p, c1)).colours == one
                             checked += adjacent
                         else:
-                            needed += not still or apply_move(first, Move(p, c1)).colors != one
+                            needed += not still or apply_move(first, Move(p, c1)).colours != one
     assert checked > 100 and needed > 10  # adjacent pairs that commute; pairs where the order matters
 
 
@@ -141,15 +141,15 @@ def test_adjacent_moves_that_do_not_repaint_the_others_colour_commute():
 def test_compiled_search_matches_oracle_and_python(por, adjacent):
     for seed, level, regions, opt in BOARDS:
         k = len(regions.palette)
-        fast = CompiledIDAStar(regions.adj, regions.colors, k, por=por, por_adjacent=adjacent)
+        fast = CompiledIDAStar(regions.adj, regions.colours, k, por=por, por_adjacent=adjacent)
         t, plan = search_optimum(fast)
         assert t == opt, seed
         verify(level, to_moves(regions, plan), max_moves=opt)
-        ref = IDAStar(regions.adj, regions.colors, k)
+        ref = IDAStar(regions.adj, regions.colours, k)
         assert search_optimum(ref)[0] == opt, seed
         if not por:  # same algorithm, same move order: same tree
-            fast2 = CompiledIDAStar(regions.adj, regions.colors, k, por=False)
-            ref2 = IDAStar(regions.adj, regions.colors, k)
+            fast2 = CompiledIDAStar(regions.adj, regions.colours, k, por=False)
+            ref2 = IDAStar(regions.adj, regions.colours, k)
             assert fast2.within(opt - 1) is None and ref2.within(opt - 1) is None
             assert fast2.nodes == ref2.nodes, seed
 
@@ -160,12 +160,12 @@ def test_compiled_search_with_symmetry_matches_the_reference():
 
     found = 0
     for seed, level, regions, opt in BOARDS + SYMMETRIC:
-        sigma = involution(regions.adj, regions.colors)
+        sigma = involution(regions.adj, regions.colours)
         if sigma is None:
             continue
         found += 1
         for por in (0, 2):
-            s = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette), por=por, symmetry=sigma)
+            s = CompiledIDAStar(regions.adj, regions.colours, len(regions.palette), por=por, symmetry=sigma)
             t, plan = search_optimum(s)
             assert t == opt, (seed, por)
             verify(level, to_moves(regions, plan), max_moves=opt)
@@ -179,8 +179,8 @@ def test_compiled_search_on_larger_boards_against_python_reference():
         level = random_grid(rng, "triangle", 5, 5, 4, hole_rate=0.05)
         regions = regions_of(level)
         k = len(regions.palette)
-        a = search_optimum(CompiledIDAStar(regions.adj, regions.colors, k, por=True))[0]
-        b = search_optimum(IDAStar(regions.adj, regions.colors, k))[0]
+        a = search_optimum(CompiledIDAStar(regions.adj, regions.colours, k, por=True))[0]
+        b = search_optimum(IDAStar(regions.adj, regions.colours, k))[0]
         assert a == b
 
 
@@ -198,11 +198,11 @@ def test_compiled_search_expands_the_reference_tree_on_boards_over_64_regions():
         level = random_grid(rng, "triangle", 8, 16, 4, hole_rate=0.08, blobbiness=0.3)
         regions = regions_of(level)
         k = len(regions.palette)
-        if len(regions.colors) <= 64 or len(islands(len(regions.adj), regions.adj)) != 1:
+        if len(regions.colours) <= 64 or len(islands(len(regions.adj), regions.adj)) != 1:
             continue
-        fast = CompiledIDAStar(regions.adj, regions.colors, k, por=False)
-        ref = IDAStar(regions.adj, regions.colors, k)
-        for horizon in range(lower_bound(regions.adj, regions.colors, k), 30):
+        fast = CompiledIDAStar(regions.adj, regions.colours, k, por=False)
+        ref = IDAStar(regions.adj, regions.colours, k)
+        for horizon in range(lower_bound(regions.adj, regions.colours, k), 30):
             try:
                 ref_plan = ref.within(horizon, Deadline.slice(2))
             except SearchTimeout:
@@ -300,8 +300,8 @@ def _greedy_above(count: int):
         regions = regions_of(level)
         if not 10 <= regions.size <= 16:
             continue
-        opt = search_optimum(IDAStar(regions.adj, regions.colors, len(regions.palette)))[0]
-        if len(greedy(regions.adj, regions.colors, len(regions.palette))) > opt:
+        opt = search_optimum(IDAStar(regions.adj, regions.colours, len(regions.palette)))[0]
+        if len(greedy(regions.adj, regions.colours, len(regions.palette))) > opt:
             out.append((len(out), level, regions, opt))
     return out
 
@@ -369,7 +369,7 @@ def test_rollout_plans_are_solutions_within_the_limit():
     found = 0
     for seed, level, regions, opt in BOARDS + MEDIUM:
         k = len(regions.palette)
-        plan = rollout_plan(regions.adj, regions.colors, k, 2 * regions.size, seconds=5)
+        plan = rollout_plan(regions.adj, regions.colours, k, 2 * regions.size, seconds=5)
         if len(islands(regions.size, regions.adj)) > 1:
             assert plan is None or regions.size == 1, seed  # one pivot cannot flood several islands
             continue
@@ -377,7 +377,7 @@ def test_rollout_plans_are_solutions_within_the_limit():
         verify(level, to_moves(regions, plan))
         assert len(plan) >= opt, seed
         found += len(plan) == opt
-        assert rollout_plan(regions.adj, regions.colors, k, opt - 1, seconds=5) is None, seed
-        short = rollout_plan(regions.adj, regions.colors, k, len(plan), seconds=5)
+        assert rollout_plan(regions.adj, regions.colours, k, opt - 1, seconds=5) is None, seed
+        short = rollout_plan(regions.adj, regions.colours, k, len(plan), seconds=5)
         assert short is not None and len(short) <= len(plan)
     assert found >= 20

@@ -13,11 +13,11 @@ from tests.helpers.boards import random_graph, random_grid
 from tests.helpers.oracle import bfs_optimum
 
 
-def _bounds(level, colors=None) -> tuple[int, int]:
-    regions = regions_of(level, colors)
+def _bounds(level, colours=None) -> tuple[int, int]:
+    regions = regions_of(level, colours)
     k = len(regions.palette)
-    return (bound_report(regions.adj, regions.colors, k).value,
-            bound_report(regions.adj, regions.colors, k, vanishing_order=True).value)
+    return (bound_report(regions.adj, regions.colours, k).value,
+            bound_report(regions.adj, regions.colours, k, vanishing_order=True).value)
 
 
 def test_the_order_never_exceeds_the_oracle_where_it_raises_the_bound():
@@ -38,7 +38,7 @@ def test_the_order_never_exceeds_the_oracle_where_it_raises_the_bound():
         assert new <= truth[0], level
         exact += new == truth[0]
         regions = regions_of(level)
-        search = IDAStar(regions.adj, regions.colors, len(regions.palette), vanishing_order=True)
+        search = IDAStar(regions.adj, regions.colours, len(regions.palette), vanishing_order=True)
         assert search.within(truth[0] - 1) is None and len(search.within(truth[0])) == truth[0]
     assert exact > checked // 2  # (the raised bound is mostly the optimum: a test that can tell)
 
@@ -58,19 +58,19 @@ def test_the_order_holds_along_optimal_plans_and_its_claim_move_by_move():
         optimum, moves = truth
         boards = replay(level, moves)
         for step, board in enumerate(boards[:-1]):
-            assert _bounds(level, board.colors)[1] <= optimum - step, (level, step)
+            assert _bounds(level, board.colours)[1] <= optimum - step, (level, step)
             checked += 1
         regions = regions_of(level)
-        if len(set(regions.colors)) < 2 or len(islands(regions.size, regions.adj)) > 1:
+        if len(set(regions.colours)) < 2 or len(islands(regions.size, regions.adj)) > 1:
             continue
         nodes = range(regions.size)
-        cost = gather_costs(nodes, regions.adj, regions.colors)
-        for colour, value in cluster_costs(nodes, regions.adj, regions.colors, 8).items():
+        cost = gather_costs(nodes, regions.adj, regions.colours)
+        for colour, value in cluster_costs(nodes, regions.adj, regions.colours, 8).items():
             cost[colour] = max(cost[colour], value)
-        keys = level.color_keys
+        keys = level.colour_keys
         gone: dict[int, int] = {}  # colour index -> move (1-based) at which it first disappears
         for t in range(1, len(boards)):
-            present = {keys.index(c) for c in boards[t].colors}
+            present = {keys.index(c) for c in boards[t].colours}
             for colour in cost:
                 if colour not in present and colour not in gone:
                     gone[colour] = t

@@ -98,26 +98,26 @@ def rle(tiles: str) -> str:
 
 
 def puz_text(level: Level, moves: list[Move]) -> str:
-    number = {k: str(n) for n, k in enumerate(level.color_keys, start=1)}
+    number = {k: str(n) for n, k in enumerate(level.colour_keys, start=1)}
     places = {cell: tile_of(lab) for cell, lab in enumerate(level.labels)}
     width, rows = WIDTH, 10
     tiles = ["0"] * (2 * width * rows)
     index = {cell: r * 2 * width + 2 * c + s for cell, (r, c, s) in places.items()}
     for cell, t in index.items():
-        tiles[t] = number[level.colors[cell]]
-    solution = "".join(f"{index[m.cell]}{chr(ord('A') + int(number[m.color]))}" for m in moves)
+        tiles[t] = number[level.colours[cell]]
+    solution = "".join(f"{index[m.cell]}{chr(ord('A') + int(number[m.colour]))}" for m in moves)
     return f"01|Default|{LOW_X}|-5|{width}|{len(tiles)}|{rle(''.join(tiles))}|{len(moves)}||0|{solution}"
 
 
 def xml_text(level: Level, moves: list[Move]) -> str:
-    number = {k: str(n) for n, k in enumerate(level.color_keys, start=1)}
+    number = {k: str(n) for n, k in enumerate(level.colour_keys, start=1)}
     height, width = level.shape
     grid = [["0"] * width for _ in range(height)]
     for cell, (r, c) in enumerate(level.labels):
-        grid[r][c] = number[level.colors[cell]]
+        grid[r][c] = number[level.colours[cell]]
     par = len(moves)
     turns = "".join(f'\n    <Turn x="{level.labels[m.cell][1]}" y="{level.labels[m.cell][0]}" '
-                    f'colour="{number[m.color]}"/>' for m in moves)
+                    f'colour="{number[m.colour]}"/>' for m in moves)
     return (f'<PuzzleData name="{level.name}" width="{width}" height="{height}" numColours="{len(number)}" '
             f'colours="{"".join("".join(row) for row in grid)}" gold="{par}" silver="{par + 1}" '
             f'bronze="{par + 2}">\n  <Solution length="{par}">{turns}\n  </Solution>\n</PuzzleData>\n')

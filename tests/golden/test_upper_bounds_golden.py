@@ -22,7 +22,7 @@ def test_rollouts_find_the_optimum_the_beam_misses():
     level = bench_level("gen-tri-110b5c-mirror-proper-s705")
     regions = regions_of(level)
     k = len(regions.palette)
-    assert len(beam_plan(regions.adj, regions.colors, k, seconds=2)) >= 12  # never below the optimum
-    plan = rollout_plan(regions.adj, regions.colors, k, 12, seconds=60)
+    assert len(beam_plan(regions.adj, regions.colours, k, seconds=2)) >= 12  # never below the optimum
+    plan = rollout_plan(regions.adj, regions.colours, k, 12, seconds=60)
     assert plan is not None and len(plan) == 12
     verify(level, to_moves(regions, plan))

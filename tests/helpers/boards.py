@@ -14,11 +14,11 @@ KEYS = "ABCD"
 
 @st.composite
 def grid_levels(draw, geometry: str | None = None, max_rows: int = 4, max_cols: int = 4,
-                max_colors: int = 4, holes: bool = True) -> Level:
+                max_colours: int = 4, holes: bool = True) -> Level:
     geometry = geometry or draw(st.sampled_from(["triangle", "square"]))
     rows = draw(st.integers(1, max_rows))
     cols = draw(st.integers(2 if rows == 1 else 1, max_cols))
-    k = draw(st.integers(2, max_colors))
+    k = draw(st.integers(2, max_colours))
     alphabet = KEYS[:k] + ("." if holes else "")
     cells = draw(st.lists(st.sampled_from(alphabet), min_size=rows * cols, max_size=rows * cols))
     if all(ch == "." for ch in cells):
@@ -28,13 +28,13 @@ def grid_levels(draw, geometry: str | None = None, max_rows: int = 4, max_cols: 
 
 
 @st.composite
-def graph_levels(draw, max_nodes: int = 8, max_colors: int = 4) -> Level:
+def graph_levels(draw, max_nodes: int = 8, max_colours: int = 4) -> Level:
     n = draw(st.integers(1, max_nodes))
-    k = draw(st.integers(2, max_colors))
-    colors = draw(st.lists(st.sampled_from(KEYS[:k]), min_size=n, max_size=n))
+    k = draw(st.integers(2, max_colours))
+    colours = draw(st.lists(st.sampled_from(KEYS[:k]), min_size=n, max_size=n))
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     chosen = draw(st.lists(st.sampled_from(pairs), max_size=2 * n, unique=True)) if pairs else []
-    nodes = {str(i + 1): c for i, c in enumerate(colors)}
+    nodes = {str(i + 1): c for i, c in enumerate(colours)}
     edges = [(str(i + 1), str(j + 1)) for i, j in chosen]
     return Level.from_graph(nodes, edges, name="random-graph")
 
@@ -43,7 +43,7 @@ def levels(**kwargs) -> st.SearchStrategy[Level]:
     return st.one_of(grid_levels(**kwargs), graph_levels())
 
 
-def random_grid(rng, geometry: str, rows: int, cols: int, colors: int, hole_rate: float = 0.1,
+def random_grid(rng, geometry: str, rows: int, cols: int, colours: int, hole_rate: float = 0.1,
                 blobbiness: float = 0.5) -> Level:
     """A random grid where each cell copies an already placed neighbour with probability `blobbiness`
     (so regions span several cells, as in real levels) and some cells are holes."""
@@ -57,17 +57,17 @@ def random_grid(rng, geometry: str, rows: int, cols: int, colors: int, hole_rate
             if placed and rng.random() < blobbiness:
                 grid[r][c] = rng.choice(placed)
             else:
-                grid[r][c] = KEYS[rng.randrange(colors)]
+                grid[r][c] = KEYS[rng.randrange(colours)]
     if all(ch == "." for row in grid for ch in row):
         grid[0][0] = "A"
     return Level.from_rows(["".join(row) for row in grid], geometry, name=f"random-{geometry}")
 
 
-def random_graph(rng, nodes: int, colors: int, edge_rate: float) -> Level:
+def random_graph(rng, nodes: int, colours: int, edge_rate: float) -> Level:
     """A random graph level; sparse ones fall apart into islands."""
     names = [str(i + 1) for i in range(nodes)]
     edges = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if rng.random() < edge_rate]
-    return Level.from_graph({n: KEYS[rng.randrange(colors)] for n in names}, edges, name="random-graph")
+    return Level.from_graph({n: KEYS[rng.randrange(colours)] for n in names}, edges, name="random-graph")
 
 
 def flood_square(n: int, colours: int, seed: int, par: int | None = None) -> Level:
@@ -84,8 +84,8 @@ def random_moves(rng: random.Random, level: Level, count: int) -> list[Move]:
         if board.solved:
             break
         cell = rng.randrange(level.size)
-        color = rng.choice([k for k in level.color_keys if k != board.colors[cell]])
-        moves.append(Move(cell, color))
+        colour = rng.choice([k for k in level.colour_keys if k != board.colours[cell]])
+        moves.append(Move(cell, colour))
         board = apply_move(board, moves[-1])
     return moves
 

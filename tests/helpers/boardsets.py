@@ -37,7 +37,7 @@ def small_boards(count: int, max_regions: int = 9):
         level = small_board(seed)
         seed += 1
         regions = regions_of(level)
-        if regions.size > max_regions or len(set(regions.colors)) < 2:
+        if regions.size > max_regions or len(set(regions.colours)) < 2:
             continue
         truth = bfs_optimum(level, limit=8)
         if truth is not None:
@@ -70,7 +70,7 @@ def medium_boards(count: int):
         regions = regions_of(level)
         if not 10 <= regions.size <= 16:
             continue
-        opt = search_optimum(IDAStar(regions.adj, regions.colors, len(regions.palette)))[0]
+        opt = search_optimum(IDAStar(regions.adj, regions.colours, len(regions.palette)))[0]
         out.append((len(out), level, regions, opt))
     return out
 
@@ -90,9 +90,9 @@ def symmetric_boards(count: int):
             grid.append(left + left[::-1])
         level = Level.from_rows(grid, "square", name="mirror")
         regions = regions_of(level)
-        if regions.size > 12 or len(set(regions.colors)) < 2 or involution(regions.adj, regions.colors) is None:
+        if regions.size > 12 or len(set(regions.colours)) < 2 or involution(regions.adj, regions.colours) is None:
             continue
-        opt = search_optimum(IDAStar(regions.adj, regions.colors, len(regions.palette)))[0]
+        opt = search_optimum(IDAStar(regions.adj, regions.colours, len(regions.palette)))[0]
         out.append((len(out), level, regions, opt))
     return out
 

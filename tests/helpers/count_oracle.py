@@ -17,7 +17,7 @@ Step = tuple[tuple[int, ...], str]  # (cells of the tapped region, new colour)
 
 
 def _moves(board: Board) -> list[tuple[Step, Board]]:
-    return [((tuple(region), move.color), apply_move(board, move)) for region, move in region_moves(board)]
+    return [((tuple(region), move.colour), apply_move(board, move)) for region, move in region_moves(board)]
 
 
 def optimal_plans(level: Level, max_depth: int = 8, max_plans: int = 5000) -> tuple[int, list[tuple[Step, ...]]] | None:
@@ -25,8 +25,8 @@ def optimal_plans(level: Level, max_depth: int = 8, max_plans: int = 5000) -> tu
     start = Board.start(level)
     if start.solved:
         return 0, [()]
-    layers: list[dict[tuple[str, ...], Board]] = [{start.colors: start}]
-    seen = {start.colors}
+    layers: list[dict[tuple[str, ...], Board]] = [{start.colours: start}]
+    seen = {start.colours}
     edges: list[dict[tuple[str, ...], list[tuple[Step, tuple[str, ...]]]]] = []
     while not any(b.solved for b in layers[-1].values()):
         if len(layers) > max_depth:
@@ -35,10 +35,10 @@ def optimal_plans(level: Level, max_depth: int = 8, max_plans: int = 5000) -> tu
         out: dict[tuple[str, ...], list[tuple[Step, tuple[str, ...]]]] = {}
         for key, board in layers[-1].items():
             for step, child in _moves(board):
-                if child.colors in seen and child.colors not in nxt:
+                if child.colours in seen and child.colours not in nxt:
                     continue  # seen in an earlier layer: not on a shortest path
-                nxt[child.colors] = child
-                out.setdefault(key, []).append((step, child.colors))
+                nxt[child.colours] = child
+                out.setdefault(key, []).append((step, child.colours))
         seen.update(nxt)
         layers.append(nxt)
         edges.append(out)
@@ -62,7 +62,7 @@ def optimal_plans(level: Level, max_depth: int = 8, max_plans: int = 5000) -> tu
                     return False
         return True
 
-    if not walk(start.colors, 0, []):
+    if not walk(start.colours, 0, []):
         return None
     return depth, plans
 
@@ -70,10 +70,10 @@ def optimal_plans(level: Level, max_depth: int = 8, max_plans: int = 5000) -> tu
 def _legal(level: Level, plan: tuple[Step, ...]) -> bool:
     """Does `plan` replay, each move tapping exactly its region, and solve the board?"""
     board = Board.start(level)
-    for cells, color in plan:
-        if board.region_at(cells[0]) != list(cells) or board.colors[cells[0]] == color:
+    for cells, colour in plan:
+        if board.region_at(cells[0]) != list(cells) or board.colours[cells[0]] == colour:
             return False
-        board = apply_move(board, Move(cells[0], color))
+        board = apply_move(board, Move(cells[0], colour))
     return board.solved
 
 
@@ -99,18 +99,18 @@ def swap_classes(level: Level, plans: list[tuple[Step, ...]]) -> int:
 def brute_pivot_count(level: Level, pivot: int, moves: int) -> int:
     """The move sequences of exactly `moves` pivot moves whose last board, and only that one, is one
     colour: positions are merged by their colours, each carrying how many sequences reach it."""
-    layer = Counter({Board.start(level).colors: 1})
-    boards = {Board.start(level).colors: Board.start(level)}
+    layer = Counter({Board.start(level).colours: 1})
+    boards = {Board.start(level).colours: Board.start(level)}
     for _ in range(moves):
         nxt: Counter = Counter()
-        for colors, ways in layer.items():
-            board = boards[colors]
+        for colours, ways in layer.items():
+            board = boards[colours]
             if board.solved:
                 continue  # solved before the end: not a plan of this length
-            for color in level.color_keys:
-                if color != board.colors[pivot]:
-                    child = apply_move(board, Move(pivot, color), pivot=pivot)
-                    boards.setdefault(child.colors, child)
-                    nxt[child.colors] += ways
+            for colour in level.colour_keys:
+                if colour != board.colours[pivot]:
+                    child = apply_move(board, Move(pivot, colour), pivot=pivot)
+                    boards.setdefault(child.colours, child)
+                    nxt[child.colours] += ways
         layer = nxt
-    return sum(ways for colors, ways in layer.items() if boards[colors].solved)
+    return sum(ways for colours, ways in layer.items() if boards[colours].solved)

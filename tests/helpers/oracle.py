@@ -13,19 +13,19 @@ from kamicp.board.rules import Board, apply_move
 from tests.helpers.boards import random_grid
 
 
-def region_moves(board: Board, colors: Iterable[str] | None = None) -> Iterator[tuple[list[int], Move]]:
+def region_moves(board: Board, colours: Iterable[str] | None = None) -> Iterator[tuple[list[int], Move]]:
     """Every legal move of the position once: each region (tapped at its first cell, with its cells) in
     each colour it does not have, of `colors` (default: the level's colours)."""
-    keys = tuple(board.level.color_keys if colors is None else colors)
+    keys = tuple(board.level.colour_keys if colours is None else colours)
     done: set[int] = set()
     for cell in range(board.level.size):
         if cell in done:
             continue
         region = board.region_at(cell)
         done.update(region)
-        for color in keys:
-            if color != board.colors[cell]:
-                yield region, Move(cell, color)
+        for colour in keys:
+            if colour != board.colours[cell]:
+                yield region, Move(cell, colour)
 
 
 def bfs_optimum(level: Level, limit: int = 12, start: Board | None = None) -> tuple[int, list[Move]] | None:
@@ -35,17 +35,17 @@ def bfs_optimum(level: Level, limit: int = 12, start: Board | None = None) -> tu
     start = start or Board.start(level)
     if start.solved:
         return 0, []
-    keys = level.color_keys
-    seen = {start.colors: None}
+    keys = level.colour_keys
+    seen = {start.colours: None}
     frontier = [(start, [])]
     for depth in range(1, limit + 1):
         nxt = []
         for board, path in frontier:
             for _, move in region_moves(board, keys):
                 child = apply_move(board, move)
-                if child.colors in seen:
+                if child.colours in seen:
                     continue
-                seen[child.colors] = None
+                seen[child.colours] = None
                 if child.solved:
                     return depth, [*path, move]
                 nxt.append((child, [*path, move]))
@@ -59,19 +59,19 @@ def bfs_pivot_optimum(level: Level, pivot: int = 0, limit: int = 12) -> tuple[in
     start = Board.start(level)
     if start.solved:
         return 0, []
-    seen = {start.colors}
+    seen = {start.colours}
     frontier = [(start, [])]
     for depth in range(1, limit + 1):
         nxt = []
         for board, path in frontier:
-            for color in level.color_keys:
-                if color == board.colors[pivot]:
+            for colour in level.colour_keys:
+                if colour == board.colours[pivot]:
                     continue
-                move = Move(pivot, color)
+                move = Move(pivot, colour)
                 child = apply_move(board, move, pivot=pivot)
-                if child.colors in seen:
+                if child.colours in seen:
                     continue
-                seen.add(child.colors)
+                seen.add(child.colours)
                 if child.solved:
                     return depth, [*path, move]
                 nxt.append((child, [*path, move]))
@@ -98,11 +98,11 @@ def finals_by_bfs(level: Level, pivot: int | None = None, limit: int = 12) -> di
     breadth-first search over the rules engine's boards; solved boards are expanded too (d may be reached
     from a board solved in another colour)."""
     start = Board.start(level)
-    keys = level.color_keys
+    keys = level.colour_keys
     found: dict[str, int] = {}
     if start.solved:
-        found[start.colors[0]] = 0
-    seen = {start.colors}
+        found[start.colours[0]] = 0
+    seen = {start.colours}
     frontier = [start]
     for depth in range(1, limit + 1):
         if len(found) == len(keys) or not frontier:
@@ -112,14 +112,14 @@ def finals_by_bfs(level: Level, pivot: int | None = None, limit: int = 12) -> di
             if pivot is None:
                 moves = (move for _, move in region_moves(board, keys))
             else:
-                moves = (Move(pivot, c) for c in keys if c != board.colors[pivot])
+                moves = (Move(pivot, c) for c in keys if c != board.colours[pivot])
             for move in moves:
                 child = apply_move(board, move) if pivot is None else apply_move(board, move, pivot=pivot)
-                if child.colors in seen:
+                if child.colours in seen:
                     continue
-                seen.add(child.colors)
+                seen.add(child.colours)
                 if child.solved:
-                    found.setdefault(child.colors[move.cell], depth)
+                    found.setdefault(child.colours[move.cell], depth)
                 nxt.append(child)
         frontier = nxt
     return found

@@ -60,7 +60,7 @@ def colour_bijection(a: Level, b: Level) -> dict[str, str] | None:
     if a.labels != b.labels:
         return None
     m: dict[str, str] = {}
-    for x, y in zip(a.colors, b.colors, strict=True):
+    for x, y in zip(a.colours, b.colours, strict=True):
         if m.setdefault(x, y) != y:
             return None
     return m if len(set(m.values())) == len(m) else None

@@ -108,7 +108,7 @@ def draw_board(level: Level, geometry, palette: dict[str, str], size: tuple[int,
     # each colour's cells a few ΔE off its swatch (mostly in lightness: pale colours keep their hue)
     offsets = {k: 1 + rng.normal(0, 0.03) + rng.normal(0, 0.008, 3) for k in palette}
     for cell, (r, c) in enumerate(level.labels):
-        key = level.colors[cell]
+        key = level.colours[cell]
         base, shade = rgb(palette[key]) * offsets[key], _shade(rng)
         if (base * shade).max() > 240:  # a pale colour is shaded darker: paper is never blown out to white
             shade = np.minimum(shade, 2 - shade)
@@ -242,7 +242,7 @@ SIZES = {  # name: game_shot keyword arguments (the phones measured on real scre
 def with_holes(level: Level, seed: int) -> Level:
     """The 29 x 10 level with two or three patches of holes punched out (a game board's cut-outs)."""
     rng = np.random.default_rng(seed)
-    grid = [[level.colors[level.index((r, c))] for c in range(10)] for r in range(29)]
+    grid = [[level.colours[level.index((r, c))] for c in range(10)] for r in range(29)]
     for _ in range(rng.integers(2, 4)):
         r0, c0, size = rng.integers(0, 29), rng.integers(0, 10), rng.integers(2, 5)
         for r in range(29):
@@ -253,4 +253,4 @@ def with_holes(level: Level, seed: int) -> Level:
 
 
 def game_palette(level: Level, k: int) -> dict[str, str]:
-    return dict(zip(level.color_keys, PALETTES[k % len(PALETTES)], strict=False))
+    return dict(zip(level.colour_keys, PALETTES[k % len(PALETTES)], strict=False))

@@ -255,7 +255,7 @@ def flood_level(side: int) -> tuple[Level, list[dict]]:
     the colours cycle from one other than the corner's, so each differs from the region's."""
     rng = random.Random(1)
     level = Level.from_rows(["".join(rng.choice("ABCD") for _ in range(side)) for _ in range(side)], "square")
-    cycle = "ABCD".replace(level.colors[0], "") + level.colors[0]
+    cycle = "ABCD".replace(level.colours[0], "") + level.colours[0]
     return level, [{"tap": [0, 0], "color": cycle[k % 4]} for k in range(1000)]
 
 

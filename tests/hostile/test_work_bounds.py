@@ -58,14 +58,14 @@ def grid_graph(side: int) -> list[list[int]]:
 
 # --- hostile 1: many colours ------------------------------------------------------------------------------
 
-def _bound_by_definition(adj, colors, num_colors, order):
+def _bound_by_definition(adj, colours, num_colours, order):
     """The bound as bounds.py defines it: one `colour_bound` per final colour and island (quadratic)."""
     per_island = []
-    for nodes in islands(len(colors), adj):
-        per_island.append((ring_radius(nodes, adj, colors)[1], Counter(colors[v] for v in nodes),
-                           gather_costs(nodes, adj, colors)))
+    for nodes in islands(len(colours), adj):
+        per_island.append((ring_radius(nodes, adj, colours)[1], Counter(colours[v] for v in nodes),
+                           gather_costs(nodes, adj, colours)))
     return min(sum(max(rad, colour_bound(counts, d, gather, order)) for rad, counts, gather in per_island)
-               for d in range(num_colors))
+               for d in range(num_colours))
 
 
 @pytest.mark.parametrize("order", [False, True])
@@ -79,9 +79,9 @@ def test_the_bound_for_all_final_colours_at_once_is_the_bound_by_definition(orde
                 if rng.random() < 0.25:
                     adj[a].append(b)
                     adj[b].append(a)
-        colors = [rng.randrange(k) for _ in range(n)]
-        report = bound_report(adj, colors, k + rng.randint(0, 2), vanishing_order=order)
-        assert report.value == _bound_by_definition(adj, colors, k + 3, order)
+        colours = [rng.randrange(k) for _ in range(n)]
+        report = bound_report(adj, colours, k + rng.randint(0, 2), vanishing_order=order)
+        assert report.value == _bound_by_definition(adj, colours, k + 3, order)
         assert report.colour_part >= 0
 
 

@@ -71,13 +71,13 @@ def test_every_beam_pass_and_the_rollout_give_replayable_plans():
         lengths = []
         for entry in BEAM_SCHEDULE:
             for closeness in (True, False):
-                plan = beam_plan(regions.adj, regions.colors, k, seconds=10, schedule=(entry,), closeness=closeness)
+                plan = beam_plan(regions.adj, regions.colours, k, seconds=10, schedule=(entry,), closeness=closeness)
                 assert plan is not None, level.name  # the beam always finishes a small board
                 verify(level, _moves(regions, plan))
                 lengths.append(len(plan))
-        best = beam_plan(regions.adj, regions.colors, k, seconds=10)
+        best = beam_plan(regions.adj, regions.colours, k, seconds=10)
         assert best is not None and len(best) == min(lengths)
-        plan = rollout_plan(regions.adj, regions.colors, k, 2 * regions.size, seconds=10)
+        plan = rollout_plan(regions.adj, regions.colours, k, 2 * regions.size, seconds=10)
         if plan is not None:
             verify(level, _moves(regions, plan), max_moves=2 * regions.size)
             checked += 1

@@ -13,20 +13,20 @@ from tests.helpers.boards import flood_square
 @pytest.mark.parametrize("seed", range(5))
 def test_generated_boards_read_back(tmp_path, seed):
     level = flood_square(6 + seed, 3 + seed % 4, seed)
-    path = tmp_path / f"{level.shape[0]}_{level.shape[1]}_{len(level.color_keys):02d}_{seed:03d}"
+    path = tmp_path / f"{level.shape[0]}_{level.shape[1]}_{len(level.colour_keys):02d}_{seed:03d}"
     path.write_text(flood99_text(level, optimum=7))
     back = load_level(path)  # found by its name
     assert back.shape == level.shape and back.par == 7 and back.name == path.name
     assert back.edges == level.edges
-    rename = dict(zip(level.color_keys, back.color_keys, strict=True))
-    assert tuple(rename[c] for c in level.colors) == back.colors
+    rename = dict(zip(level.colour_keys, back.colour_keys, strict=True))
+    assert tuple(rename[c] for c in level.colours) == back.colours
 
 
 def test_comments_any_whitespace_and_ten_colours():
     text = "# a comment\n# another\n2 5 10\n1 2 3 4 5\n6 7 8 9\t10\n\n0\n"
     level = level_from_flood99(text, "t")
     assert level.shape == (2, 5) and level.par is None
-    assert level.colors == tuple("123456789A")
+    assert level.colours == tuple("123456789A")
 
 
 def test_names_that_are_and_are_not_the_format(tmp_path):

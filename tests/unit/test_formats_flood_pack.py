@@ -25,7 +25,7 @@ def test_one_board_a_line_reads_each_board_in_order():
     assert [lv.name for lv in levels] == [f"pack.txt#{k}" for k in range(1, 6)]
     for level, grid in zip(levels, grids, strict=True):
         assert level.shape == (6, 6) and level.par is None
-        assert [level.colors[level.index((r, c))] for r in range(6) for c in range(6)] == list("".join(grid))
+        assert [level.colours[level.index((r, c))] for r in range(6) for c in range(6)] == list("".join(grid))
 
 
 def test_blocks_of_rows_separated_by_blank_lines():
@@ -33,7 +33,7 @@ def test_blocks_of_rows_separated_by_blank_lines():
     text = "\n\n".join("\n".join(g) for g in grids) + "\n"
     levels = levels_from_pack(text, "p", "golf.txt")
     assert len(levels) == 3 and all(lv.shape == (5, 5) for lv in levels)
-    assert levels[2].colors[levels[2].index((4, 4))] == grids[2][4][4]
+    assert levels[2].colours[levels[2].index((4, 4))] == grids[2][4][4]
     single = levels_from_pack("\n".join(grids[0]), "p", "one.txt")  # one block alone: N lines of N
     assert len(single) == 1 and single[0].shape == (5, 5)
 

@@ -55,7 +55,7 @@ def test_puz_example_has_the_upright_29_by_10_game_layout(path):
     assert level.shape == bench.shape == (29, 10)
     assert level.labels == bench.labels
     rename = {}
-    for ours, theirs in zip(level.colors, bench.colors, strict=True):
+    for ours, theirs in zip(level.colours, bench.colours, strict=True):
         assert rename.setdefault(ours, theirs) == theirs
 
 
@@ -83,7 +83,7 @@ def test_tiny_puz_board_par_and_solution():
     level = level_from_puz(TINY_PUZ, "tiny.puz")
     assert level.geometry == "triangle" and level.size == 7
     assert level.par == 2
-    assert sorted(level.color_keys) == ["1", "2"]
+    assert sorted(level.colour_keys) == ["1", "2"]
     assert len(level.official) == 2
     report = check_official(level)
     assert report.valid and report.equals_par
@@ -118,7 +118,7 @@ def test_puz_embedding_keeps_exactly_the_puz_adjacency(width, rows, data):
     level = level_from_puz(text, "gen.puz")
     cell_of = {t: m.cell for t, m in zip(real, level.official, strict=True)}
     assert sorted(cell_of.values()) == list(range(level.size))
-    assert all(level.colors[cell_of[t]] == tiles[t] for t in real)
+    assert all(level.colours[cell_of[t]] == tiles[t] for t in real)
     tile_of = {c: t for t, c in cell_of.items()}
     ours = {frozenset((tile_of[i], tile_of[j])) for i, j in level.edges}
     assert ours == _puz_adjacency(tiles, width)
@@ -210,7 +210,7 @@ def test_tiny_xml_board_medals_and_solution():
     level = level_from_xml(TINY_XML, "tiny.xml")
     assert level.geometry == "square" and level.shape == (2, 3)
     assert level.name == "tiny"
-    assert level.colors == tuple("123111")
+    assert level.colours == tuple("123111")
     assert level.par == 2
     assert level.medals == (("gold", 2), ("silver", 3), ("bronze", 4))
     assert level.official == (Move(0, "2"), Move(0, "3"))
@@ -312,7 +312,7 @@ def test_bad_json_medals_or_official(tmp_path, extra, where):
 def test_summary_of_a_plain_level():
     level = Level.from_rows(["AAB", "BBB"], "square", par=1)
     s = summarize(level)
-    assert (s.cells, s.regions, s.colors, s.par, s.medals, s.official) == (6, 2, ("A", "B"), 1, (), None)
+    assert (s.cells, s.regions, s.colours, s.par, s.medals, s.official) == (6, 2, ("A", "B"), 1, (), None)
 
 
 def test_a_story_puz_fills_the_game_screen_rows_as_columns_right_to_left():
@@ -327,6 +327,6 @@ def test_a_story_puz_fills_the_game_screen_rows_as_columns_right_to_left():
     tiles[3 * 2 * width + 38 - 5 - 3] = "3"  # screen (5, 6)
     level = level_from_puz(f"01|Default|{low_x}|-5|{width}|{len(tiles)}|{''.join(tiles)}|1||0|", "story.puz")
     assert level.shape == (29, 10) and level.size == 290
-    colour = dict(zip(level.labels, level.colors, strict=True))
+    colour = dict(zip(level.labels, level.colours, strict=True))
     assert {colour[(row, 9)] for row in range(29)} == {"2"}
-    assert colour[(5, 6)] == "3" and sum(c == "3" for c in level.colors) == 1
+    assert colour[(5, 6)] == "3" and sum(c == "3" for c in level.colours) == 1

@@ -25,7 +25,7 @@ def assert_read_back(level: Level, palette: dict[str, str], img: Image.Image) ->
     # the keys are A, B, C, ... in the footer's order, which is the palette's order
     rename = {key: "ABCDEFGHIJ"[n] for n, key in enumerate(palette)}
     assert got.labels == level.labels, f"holes differ: {set(got.labels) ^ set(level.labels)}"
-    wrong = [lab for lab, a, b in zip(level.labels, level.colors, got.colors, strict=True) if rename[a] != b]
+    wrong = [lab for lab, a, b in zip(level.labels, level.colours, got.colours, strict=True) if rename[a] != b]
     assert not wrong, f"cells read wrongly: {wrong}"
     assert [k for k, _ in report.palette] == list(rename.values())
     for (_, want), (_, seen) in zip(palette.items(), report.palette, strict=True):
@@ -135,7 +135,7 @@ def test_a_tall_screenshot_is_read_reduced_and_reported_in_its_own_pixels(tmp_pa
     assert max(x for m in shot.report.cells for x, _ in m.polygon) == pytest.approx(1440, abs=2)
     rename = {key: "ABCDEFGHIJ"[n] for n, key in enumerate(palette)}
     assert shot.level.labels == level.labels
-    assert [rename[k] for k in level.colors] == list(shot.level.colors)
+    assert [rename[k] for k in level.colours] == list(shot.level.colours)
 
 
 @pytest.mark.parametrize(("slip", "readable", "size"), [
@@ -167,7 +167,7 @@ def test_a_board_two_pitches_above_the_anchor_is_read_as_the_board_it_shows():
     read as the board it shows, cell for cell."""
     level = with_holes(load_level(LEVELS / "tri-32b5c-s106.json"), 2)
     palette = game_palette(level, 1)
-    cells = dict(zip(level.labels, level.colors, strict=True))
+    cells = dict(zip(level.labels, level.colours, strict=True))
     rows = ["".join(cells.get((r, c), HOLE) for c in range(10)) for r in range(2, 29)]
     shown = Level.from_rows(rows + [HOLE * 10] * 2, "triangle")
     assert_read_back(shown, palette, game_shot(level, palette, row28=0.026 - 2, **SIZES["750x1334"]))

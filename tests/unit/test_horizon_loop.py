@@ -48,7 +48,7 @@ class Toy:
 
 def footing(lower: int, best: int | None, replayed: list, *, monotone: bool = False) -> Footing:
     return Footing(level=LEVEL, lower=lower, best=None if best is None else solution(best),
-                   source=EngineName.GREEDY, found_at=0.5, size=9, colors=3, moves=solution,
+                   source=EngineName.GREEDY, found_at=0.5, size=9, colours=3, moves=solution,
                    replay=lambda moves, most: replayed.append((len(moves), most)), monotone=monotone)
 
 
@@ -70,7 +70,7 @@ def test_bottom_up_proves_the_first_solved_horizon_optimal() -> None:
     assert result.status == Status.OPTIMAL and len(result.moves) == 5 == result.lower_bound == result.upper_bound
     assert rows(result) == [(2, "bound", "bound"), (3, "infeasible", "search"), (4, "infeasible", "search"),
                             (5, "feasible", "search")]
-    assert replayed == [(5, 5)] and result.engine == EngineName.AUTO and (result.regions, result.colors) == (9, 3)
+    assert replayed == [(5, 5)] and result.engine == EngineName.AUTO and (result.regions, result.colours) == (9, 3)
 
 
 def test_every_horizon_below_the_upper_bound_refuted_proves_it() -> None:

@@ -64,8 +64,8 @@ def test_large_graph_is_laid_out_without_scipy_in_bounded_time(no_scipy):
 def test_a_disconnected_large_graph_is_laid_out(no_scipy):
     a, b = board_graph(30, seed=2), board_graph(30, seed=3)
     shift = a.size
-    level = Level.from_graph({**{f"a{i}": a.colors[i] for i in range(a.size)},
-                              **{f"b{i}": b.colors[i] for i in range(b.size)}},
+    level = Level.from_graph({**{f"a{i}": a.colours[i] for i in range(a.size)},
+                              **{f"b{i}": b.colours[i] for i in range(b.size)}},
                              [(f"a{i}", f"a{j}") for i, j in a.edges] + [(f"b{i}", f"b{j}") for i, j in b.edges])
     assert level.size == shift + b.size >= LARGE
     pos = np.array(graph_layout(level))

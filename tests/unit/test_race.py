@@ -25,7 +25,7 @@ NO_UPPER = SolveOptions(upper=UpperOptions(beam=False, rollout=False))  # the gr
 
 def test_make_search_falls_back_to_python():
     regions = BOARDS[0][2]
-    assert isinstance(make_search(regions.adj, regions.colors, len(regions.palette), compiled=False), IDAStar)
+    assert isinstance(make_search(regions.adj, regions.colours, len(regions.palette), compiled=False), IDAStar)
 
 
 @pytest.mark.slow
@@ -91,7 +91,7 @@ def test_compiled_search_stops_a_horizon_another_process_proved():
     from kamicp.prover.search import SearchTimeout
 
     regions = regions_of(bench_level("gen-tri-90b5c-mirror-proper-s703"))
-    search = CompiledIDAStar(regions.adj, regions.colors, len(regions.palette))
+    search = CompiledIDAStar(regions.adj, regions.colours, len(regions.palette))
     flags = (ctypes.c_int * 32)()
     assert search.stop_on(flags)
     flags[9] = 1

@@ -9,7 +9,7 @@ import pytest
 from kamicp import load_level
 from kamicp.board.level import Level, Move
 from kamicp.board.rules import Board, replay
-from kamicp.render.colors import hex_of, parse_color
+from kamicp.render.colours import hex_of, parse_colour
 from kamicp.render.files import step_files, write_picture, write_steps
 from kamicp.render.png import board_png, scene_image, scene_png
 from kamicp.render.scene import board_scene, centroid, flat_items, steps_scenes, strip_scene
@@ -53,8 +53,8 @@ def test_svg_has_one_polygon_per_cell_in_palette_colours(level):
     assert len(polys) == level.size
     for poly in polys:
         i = int(poly.get("data-cell"))
-        assert poly.get("data-color") == level.colors[i]
-        assert poly.get("fill") == hex_of(level, level.colors[i])
+        assert poly.get("data-color") == level.colours[i]
+        assert poly.get("fill") == hex_of(level, level.colours[i])
         assert poly.get("stroke") == poly.get("fill")  # same-colour seams hidden
     assert not marks(svg)
 
@@ -64,7 +64,7 @@ def test_colour_names_become_valid_svg_colours():
     assert hex_of(TRI, "B") == "#000080"
     assert hex_of(TRI, "C") == "#ff8c00"
     unnamed = Level.from_rows(["XY"], "square")
-    assert all(parse_color(hex_of(unnamed, k)) for k in "XY")
+    assert all(parse_colour(hex_of(unnamed, k)) for k in "XY")
     assert hex_of(unnamed, "X") != hex_of(unnamed, "Y")
 
 
@@ -93,11 +93,11 @@ def test_step_pictures_mark_the_tapped_cell_and_name_the_move():
         centre = (float(mark.get("cx")), float(mark.get("cy")))
         assert inside(centre, points(polys[move.cell]))
         caption = "".join(ET.fromstring(svg).find(".//s:text[@class='caption']", NS).itertext())
-        assert caption.startswith(f"{k}. tap {TRI.format_label(move.cell)}") and move.color in caption
+        assert caption.startswith(f"{k}. tap {TRI.format_label(move.cell)}") and move.colour in caption
         swatch = ET.fromstring(svg).find(".//s:rect[@class='swatch']", NS)
-        assert swatch.get("fill") == hex_of(TRI, move.color)
+        assert swatch.get("fill") == hex_of(TRI, move.colour)
         # the picture shows the board after the move
-        assert [p.get("data-color") for _, p in sorted(polys.items())] == list(boards[k].colors)
+        assert [p.get("data-color") for _, p in sorted(polys.items())] == list(boards[k].colours)
 
 
 def test_strip_holds_the_start_board_and_every_step():
@@ -121,7 +121,7 @@ def test_graph_level_is_drawn_as_nodes_and_edges(blog_path):
     nodes = root.findall(".//s:circle[@class='node']", NS)
     assert len(nodes) == level.size
     assert len(root.findall(".//s:line[@class='edge']", NS)) == len(level.edges)
-    assert {n.get("fill") for n in nodes} == {hex_of(level, k) for k in level.color_keys}
+    assert {n.get("fill") for n in nodes} == {hex_of(level, k) for k in level.colour_keys}
     (mark,) = root.findall(".//s:circle[@class='mark']", NS)
     node = next(n for n in nodes if n.get("data-cell") == str(moves[0].cell))
     assert (mark.get("cx"), mark.get("cy")) == (node.get("cx"), node.get("cy"))
@@ -138,9 +138,9 @@ def test_png_matches_the_scene(level, scale):
     for shape in flat_items(scene):
         x, y = centroid(shape.points)
         got = img.getpixel((int(x * scale), int(y * scale)))
-        want = parse_color(shape.fill)
+        want = parse_colour(shape.fill)
         assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= 3, (shape.cell, got, want)
-    assert img.getpixel((0, 0)) == parse_color(scene.background)
+    assert img.getpixel((0, 0)) == parse_colour(scene.background)
 
 
 def test_png_of_a_graph_level_and_a_strip(blog_path):
@@ -148,8 +148,8 @@ def test_png_of_a_graph_level_and_a_strip(blog_path):
     img = open_png(scene_png(strip_scene(level, [Move(level.index("10"), "Purple")]), 1.0))
     assert img.size[0] > 2 * img.size[1] - 200
     colours = {c for _, c in img.getcolors(1 << 20)}
-    for key in level.color_keys:
-        assert parse_color(hex_of(level, key)) in colours
+    for key in level.colour_keys:
+        assert parse_colour(hex_of(level, key)) in colours
 
 
 def test_scene_image_is_antialiased():

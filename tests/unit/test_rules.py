@@ -44,7 +44,7 @@ def test_apply_move_merges_with_neighbours():
     level = Level.from_rows(["ABA"], "square")
     boards = replay(level, [Move(1, "A")])
     assert boards[-1].solved
-    assert boards[0].colors == ("A", "B", "A")
+    assert boards[0].colours == ("A", "B", "A")
 
 
 @pytest.mark.parametrize(("move", "rule"), [

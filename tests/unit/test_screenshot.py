@@ -26,7 +26,7 @@ def test_clean_render_round_trips_exactly(path):
     shot = level_from_image(render(level), level.geometry)
     assert_same_region_graph(level, shot.level)
     report = shot.report
-    assert report.shape == level.shape and report.colors == len(level.color_keys)
+    assert report.shape == level.shape and report.colours == len(level.colour_keys)
     assert not report.uncertain and not report.warnings and report.holes == 0
     assert dict(report.palette) == {k: v for k, v in shot.level.palette}
     # colours come back as the palette they were drawn in (to within rounding)

@@ -47,7 +47,7 @@ class ImportReport:
     par_note: str = ""  # how the par was read, or why not
 
     @property
-    def colors(self) -> int:
+    def colours(self) -> int:
         return len(self.palette)
 
     def overlay_cells(self) -> tuple[tuple[tuple[tuple[float, float], ...], tuple[float, float], str, bool], ...]:

@@ -22,11 +22,11 @@ FALLBACK = ["#e76f51", "#2a9d8f", "#e9c46a", "#264653", "#f4a261", "#8ab17d", "#
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
 # The 148 CSS / SVG colour keywords, as Pillow ships them (name -> '#rrggbb').
-CSS_COLORS: dict[str, str] = {name: hexcode.lower() for name, hexcode in ImageColor.colormap.items()}
+CSS_COLOURS: dict[str, str] = {name: hexcode.lower() for name, hexcode in ImageColor.colormap.items()}
 
 
 @lru_cache(maxsize=1024)  # (the same few palette codes, fallbacks and CSS names, asked per colour)
-def parse_color(text: str) -> RGB | None:
+def parse_colour(text: str) -> RGB | None:
     """'#rgb', '#rrggbb', a CSS colour name or a colour rich knows, as RGB; None if it is none of these."""
     s = text.strip()
     m = _HEX.fullmatch(s)
@@ -35,9 +35,9 @@ def parse_color(text: str) -> RGB | None:
         if len(h) == 3:
             h = "".join(ch * 2 for ch in h)
         return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
-    css = CSS_COLORS.get(s.lower().replace(" ", "").replace("_", ""))
+    css = CSS_COLOURS.get(s.lower().replace(" ", "").replace("_", ""))
     if css is not None:
-        return parse_color(css)
+        return parse_colour(css)
     try:
         t = Color.parse(s.lower()).get_truecolor()
     except ColorParseError:
@@ -52,14 +52,14 @@ def to_hex(rgb: RGB) -> str:
 def rgb_of(level: Level, key: str) -> RGB:
     """The display colour of a colour key: its palette entry, else the key as a colour name, else the
     terminal's fallback colour for the key (so pictures and terminal agree on unnamed keys)."""
-    for candidate in (level.display_color(key), key):
+    for candidate in (level.display_colour(key), key):
         if candidate:
-            rgb = parse_color(candidate)
+            rgb = parse_colour(candidate)
             if rgb is not None:
                 return rgb
     position = level.key_position(key)
     if position is not None:
-        return parse_color(FALLBACK[position % len(FALLBACK)]) or (255, 255, 255)
+        return parse_colour(FALLBACK[position % len(FALLBACK)]) or (255, 255, 255)
     return (255, 255, 255)
 
 
