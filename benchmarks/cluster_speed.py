@@ -49,7 +49,8 @@ def record(specs: list[str], seconds: float, clusters: int) -> dict:
     for spec in specs:
         path, h = spec.rsplit(":", 1)
         regions = regions_of(load_level(path))
-        ida = search.CompiledIDAStar(regions.adj, regions.colours, len(regions.palette), clusters=clusters)
+        colours = getattr(regions, "colours", None) or regions.colors  # (a tree before the one spelling: colors)
+        ida = search.CompiledIDAStar(regions.adj, colours, len(regions.palette), clusters=clusters)
         t0 = time.thread_time()  # the search runs on this thread
         try:
             plan = ida.within(int(h), _deadline(seconds))

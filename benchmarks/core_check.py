@@ -60,7 +60,8 @@ def record(files: list[str], seconds: float) -> dict:
     out: dict = {"core": str(Path(search.__file__).resolve().parent), "levels": {}}
     for path in files:
         regions = regions_of(load_level(path))
-        adj, colours, k = regions.adj, regions.colours, len(regions.palette)
+        # (a tree before the one spelling names them `colors`)
+        adj, colours, k = regions.adj, getattr(regions, "colours", None) or regions.colors, len(regions.palette)
         if k > 15:
             continue
         row: dict = {"regions": regions.size, "ida": {}}
