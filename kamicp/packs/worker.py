@@ -80,6 +80,8 @@ def _serve(conn, settings: PackSettings) -> None:
     """Answer each level sent on `conn`, one after another, until None (or the pipe's end)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     on_parent_death(signal.SIGTERM)
+    with contextlib.suppress(ValueError, OSError):  # a crashing level leaves its row, not a core file
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     while True:
         try:
             job = conn.recv()

@@ -284,9 +284,9 @@ def test_the_page_says_how_to_play_and_has_keys(page_for):
     keys = page.text_content('[data-testid="keys"]')
     assert all(word in keys for word in ("1–9", "U undo", "R restart", "H hint", "S solve"))
     page.keyboard.press("2")
-    assert page.get_attribute('#palette [aria-pressed="true"]', "data-colour") == level.colour_keys[1]
+    assert page.get_attribute('#palette [aria-pressed="true"]', "data-colour") == level.display_keys[1]
     first = cell_selector(level, 0)
-    target = next(k for k in range(len(level.colour_keys)) if level.colour_keys[k] != level.colours[0])
+    target = next(k for k in range(len(level.display_keys)) if level.display_keys[k] != level.colours[0])
     page.keyboard.press(str(target + 1))
     page.click(first)
     wait_moves(page, 1)

@@ -230,7 +230,7 @@ def test_report_wraps_the_proof_shows_reasons_and_escapes_names(tmp_path: Path) 
     assert all(len(line) <= 80 for line in lines)
     text = " ".join(part.strip() for line in lines for part in line.split("│"))
     text = " ".join(text.split())
-    assert re.search(r"5-6 search, 7 \w+✓", text), res.stdout  # the whole proof, wrapped, not cut
+    assert re.search(r"≤[0-9]+ bound, [0-9-]+ search, 7 \w+✓", text), res.stdout  # the whole proof, wrapped, not cut
     assert "field 'geometry': missing" in text
     assert not any(line.startswith("fake") for line in lines) and "evil\\nfake" in res.stdout
 

@@ -50,7 +50,7 @@ def test_help_reads_cleanly_at_80_columns(command: str | None) -> None:
     assert "<bool>" not in text and "<int" not in text and "<float" not in text and "<path>" not in text
     usage = next(line for line in text.splitlines() if "Usage:" in line)
     assert "{" not in usage and "}" not in usage, usage
-    wide = _help(command, columns=400) if command else _help(columns=400)
+    wide = _help(command, columns=1000) if command else _help(columns=1000)
     assert not _broken_lines(wide.stdout), _broken_lines(wide.stdout)
 
 
