@@ -27,6 +27,8 @@ from kamicp.runtime.text import cut
 
 FORMAT = "floodpack"
 MAX_PAR_DIGITS = 4  # a pars line of at most this many digits is a par; a longer line is a solution
+MAX_BOARDS = 100_000  # boards in one pack file (the field's sets hold 1000)
+MAX_PACK_CELLS = 5_000_000  # cells of all its boards together (its largest set holds 576,000)
 
 
 def _numbered(text: str) -> list[tuple[int, str]]:
@@ -82,6 +84,11 @@ def levels_from_pack(text: str, source: str, name: str) -> list[Level]:
     boards = _boards(text, source)
     if not boards:
         raise FormatError("no boards in the file", source=source)
+    if len(boards) > MAX_BOARDS:
+        raise FormatError(f"{len(boards)} boards is over the limit of {MAX_BOARDS} in one pack", source=source)
+    cells = sum(len(rows) * len(rows[0]) for _, rows in boards)
+    if cells > MAX_PACK_CELLS:
+        raise FormatError(f"{cells} cells in all is over the limit of {MAX_PACK_CELLS} in one pack", source=source)
     levels = []
     for k, (line, rows) in enumerate(boards, start=1):
         check_cells(len(rows) * len(rows[0]), source=source, where=f"board {k} (line {line})")

@@ -79,3 +79,10 @@ def test_the_cell_limit_is_per_board_not_per_pack(monkeypatch):
     assert len(levels_from_pack(text, "p", "pack.txt")) == 3
     with pytest.raises(FormatError, match=r"board 2 \(line 2\): 49 cells is over the limit of 40"):
         levels_from_pack("".join(boards(1, 6, 4)[0]) + "\n" + "".join(boards(1, 7, 4)[0]) + "\n", "p", "pack.txt")
+
+
+def test_a_pack_of_too_many_boards_is_refused_before_any_level_is_built():
+    from kamicp.formats.flood_pack import MAX_BOARDS
+
+    with pytest.raises(FormatError, match=f"{MAX_BOARDS + 1} boards is over the limit of {MAX_BOARDS}"):
+        levels_from_pack("1\n" * (MAX_BOARDS + 1), "p", "many.txt")
