@@ -6,13 +6,13 @@ one-line error that ends a command (`fail`, `bad_input`). User text printed thro
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import typer
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult, RichCast
-from rich.markup import escape
 from rich.segment import Segment
 from rich.text import Text
 
@@ -74,10 +74,25 @@ out = SafeConsole(highlight=False)
 err = SafeConsole(stderr=True, highlight=False)
 
 
+_BRACKET = re.compile(r"(\\*)\[(?=([a-z#/@][^[]*?\])?)")  # a '[' with the backslashes before it; group 2: a tag
+
+
+def _escape_markup(text: str) -> str:
+    """`text` as rich markup that shows it as written. rich's own escape() covers only a '[' that starts a tag,
+    while its markup also reads a backslash before any other '[', and before the closing tag, as an escape:
+    k backslashes before a tag's '[' become 2k + 1, before another '[' k + 1, at the end 2k."""
+    def bracket(m: re.Match) -> str:
+        k = len(m.group(1))
+        return "\\" * (2 * k + 1 if m.group(2) is not None else k + 1) + "["
+
+    text = _BRACKET.sub(bracket, text)
+    return text + "\\" * (len(text) - len(text.rstrip("\\")))
+
+
 def shown(value: object) -> str:
     """User text (a name, a path, a colour) to embed in a rich markup string: control characters
     escaped (kamicp.render.safe.printable) and markup escaped, so it prints as written."""
-    return escape(printable(value))
+    return _escape_markup(printable(value))
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
