@@ -13,7 +13,7 @@ from kamicp.errors import FormatError, KamiError
 from kamicp.formats.common import check_cells, check_range, load_json, read_text_file
 from kamicp.limits import ENV, MAX_PLAYED, limits, too_many_played
 from kamicp.runtime.atomic import write_atomic
-from kamicp.runtime.text import cut, short
+from kamicp.runtime.text import short
 
 
 def _is_int(value: Any) -> bool:
@@ -202,7 +202,7 @@ def _graph_level(data: dict, source: str, name: str, par: int | None, palette: d
     check_cells(len(nodes), source=source, where="field 'nodes'", what="nodes")
     for node, colour in nodes.items():
         if not isinstance(colour, str) or not colour:
-            raise FormatError(f"node {cut(node)}: colour must be a non-empty string, got {short(colour)}",
+            raise FormatError(f"node {short(node)}: colour must be a non-empty string, got {short(colour)}",
                               source=source, where="field 'nodes'")
     edges = data.get("edges", [])
     if not isinstance(edges, list):

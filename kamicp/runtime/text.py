@@ -11,7 +11,10 @@ from kamicp.limits import MAX_DIGITS
 
 
 def cut(text: str, width: int = 60) -> str:
-    """Text from a file for an error message, cut to `width` characters."""
+    """Text from a file for an error message, cut to `width` characters, a control character escaped (so a
+    message stays one line)."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
     return text if len(text) <= width else text[:width - 3] + "..."
 
 

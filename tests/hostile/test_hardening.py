@@ -430,3 +430,15 @@ def test_a_huge_screenshot_is_read_reduced_in_bounded_memory(tmp_path):
     assert "square, 10 x 16" in proc.stdout
     peak_mb = int(proc.stderr.strip().splitlines()[-1]) / 1024
     assert peak_mb < 700, f"peak {peak_mb:.0f} MB"
+
+
+def test_a_node_id_with_a_newline_stays_on_the_error_line(tmp_path):
+    """The slow fuzzer's find: a graph node named "\\n" without a colour broke the error message in two."""
+    from kamicp.errors import FormatError
+    from kamicp.formats import load_level
+
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"geometry": "graph", "nodes": {"\n": None}, "edges": []}))
+    with pytest.raises(FormatError) as info:
+        load_level(path)
+    assert "\n" not in str(info.value) and 'node "\\n": colour must be a non-empty string' in str(info.value)
