@@ -70,8 +70,8 @@ def _safe_text(text: str) -> str:
     return "\n".join("\t".join(printable(part) for part in line.split("\t")) for line in text.split("\n"))
 
 
-out = SafeConsole(highlight=False)
-err = SafeConsole(stderr=True, highlight=False)
+out = SafeConsole(highlight=False, emoji=False)  # (a name like ":a:" prints as written)
+err = SafeConsole(stderr=True, highlight=False, emoji=False)
 
 
 _BRACKET = re.compile(r"(\\*)\[(?=([a-z#/@][^[]*?\])?)")  # a '[' with the backslashes before it; group 2: a tag

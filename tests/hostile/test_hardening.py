@@ -442,3 +442,14 @@ def test_a_node_id_with_a_newline_stays_on_the_error_line(tmp_path):
     with pytest.raises(FormatError) as info:
         load_level(path)
     assert "\n" not in str(info.value) and 'node "\\n": colour must be a non-empty string' in str(info.value)
+
+
+def test_a_name_that_looks_like_an_emoji_code_prints_as_written(tmp_path):
+    from typer.testing import CliRunner
+
+    from kamicp.cli import app
+
+    path = tmp_path / "emoji.json"
+    path.write_text(json.dumps({"name": ":a:", "geometry": "square", "rows": ["AB", "BA"], "par": 2}))
+    res = CliRunner().invoke(app, ["solve", str(path)])
+    assert res.exit_code == 0 and res.stdout.startswith(":a:: "), res.stdout
