@@ -40,14 +40,15 @@ def default_jobs(engine: str) -> int:
 
 def _read(path: Path, fmt: str | None, geometry: str | None) -> list[Loaded]:
     """The levels of one file: one, or every board of a pack file (named FILE#K), or its error."""
-    if not path.exists() and split_selection(path)[1] is None:
+    selected = split_selection(path)[1] is not None  # FILE#K: one board of a pack file
+    if not path.exists() and not selected:
         return [Loaded(str(path), None, f"{path}: no such file or folder (or no file matches this pattern)")]
     try:
         if fmt is None and path.suffix.lower() in SCREENSHOT_SUFFIXES:
             from kamicp.formats.screenshot import read_screenshot  # numpy and PIL: only for a picture
 
             return [Loaded(str(path), read_screenshot(path, geometry).level)]  # the game's geometry, or the board's
-        if split_selection(path)[1] is not None:
+        if selected:
             return [Loaded(str(path), load_level(path, fmt, geometry))]
         # in a mixed pack, --geometry is for the text grids (game files know their geometry)
         fmt = fmt or detect_format(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import multiprocessing
 import shutil
 from collections.abc import Iterator
@@ -364,27 +365,28 @@ def test_a_bundled_level_can_be_picked(page_for):
 
 
 # --- one message, readable labels, the menu, the solver's moves, the icon, a phone held sideways (issue 37)
+def _refused(page, action: str, status: int, error: str) -> None:
+    """Press the `action` button (hint, solve) while the server answers it with `status` and `error`
+    (Retry-After 20 s), and wait until the page shows the error and lets the button be pressed again."""
+    page.route(f"**/api/{action}", lambda route: route.fulfill(
+        status=status, headers={"Retry-After": "20"}, content_type="application/json",
+        body=json.dumps({"error": error})))
+    page.click(f'[data-testid="{action}"]')
+    page.wait_for_selector('[data-testid="error"]:not([hidden])', timeout=WAIT)
+    page.wait_for_function(f"!document.querySelector('[data-testid={action}]').disabled", timeout=WAIT)
+
+
 def test_a_server_stopping_mid_hint_shows_one_message(page_for):
     """It showed "The server is busy: try again in 20 s." beside "error: the server is stopping"."""
     page, _ = page_for("blog-18.json")
-    page.route("**/api/hint", lambda route: route.fulfill(
-        status=503, headers={"Retry-After": "20"}, content_type="application/json",
-        body='{"error": "the server is stopping"}'))
-    page.click('[data-testid="hint"]')
-    page.wait_for_selector('[data-testid="error"]:not([hidden])', timeout=WAIT)
-    page.wait_for_function("!document.querySelector('[data-testid=hint]').disabled", timeout=WAIT)
+    _refused(page, "hint", 503, "the server is stopping")
     assert page.text_content('[data-testid="message"]') == ""
     assert "the server is stopping" in page.text_content('[data-testid="error"]')
 
 
 def test_an_answer_too_late_is_an_error_not_a_busy_server(page_for):
     page, _ = page_for("blog-18.json")
-    page.route("**/api/solve", lambda route: route.fulfill(
-        status=504, headers={"Retry-After": "20"}, content_type="application/json",
-        body='{"error": "no answer within 20 s"}'))
-    page.click('[data-testid="solve"]')
-    page.wait_for_selector('[data-testid="error"]:not([hidden])', timeout=WAIT)
-    page.wait_for_function("!document.querySelector('[data-testid=solve]').disabled", timeout=WAIT)
+    _refused(page, "solve", 504, "no answer within 20 s")
     assert "busy" not in page.text_content('[data-testid="message"]')
 
 

@@ -217,10 +217,7 @@ def test_sigterm_stops_at_once_with_solves_running(tmp_path):
         assert time.monotonic() - start < 8
         log = proc.stderr.read()
         assert "Traceback" not in log and log.strip().endswith("stopped"), log
-        end = time.monotonic() + 5
-        while _session_processes(proc.pid) and time.monotonic() < end:
-            time.sleep(0.1)
-        assert not _session_processes(proc.pid)
+        assert_session_ends(proc.pid)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
@@ -240,6 +237,14 @@ def _upload_quietly(url: str, data: bytes) -> None:
 def _descendants(pid: int) -> list[int]:
     out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
     return [int(p) for p in out.split()]
+
+
+def assert_session_ends(sid: int, wait: float = 5.0) -> None:
+    """Every process of session `sid` ends within `wait` seconds (nothing left behind)."""
+    end = time.monotonic() + wait
+    while _session_processes(sid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _session_processes(sid)
 
 
 def _session_processes(sid: int) -> list[int]:
@@ -547,10 +552,7 @@ def test_sigterm_stops_at_once_with_an_upload_being_drawn_and_a_replay_running(t
         assert time.monotonic() - start < 5
         log = proc.stderr.read()
         assert "Traceback" not in log and log.strip() == "stopped", log
-        end = time.monotonic() + 5
-        while _session_processes(proc.pid) and time.monotonic() < end:
-            time.sleep(0.1)
-        assert not _session_processes(proc.pid)
+        assert_session_ends(proc.pid)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
