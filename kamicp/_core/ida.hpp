@@ -68,6 +68,10 @@ class Ida {
         stop_len_ = flags ? length : 0;
     }
 
+    // Publish the node count into *counter every 256 nodes (memory the caller keeps alive as long as this
+    // search; nullptr detaches), so another process can show the search's rate while a horizon runs.
+    void attach_counter(volatile long long *counter) { counter_ = counter; }
+
     // A plan of at most `threshold` moves into plan(), or a proof that there is none; time_limit < 0: none.
     Outcome within(int threshold, double time_limit) {
         plan_.clear();
@@ -125,6 +129,7 @@ class Ida {
     std::chrono::steady_clock::time_point deadline_;
     const volatile int *stop_ = nullptr;
     int stop_len_ = 0;
+    volatile long long *counter_ = nullptr;
 
     void setup_frames(int threshold) {
         kb_ = (n_ + 1) / 2;
@@ -150,6 +155,7 @@ class Ida {
     void tick() {
         ++nodes_;
         if ((nodes_ & 255) != 0) return;
+        if (counter_) *counter_ = nodes_;
         if (has_deadline_ && std::chrono::steady_clock::now() > deadline_) throw Timeout{};
         if (stop_ && threshold_ < stop_len_ && stop_[threshold_]) throw Timeout{};
     }

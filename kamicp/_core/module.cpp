@@ -160,6 +160,18 @@ PyObject *py_set_stop(PyObject *, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+// set_counter(handle, address): the int64 at `address` (shared memory the caller keeps alive as long as the
+// handle) receives the search's node count every 256 nodes; address 0 detaches.
+PyObject *py_set_counter(PyObject *, PyObject *args) {
+    PyObject *cap;
+    unsigned long long address;
+    if (!PyArg_ParseTuple(args, "OK", &cap, &address)) return nullptr;
+    Ida *s = as_search(cap);
+    if (!s) return nullptr;
+    s->attach_counter(reinterpret_cast<volatile long long *>(static_cast<uintptr_t>(address)));
+    Py_RETURN_NONE;
+}
+
 PyObject *py_within(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"handle", "threshold", "seconds", nullptr};
     PyObject *cap;
@@ -426,6 +438,7 @@ PyMethodDef methods[] = {
      "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
+    {"set_counter", py_set_counter, METH_VARARGS, "set_counter(handle, address of a shared int64 or 0)"},
     {"beam", KW(py_beam),
      "beam(adj, start, num_colors, width, fan, seconds, *, closeness=True, ring=True) -> plan or None"},
     {"rollout", KW(py_rollout),

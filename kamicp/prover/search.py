@@ -142,6 +142,14 @@ class CompiledIDAStar:
         _fastsearch.set_stop(self._handle, ctypes.addressof(flags), len(flags))
         return True
 
+    def count_into(self, counter) -> None:
+        """Publish the running horizon's node count into `counter` (a ctypes c_longlong, e.g. a
+        multiprocessing Value in shared memory, kept alive here) every 256 nodes, for another process to read."""
+        import ctypes
+
+        self._counter = counter
+        _fastsearch.set_counter(self._handle, ctypes.addressof(counter))
+
     def within(self, threshold: int, deadline: Deadline = NEVER) -> Plan | None:
         left = -1.0 if not deadline.limited else deadline.left()  # (-1: no limit)
         status, plan, self.nodes = _fastsearch.within(self._handle, threshold, seconds=left)
