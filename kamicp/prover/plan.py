@@ -24,7 +24,7 @@ WINDOW = 256  # cube tasks in flight at most: kamicp.prover.distributed.WINDOW (
 # Seconds each cube task costs beyond its own measured seconds (scheduling, sending the task and its answer,
 # recording it), fitted from one-worker LocalCluster runs: benchmarks/topics/distributed.md, "Planning a
 # cluster: simulated makespan".
-TASK_OVERHEAD = 0.01
+TASK_OVERHEAD = 0.02
 PLAN_WORKERS = (16, 100, 1000)  # the cluster sizes a plan names besides this machine's cores
 
 
