@@ -95,12 +95,16 @@ class ClusterPlan:
                 "rows": [r.to_dict() for r in self.rows]}
 
 
-def cluster_plan(estimate: Estimate, cube_seconds: Sequence[float] | None = None, *,
+def cluster_plan(estimate: Estimate, cube_seconds: Sequence[float] | None = None, *, cubes: int | None = None,
                  workers: Sequence[int] | None = None, overhead: float = TASK_OVERHEAD) -> ClusterPlan:
     """The makespan of the open horizon (`estimate`) on each cluster size of `workers` (default: this
-    machine's cores, then PLAN_WORKERS). With `cube_seconds` (the run's measured cube costs, in the order
-    sent) their distribution, scaled so that their sum is the estimate's seconds, is simulated with the
-    per-task `overhead`; without (or when they sum to nothing) the seconds are divided evenly."""
+    machine's cores, then PLAN_WORKERS). With `cube_seconds` (the measured seconds of the run's cube tasks,
+    in the order sent: not the cubes the parent's bound refuted, nor those from the store) their
+    distribution, scaled so that their sum is the estimate's seconds, is simulated with the per-task
+    `overhead`; `cubes`, the open horizon's cube tasks when more than were measured (a run stopped
+    mid-horizon), repeats the measured costs in order up to that many before scaling (the cubes still
+    running then, likely the long ones, are not in the sample). Without costs (or when they sum to
+    nothing) the seconds are divided evenly."""
     sizes = sorted(set(workers if workers is not None else ((os.cpu_count() or 1), *PLAN_WORKERS)))
     if not sizes or sizes[0] < 1:
         raise ValueError(f"cluster sizes must be at least 1 (got {sizes})")
@@ -109,7 +113,8 @@ def cluster_plan(estimate: Estimate, cube_seconds: Sequence[float] | None = None
         rows = tuple(PlanRow(n, estimate.seconds / n) for n in sizes)
         return ClusterPlan(estimate, rows)
     assert cube_seconds is not None
-    scale = estimate.seconds / measured
-    costs = [c * scale for c in cube_seconds]
+    sample = [cube_seconds[k % len(cube_seconds)] for k in range(max(cubes or 0, len(cube_seconds)))]
+    scale = estimate.seconds / sum(sample)
+    costs = [c * scale for c in sample]
     rows = tuple(PlanRow(n, simulate_makespan(costs, n, window=run_window(n), overhead=overhead)) for n in sizes)
     return ClusterPlan(estimate, rows, cubes=len(costs), longest=max(costs), scale=scale)

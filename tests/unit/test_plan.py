@@ -124,3 +124,10 @@ def test_a_plan_as_data() -> None:
     assert data["estimate"]["horizon"] == 11
     with pytest.raises(ValueError):
         cluster_plan(estimate(1), workers=(0,))
+
+
+def test_a_partial_sample_is_repeated_up_to_the_horizons_cubes() -> None:
+    plan = cluster_plan(estimate(9000), [1.0, 2.0], cubes=6, workers=(1000,), overhead=0)
+    assert plan.cubes == 6 and plan.scale == 1000 and plan.longest == 2000  # (1, 2, 1, 2, 1, 2): 9 s
+    assert plan.rows[0].seconds == 2000
+    assert cluster_plan(estimate(6000), [1.0, 2.0], cubes=1, workers=(1,)).cubes == 2  # (never fewer)
