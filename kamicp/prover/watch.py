@@ -23,6 +23,7 @@ from kamicp.prover.estimate import Estimate
 from kamicp.runtime.clock import Deadline
 
 PERIOD = 0.5  # seconds between samples (the CLI's line refreshes at least once a second)
+MIN_SPAN = 0.25  # seconds: the shortest span a rate is measured over
 
 
 @dataclass(frozen=True)
@@ -130,10 +131,12 @@ class Watcher:
             horizon = None  # (a stale reading: that horizon is settled)
         nodes, now = (self.nodes() if self.nodes is not None else 0), time.monotonic()
         base, since = self._counted
-        rate = None
-        if self.nodes is not None and s["engine"] == "search" and horizon is not None and now > since:
-            rate = max(nodes - base, 0) / (now - since)
-        self._counted = (nodes, now)
+        rate, spanned = None, now - since >= MIN_SPAN
+        if self.nodes is not None and s["engine"] == "search" and horizon is not None:
+            # (a snapshot right after another, at a change, keeps the last rate: the count moves by 256 nodes)
+            rate = max(nodes - base, 0) / (now - since) if spanned else self.last.rate
+        if spanned:
+            self._counted = (nodes, now)
         snap = Snapshot(elapsed=self.deadline.elapsed(), phase=str(s["phase"]), lower=lower, upper=upper,  # type: ignore[arg-type]
                         horizon=horizon, engine=None if horizon is None else s["engine"],  # type: ignore[arg-type]
                         nodes=nodes, rate=rate, cubes_done=self._cubes[0], cubes_total=self._cubes[1])

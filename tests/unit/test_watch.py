@@ -4,6 +4,7 @@ monotone proven bounds, an increasing clock and a horizon between them; the watc
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -14,7 +15,7 @@ from kamicp.prover.request import Budget
 from kamicp.prover.solver import solve
 from kamicp.prover.watch import Snapshot, Watcher
 from kamicp.runtime.clock import Deadline
-from tests.helpers import HARD, LEVELS
+from tests.helpers import HARD, PUZZLES
 
 
 def sane(snaps: list[Snapshot], final_lower: int, final_upper: int | None) -> None:
@@ -51,11 +52,12 @@ def test_the_race_reports_live_snapshots():
 
 @pytest.mark.parametrize("engine", ["search", "cpsat"])
 def test_one_engine_reports_its_horizons(engine: str):
-    level = load_level(LEVELS / "tri-20b4c-s103.json")
+    level = load_level(PUZZLES / "tri-harbour.json")  # bound 4, optimum 6: two horizons refuted
     snaps: list[Snapshot] = []
     res = solve(level, budget=Budget.start(20, engine=engine, watch=snaps.append))
     sane(snaps, res.lower_bound, res.upper_bound)
     assert engine in {s.phase for s in snaps}
+    assert [s.horizon for s in snaps if s.horizon is not None][:1] == [4]
     assert all(s.engine in (None, engine) for s in snaps)
 
 
@@ -75,6 +77,7 @@ def test_the_watcher_keeps_bounds_tight_and_asks_the_estimator():
     counter = [0]
     w.nodes = lambda: counter[0]
     counter[0] = 1000
+    time.sleep(0.3)  # (a rate is measured over at least watch.MIN_SPAN)
     snap = w.sample()
     assert (snap.lower, snap.upper, snap.horizon, snap.engine) == (5, 9, 6, "search")
     assert snap.rate is not None and snap.rate > 0 and snap.nodes == 1000
