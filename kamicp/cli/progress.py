@@ -23,7 +23,7 @@ ProgressJsonOpt = Annotated[Path | None, typer.Option(
     "being refuted, the search's rate) to FILE about once a second and at every change, one per line, the last "
     "when the solve ends (for `tail -f`).")]
 
-STREAM_PERIOD = 1.0  # seconds between two stream lines when nothing changed
+STREAM_PERIOD = 1.0  # a stream line in each second of the run, besides those at a change
 PROGRESS_KEYS = ("elapsed", "lower", "upper", "horizon", "engine", "nodes", "rate")  # --json's `progress`
 
 
@@ -89,8 +89,8 @@ class Follow:
     def _write(self, snap: Snapshot, final: bool = False) -> None:
         facts = (snap.phase, snap.lower, snap.upper, snap.horizon, snap.engine)
         if not final and self._written is not None and self._written[0] == facts and (
-                snap.elapsed - self._written[1] < STREAM_PERIOD):
-            return  # (nothing changed and the last line is recent)
+                snap.elapsed // STREAM_PERIOD == self._written[1] // STREAM_PERIOD):
+            return  # (nothing changed, and this second of the run has its line: samples come twice a second)
         assert self.stream is not None
         self.stream.write(json.dumps(snap.to_dict()) + "\n")
         self._written = (facts, snap.elapsed)
