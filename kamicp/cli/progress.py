@@ -82,8 +82,9 @@ class Follow:
             self._write(snap)
 
     def progress(self, message: str) -> None:
-        """A line of the rules without snapshots (Flood-It): shown until the first snapshot."""
-        if self.status is not None and self.last is None:
+        """A line of the rules without snapshots (Flood-It), or of the work after the solve (count's): shown
+        while no solve is being watched."""
+        if self.status is not None and (self.last is None or self.last.phase == "done"):
             self.status.update(Text(printable(message)))  # type: ignore[attr-defined]
 
     def _write(self, snap: Snapshot, final: bool = False) -> None:
