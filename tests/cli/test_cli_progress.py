@@ -70,3 +70,32 @@ def test_the_stream_path_is_checked_before_any_work(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "does not exist" in res.stderr
     res = runner.invoke(app, ["solve", level, "--dask", "local", "--progress-json", str(tmp_path / "d.jsonl")])
     assert res.exit_code == 2 and "--progress-json" in res.stderr
+
+
+def test_the_live_line_says_what_is_proven_and_what_is_worked_on() -> None:
+    from kamicp.cli.progress import snapshot_line
+    from kamicp.prover.estimate import Estimate
+    from kamicp.prover.watch import Snapshot
+
+    snap = Snapshot(12.34, "race", 11, 13, 12, "search", 5_000_000, 1_234_567.0)
+    assert snapshot_line(snap) == "12.3 s · bounds 11..13 · refuting 12 (search, 1.2M nodes/s) · best plan 13"
+    cubes = Snapshot(3.0, "race", 9, None, 9, "cubes", cubes_done=1, cubes_total=4,
+                     estimate=Estimate(9, 1e9, 7200.0, 1e5, "test"))
+    assert snapshot_line(cubes) == ("3.0 s · lower bound 9 · refuting 9 (cubes, cubes 1/4) · no plan yet · "
+                                    "estimate 7200 s for 9 (not a bound)")
+
+
+def test_the_stream_writes_a_line_a_second_and_every_change(tmp_path: Path) -> None:
+    """Off a terminal there is no live line; the stream skips a sample only when nothing changed within the
+    same second of the run."""
+    from kamicp.cli.progress import following
+    from kamicp.prover.watch import Snapshot
+
+    path = tmp_path / "s.jsonl"
+    with following(True, path) as follow:  # (typer's runner is no terminal: no live line)
+        assert follow.status is None
+        for t, lower in ((0.1, 3), (0.6, 3), (1.1, 3), (1.2, 4), (1.7, 4), (2.2, 4)):
+            follow.watch(Snapshot(t, "search", lower, 9))
+    assert [row["elapsed"] for row in lines(path)] == [0.1, 1.1, 1.2, 2.2]
+    assert follow.facts() == {"elapsed": 2.2, "lower": 4, "upper": 9, "horizon": None, "engine": None,
+                              "nodes": 0, "rate": None}
