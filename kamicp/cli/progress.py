@@ -73,6 +73,7 @@ class Follow:
         self.status, self.stream = status, stream
         self.last: Snapshot | None = None
         self._written: tuple | None = None  # (the facts of the last line written, its elapsed)
+        self._last_written: Snapshot | None = None
 
     def watch(self, snap: Snapshot) -> None:
         self.last = snap
@@ -95,6 +96,12 @@ class Follow:
         assert self.stream is not None
         self.stream.write(json.dumps(snap.to_dict()) + "\n")
         self._written = (facts, snap.elapsed)
+        self._last_written = snap
+
+    def close(self) -> None:
+        """The last snapshot into the stream when it was not written (an interrupted solve ends with it)."""
+        if self.stream is not None and self.last is not None and self.last is not self._last_written:
+            self._write(self.last, final=True)
 
     def facts(self) -> dict | None:
         """`--json`'s `progress`: the last snapshot's facts (None without one)."""
@@ -118,4 +125,8 @@ def following(live: bool, stream: Path | None, *, force: bool = False) -> Iterat
                 handle = stack.enter_context(open(stream, "w" if force else "x", buffering=1, encoding="utf-8"))
             except OSError as e:
                 raise FormatError(f"cannot write: {e.strerror or e}", source=str(stream)) from None
-        yield Follow(status, handle)
+        follow = Follow(status, handle)
+        try:
+            yield follow
+        finally:
+            follow.close()

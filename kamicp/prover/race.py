@@ -324,8 +324,9 @@ def _reader(ledger: Ledger, watcher: Watcher, quick: Result, opts: SolveOptions)
 
     def tick() -> None:
         lower = max(_so_far(quick, ledger).lower_bound, ledger.lower.value)
-        at = [(h, name) for h, name in zip(ledger.working, ENGINE_NAMES, strict=True) if h >= lower]
-        horizon, engine = min(at) if at else (None, None)  # (the lowest open horizon; search before cpsat)
+        at = [(h, i) for i, h in enumerate(ledger.working) if h >= lower]
+        horizon, first = min(at) if at else (None, None)  # (the lowest open horizon; search before cpsat)
+        engine = None if first is None else ENGINE_NAMES[first]
         if horizon is not None and parts > 1 and ledger.cubing(horizon):
             watcher.cubes(ledger.cubes_done(horizon, parts), parts)
             engine = EngineName.CUBES if engine == EngineName.CPSAT else engine

@@ -85,3 +85,30 @@ def test_the_watcher_keeps_bounds_tight_and_asks_the_estimator():
     assert snap.to_dict()["estimate"]["method"] == "test"
     w.on_lower(7)  # the horizon 6 was refuted meanwhile: a stale horizon is not shown
     assert w.last.horizon is None and w.last.lower == 7
+
+
+def test_the_race_reader_shows_the_lowest_open_horizon_search_first():
+    """The parent's reading of the ledger: the lowest horizon at or above the proven bound, the search's when
+    both engines are on it (its rate is the one measured), 'cubes' when CP-SAT solves it in parts."""
+    import multiprocessing as mp
+
+    from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
+    from kamicp.prover.race import Ledger, _reader
+
+    ledger = Ledger(mp.get_context("fork"))
+    snaps: list[Snapshot] = []
+    watcher = Watcher(snaps.append, Deadline.never())
+    quick = Result(level="x", status=Status.UNKNOWN, moves=(), lower_bound=8, upper_bound=11, max_steps=None,
+                   proof=(), engine=EngineName.SEARCH, seconds=0.0, regions=1, colours=1)
+    tick = _reader(ledger, watcher, quick, SolveOptions())
+    ledger.on_best(11)
+    ledger.working[:] = [9, 9]  # (search, cpsat)
+    tick()
+    assert (snaps[-1].lower, snaps[-1].upper, snaps[-1].horizon, snaps[-1].engine) == (8, 11, 9, "search")
+    ledger.publish(Horizon(8, Outcome.INFEASIBLE, 1.0, EngineName.CPSAT))  # 8 refuted: the bound rises
+    ledger.working[:] = [-1, 9]
+    ledger.claim(9, 4)
+    ledger.refuted(9, 0)
+    tick()
+    last = snaps[-1]
+    assert (last.lower, last.horizon, last.engine, last.cubes_done, last.cubes_total) == (9, 9, "cubes", 1, 4)
