@@ -74,6 +74,7 @@ class Follow:
         self.last: Snapshot | None = None
         self._written: tuple | None = None  # (the facts of the last line written, its elapsed)
         self._last_written: Snapshot | None = None
+        self.failed: str | None = None  # why the stream stopped
 
     def watch(self, snap: Snapshot) -> None:
         self.last = snap
@@ -94,7 +95,11 @@ class Follow:
                 snap.elapsed // STREAM_PERIOD == self._written[1] // STREAM_PERIOD):
             return  # (nothing changed, and this second of the run has its line: samples come twice a second)
         assert self.stream is not None
-        self.stream.write(json.dumps(snap.to_dict()) + "\n")
+        try:
+            self.stream.write(json.dumps(snap.to_dict()) + "\n")
+        except OSError as e:  # (a full disk stops the stream, not the solve: said once it ends)
+            self.stream, self.failed = None, str(e.strerror or e)
+            return
         self._written = (facts, snap.elapsed)
         self._last_written = snap
 
@@ -114,7 +119,8 @@ class Follow:
 @contextmanager
 def following(live: bool, stream: Path | None, *, force: bool = False) -> Iterator[Follow]:
     """The live line on stderr (when `live` and stderr is a terminal) and the stream file (line-buffered, so
-    each snapshot is in the file when written), for one solve."""
+    each snapshot is in the file when written), for one solve. A stream that fails midway is closed and
+    said in one line on stderr when the solve ends (its answer is still printed)."""
     with ExitStack() as stack:
         status = stack.enter_context(err.status("solving")) if live and err.is_terminal else None
         handle = None
@@ -130,3 +136,6 @@ def following(live: bool, stream: Path | None, *, force: bool = False) -> Iterat
             yield follow
         finally:
             follow.close()
+            if follow.failed is not None:
+                err.print(f"warning: {printable(stream)}: the progress stream stopped: {printable(follow.failed)}",
+                          markup=False, soft_wrap=True)

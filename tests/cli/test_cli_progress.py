@@ -100,3 +100,19 @@ def test_the_stream_writes_a_line_a_second_and_every_change(tmp_path: Path) -> N
     assert [row["elapsed"] for row in lines(path)] == [0.1, 1.1, 1.2, 2.2, 2.4]
     assert follow.facts() == {"elapsed": 2.4, "lower": 4, "upper": 9, "horizon": None, "engine": None,
                               "nodes": 0, "rate": None}
+
+
+def test_a_stream_that_fails_stops_without_stopping_the_solve() -> None:
+    import errno
+
+    from kamicp.cli.progress import Follow
+    from kamicp.prover.watch import Snapshot
+
+    class Full:
+        def write(self, _text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    follow = Follow(None, Full())  # type: ignore[arg-type]
+    follow.watch(Snapshot(0.1, "search", 3))
+    follow.watch(Snapshot(1.1, "search", 4))  # (no second attempt, no exception)
+    assert follow.failed == "No space left on device" and follow.stream is None and follow.last.lower == 4
