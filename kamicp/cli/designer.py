@@ -18,7 +18,7 @@ from rich.text import Text
 
 from kamicp.board.level import Level
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
+from kamicp.cli.console import bad_input, err, fail, out, plural
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import (
     EngineChoice,
@@ -37,6 +37,7 @@ from kamicp.cli.options import (
     load,
     rules_of,
 )
+from kamicp.cli.progress import following
 from kamicp.cli.signals import interruptible
 from kamicp.designer.count import CountResult, count_optimal
 from kamicp.designer.generate import Generated, GenerateSpec, generate_pack, level_name
@@ -104,9 +105,11 @@ def count_cmd(
         how = rules_of(level, rules, pivot)
     with interruptible():
         try:
-            with bad_input(), spinner(not as_json) as progress:
+            with bad_input(), following(not as_json, None) as follow:
+                live = follow.status is not None  # (the live line on a terminal: the solve's, then the count's)
                 res = count_optimal(level, limit=limit, time_limit=time_limit, engine=engine.value, workers=workers,
-                                    progress=progress, rules=how)
+                                    progress=follow.progress if live else None, rules=how,
+                                    watch=follow.watch if live else None)
         except Interrupted as e:
             if not isinstance(e.result, CountResult):
                 raise  # (the solve before the count: interruptible says what it had proven)

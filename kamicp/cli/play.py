@@ -12,9 +12,10 @@ import typer
 
 from kamicp.board.level import Level, Move
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
+from kamicp.cli.console import bad_input, err, fail, out, plural
 from kamicp.cli.exits import EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, LevelArg, TimeLimit, load
+from kamicp.cli.progress import following
 from kamicp.designer.hint import Hint, HintStatus, hint, parse_moves
 from kamicp.errors import KamiError, Terminated
 from kamicp.prover.request import Budget
@@ -73,8 +74,10 @@ def hint_cmd(
     """Play MOVES, then give an optimal next move and the proven optimum from that position."""
     level = load(level_path, fmt, geometry)
     played = _moves_option(level, moves)
-    with bad_input(), spinner(not as_json) as progress:
-        answer = hint(level, played, budget=Budget.start(time_limit, engine=engine.value, progress=progress))
+    with bad_input(), following(not as_json, None) as follow:
+        live = follow.status is not None  # (the live line on a terminal only)
+        answer = hint(level, played, budget=Budget.start(time_limit, engine=engine.value, watch=follow.watch if live
+                                                         else None, progress=follow.progress if live else None))
     if as_json:
         out.print_json(json.dumps(answer.to_dict(level)))
     else:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, out, plural, print_json, spinner
+from kamicp.cli.console import bad_input, err, out, plural, print_json
 from kamicp.cli.distributed import (
     CubeDepthOpt,
     CubeStoreOpt,
@@ -41,6 +41,7 @@ from kamicp.cli.options import (
     load,
     rules_of,
 )
+from kamicp.cli.progress import Follow, ProgressJsonOpt, check_stream, following
 from kamicp.cli.report import exit_for, print_result, result_data
 from kamicp.cli.signals import interruptible
 from kamicp.prover.request import Budget, Request
@@ -76,6 +77,7 @@ def solve_cmd(
     cube_depth: CubeDepthOpt = None,
     store: CubeStoreOpt = None,
     verbose: VerboseOpt = False,
+    progress_json: ProgressJsonOpt = None,
 ) -> None:
     """Print a shortest solution (taps and colours) with the proof that nothing shorter exists."""
     level = load(level_path, fmt, geometry)
@@ -84,20 +86,24 @@ def solve_cmd(
         _note_rules(level_path, fmt, rules, as_json)
         if steps_dir is not None:
             check_steps_dir(steps_dir, force=force)
+        if progress_json is not None:
+            check_stream(progress_json, force=force)
         no_besides_cube_order = [n for n in no or () if n != "cube-order"]  # --dask takes only --no cube-order
-        unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order)) if value)
+        unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order),
+                                                ("--progress-json", progress_json)) if value)
         distributed = dask_settings(dask, dask_workers, cube_depth, store, how.name != "free", unused, verbose)
         request = Request(level, how, Budget.start(time_limit, max_steps=max_steps, workers=workers, seed=seed,
                                                    engine=engine.value))  # (its clock starts here)
-    cubes = None
-    with interruptible(), bad_input(), spinner(not as_json and distributed is None) as progress:
-        if distributed is not None:
+    cubes, follow = None, None
+    if distributed is not None:
+        with interruptible(), bad_input():
             cubes = solve_on_dask(request, distributed, progress=not as_json)
             result = cubes.result
-        else:
-            result = request.but(progress=progress).solve()
+    else:
+        with interruptible(), bad_input(), following(not as_json, progress_json, force=force) as follow:
+            result = _followed(request, follow).solve()
     if as_json:
-        print_json(cubes.to_dict(level) if cubes else result_data(level, result, how))
+        print_json(cubes.to_dict(level) if cubes else _with_progress(result_data(level, result, how), follow))
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
         print_result(level, result, how, show_moves=result.status != NO_SOLUTION)
@@ -108,6 +114,17 @@ def solve_cmd(
             written = write_steps(steps_dir, level, result.moves, force=force)
         (err if as_json else out).print(f"wrote {len(written)} pictures to {printable(steps_dir)}", markup=False)
     raise typer.Exit(exit_for(result))
+
+
+def _followed(request: Request, follow: Follow) -> Request:
+    """The request with its progress lines and snapshots going to `follow`."""
+    return request.but(progress=follow.progress if follow.status is not None else None, watch=follow.watch)
+
+
+def _with_progress(data: dict, follow: Follow | None) -> dict:
+    """`--json`'s object with the last snapshot's facts as `progress` (when the rules gave snapshots)."""
+    facts = None if follow is None else follow.facts()
+    return data if facts is None else {**data, "progress": facts}
 
 
 @app.command("prove")
@@ -123,18 +140,22 @@ def prove_cmd(
     geometry: GeometryOpt = None,
     rules: RulesOpt = RuleName.FREE,
     pivot: PivotOpt = None,
+    progress_json: ProgressJsonOpt = None,
+    force: ForceOpt = False,
 ) -> None:
     """Prove that LEVEL has no solution with fewer than N moves, or show one that has."""
     level = load(level_path, fmt, geometry)
     with bad_input():
         how = rules_of(level, rules, pivot)
         _note_rules(level_path, fmt, rules, as_json)
+        if progress_json is not None:
+            check_stream(progress_json, force=force)
         request = Request(level, how, Budget.start(time_limit, max_steps=under - 1, workers=workers, seed=seed,
                                                    engine=engine.value))
-    with interruptible(), bad_input(), spinner(not as_json) as progress:
-        result = request.but(progress=progress).solve()
+    with interruptible(), bad_input(), following(not as_json, progress_json, force=force) as follow:
+        result = _followed(request, follow).solve()
     if as_json:
-        data = result_data(level, result, how)
+        data = _with_progress(result_data(level, result, how), follow)
         data["under"] = under
         data["proven"] = result.status == NO_SOLUTION
         print_json(data)

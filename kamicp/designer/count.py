@@ -23,6 +23,7 @@ from kamicp.prover.bounds import quotient_bound
 from kamicp.prover.outcome import CountResult, StoppedBy
 from kamicp.prover.request import Budget, Rules
 from kamicp.prover.solver import OPTIMAL, Free, Progress, Result, request_of
+from kamicp.prover.watch import Watch
 from kamicp.runtime.clock import NEVER, Deadline
 from kamicp.runtime.interrupt import signal_of
 
@@ -223,13 +224,14 @@ def _to_moves(regions: Regions, plan: Sequence[Letter]) -> tuple[Move, ...]:
 
 def count_optimal(level: Level, *, limit: int | None = None, time_limit: float | None = None,
                   engine: str = "auto", workers: int | None = None, progress: Progress | None = None,
-                  rules: Rules | None = None) -> CountResult:
-    """The proven optimum of `level`, the number of optimal solutions and of their classes. `rules`: Kami's
+                  rules: Rules | None = None, watch: Watch | None = None) -> CountResult:
+    """The proven optimum of `level`, the number of optimal solutions and of their classes (`watch`: the solve's
+    progress snapshots, kamicp.prover.watch; the count itself reports to `progress`). `rules`: Kami's
     (`Free`, the default) or another puzzle's, which counts by its own engines (Flood-It's `Pivot`: no two
     moves commute, so the classes are the solutions and there is nothing to limit)."""
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise UsageError(f"limit must be a positive integer, got {limit!r}")
-    budget = Budget.start(time_limit, engine=engine, workers=workers, progress=progress)
+    budget = Budget.start(time_limit, engine=engine, workers=workers, progress=progress, watch=watch)
     request = request_of(level, rules, None, budget)
     if request.rules.name != Free.name:
         if limit is not None:

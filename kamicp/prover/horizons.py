@@ -30,6 +30,7 @@ from kamicp.prover.outcome import EngineName, Horizon, Outcome, Plan, Result, St
 from kamicp.prover.pivot_bound import pivot_term
 from kamicp.prover.request import Budget, Request
 from kamicp.prover.upper import UpperBound, greedy, improve
+from kamicp.prover.watch import Tracker, Watcher, ticking, watcher_of
 from kamicp.runtime.clock import Deadline
 from kamicp.runtime.interrupt import signal_of
 
@@ -76,20 +77,26 @@ def _pivot(regions: Regions, options: SolveOptions, deadline: Deadline) -> Calla
 def run_horizons(request: Request, *, options: SolveOptions | ModelOptions | None = None,
                  coordinator: Coordinator | None = None, prepared: Prepared | None = None,
                  known: Prepared | None = None, refuted: tuple[Horizon, ...] = (),
-                 search: SearchEngine | None = None) -> Result:
+                 search: SearchEngine | None = None, tracker: Tracker | None = None) -> Result:
     """The Kami `request` by one engine (its budget's: 'cpsat' or 'search') through the horizon loop
     (parameters checked by `solver.solve`).
 
     `prepared`: the region graph, bound and upper bound to use as they are; `known`: to improve first (the
     race's workers). `refuted`: horizons already proved infeasible; the loop starts above them and the
     proof includes them. `search`: a search engine for this level to continue with, transposition table
-    and all. `coordinator`: the other engines' proofs and cubes (the race's ledger)."""
+    and all. `coordinator`: the other engines' proofs and cubes (the race's ledger). `tracker`: told where the
+    loop is (the race's ledger, or the first slice's watcher); without one, the budget's `watch` gets
+    snapshots of this loop about twice a second."""
     level, budget, engine = request.level, request.budget, str(request.budget.engine)
     opts = as_solve_options(options)
     coord = coordinator if coordinator is not None else Solo()
+    own = watcher_of(budget.watch, budget.deadline, budget.estimator) if tracker is None else None
+    if own is not None:
+        own.sample()  # (the first snapshot, before the bound: a watcher sees the solve has started)
     try:
-        if prepared is None:
-            prepared = prepare(level, opts, budget.deadline, known=known)
+        with ticking(own):
+            if prepared is None:
+                prepared = prepare(level, opts, budget.deadline, known=known)
     except KeyboardInterrupt as exc:
         raise Interrupted(None, signal_of(exc)) from None
     footing = kami_footing(level, prepared, opts)
@@ -104,12 +111,40 @@ def run_horizons(request: Request, *, options: SolveOptions | ModelOptions | Non
     else:
         runner = search if search is not None else SearchEngine(prepared.regions, opts.search)
         coord.attach(runner.ida)
+        if own is not None:
+            count_nodes(runner, own)
     def hand_over(plan: Plan | None) -> CpSatEngine:  # the race's search process: one worker, another seed
         return cpsat(1, budget.seed + 1, prepared.upper.plan if plan is None else plan)
 
     loop = HorizonLoop(footing, runner, budget, label=EngineName(engine), coordinator=coord,
-                       hand_over=hand_over, race=opts.race, parts=int(opts.cpsat.cubes))
-    return loop.run(refuted)
+                       hand_over=hand_over, race=opts.race, parts=int(opts.cpsat.cubes), tracker=tracker or own)
+    if own is None:
+        return loop.run(refuted)
+    own.update(phase=engine, **prepared_bounds(prepared))
+    with ticking(own):
+        result = loop.run(refuted)
+    finished(own, result)
+    return result
+
+
+def count_nodes(search: SearchEngine, watcher: Watcher) -> None:
+    """Let `watcher` read the search's live node count (published by the search every few hundred nodes)."""
+    import ctypes
+
+    counter = ctypes.c_longlong(0)
+    search.ida.count_into(counter)
+    watcher.nodes = lambda: int(counter.value)
+
+
+def prepared_bounds(prepared: Prepared) -> dict:
+    """A watcher's bounds from what the solve knows before its first horizon."""
+    plan = prepared.upper.plan
+    return {"lower": prepared.bound.value, "upper": None if plan is None else len(plan)}
+
+
+def finished(watcher: Watcher, result: Result) -> None:
+    """The last snapshot: the result's bounds, no horizon open."""
+    watcher.update(phase="done", lower=result.lower_bound, upper=result.upper_bound, horizon=None)
 
 
 def kami_footing(level: Level, prepared: Prepared, options: SolveOptions) -> Footing:
@@ -161,7 +196,7 @@ class HorizonLoop:
 
     def __init__(self, footing: Footing, runner: Prover, budget: Budget, *, label: EngineName,
                  coordinator: SharedProofs | None = None, hand_over: Callable[[Plan | None], Prover] | None = None,
-                 race: RaceOptions | None = None, parts: int = 0) -> None:
+                 race: RaceOptions | None = None, parts: int = 0, tracker: Tracker | None = None) -> None:
         self.footing, self.level, self.runner, self.label = footing, footing.level, runner, label
         self.coord = coordinator if coordinator is not None else Solo()
         self.max_steps = budget.max_steps
@@ -175,6 +210,16 @@ class HorizonLoop:
         self.proof: list[Horizon] = []
         self.lb = footing.lower
         self.monotone = footing.monotone
+        self.track = tracker
+
+    def _tell(self, steps: int | None, lower: int | None = None) -> None:
+        """Tell the tracker the bounds proven so far and the horizon now being answered (None: none)."""
+        if self.track is None:
+            return
+        self.track.on_lower(self.lb if lower is None else lower)
+        if self.best is not None:
+            self.track.on_best(len(self.best))
+        self.track.on_horizon(steps, str(self.runner.name))
 
     def _hand_over(self) -> None:
         """The race's search process switches to CP-SAT."""
@@ -187,6 +232,7 @@ class HorizonLoop:
     def _result(self, status: Status, lower: int, moves: tuple[Move, ...] | None = None) -> Result:
         moves = self.best if moves is None else moves
         f = self.footing
+        self._tell(None, lower)
         return Result(level=self.level.name, status=status, moves=moves or (), lower_bound=lower,
                       upper_bound=None if moves is None else len(moves), max_steps=self.max_steps,
                       proof=tuple(sorted(self.proof, key=lambda h: h.steps)), engine=self.label,
@@ -241,6 +287,7 @@ class HorizonLoop:
     def _step_up(self, steps: int) -> Result | None:
         """Answer one horizon going up: a Result when the loop ends here, None to go on."""
         self.note(f"horizon {steps}: solving with {self.runner.name}")
+        self._tell(steps)
         t0 = time.monotonic()
         if self.runner.name == EngineName.SEARCH:
             self.coord.search_started(steps)
@@ -253,6 +300,7 @@ class HorizonLoop:
                 self.note(f"horizon {higher}: joining CP-SAT's cubes (top-down)")
                 return self._top_down(higher)
             self.note(f"horizon {steps}: joining CP-SAT's cubes")
+            self._tell(steps)
             outcome, plan = self.runner.horizon(steps, self.deadline, self.coord.stopper(steps))
         if outcome == Outcome.UNKNOWN and (other := self.coord.proven(steps)) is not None:
             self.proof.append(other)  # stopped because the other process proved it
@@ -291,6 +339,7 @@ class HorizonLoop:
                 self._implied(other)
                 return self._finish(other.steps + 1)
             self.note(f"horizon {steps}: solving with {self.runner.name} (top-down)")
+            self._tell(steps)
             t0 = time.monotonic()
             outcome, plan = self.runner.horizon(steps, self.deadline, self.coord.stopper(steps))
             if outcome == Outcome.UNKNOWN:

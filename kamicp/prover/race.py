@@ -26,6 +26,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import wait
 
@@ -34,9 +35,10 @@ from kamicp.board.rules import verify
 from kamicp.errors import Interrupted, WorkerError
 from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
 from kamicp.prover.engines import SearchEngine
-from kamicp.prover.horizons import Prepared, prepare, run_horizons
+from kamicp.prover.horizons import Prepared, count_nodes, finished, prepare, prepared_bounds, run_horizons
 from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
 from kamicp.prover.request import Progress, Request
+from kamicp.prover.watch import PERIOD, Watcher, ticking, watcher_of
 from kamicp.runtime.clock import Deadline
 from kamicp.runtime.interrupt import signal_of
 from kamicp.runtime.processes import die_with, stop
@@ -66,6 +68,13 @@ class Ledger:
         self.halt = ctx.Array("i", self.SIZE, lock=False)
         self.search_since = ctx.Array("d", self.SIZE, lock=False)  # when the search started horizon h
         self.search_at = ctx.Value("i", -1, lock=False)  # the horizon the search is on
+        # for the progress line (kamicp.prover.watch): the horizon each engine is on (-1: none), the search's
+        # cumulative node count (written by the compiled search), the best plan's length (0: none), the
+        # largest lower bound a worker proved
+        self.working = ctx.Array("i", [-1] * len(ENGINE_NAMES), lock=False)
+        self.nodes = ctx.Value("q", 0, lock=False)
+        self.best = ctx.Value("i", 0, lock=False)
+        self.lower = ctx.Value("i", 0, lock=False)
         self.cubes = ctx.Array("i", self.SIZE * self.PARTS, lock=False)  # OPEN / TAKEN / REFUTED / SOLVED
         self.lock = ctx.Lock()
 
@@ -75,6 +84,23 @@ class Ledger:
             self.secs[horizon.steps] = horizon.seconds
             self.by[horizon.steps] = 1 + ENGINE_NAMES.index(horizon.engine)
             self.halt[horizon.steps] = 1
+
+    # --- the Tracker side (kamicp.prover.watch): what the parent's progress line reads -----------------
+    def on_horizon(self, steps: int | None, engine: str) -> None:
+        if engine in ENGINE_NAMES:
+            self.working[ENGINE_NAMES.index(EngineName(engine))] = -1 if steps is None else steps
+
+    def on_lower(self, lower: int) -> None:
+        if lower > self.lower.value:  # (a lost race between the writers only shows a smaller bound a while)
+            self.lower.value = lower
+
+    def on_best(self, moves: int) -> None:
+        if not self.best.value or moves < self.best.value:
+            self.best.value = moves
+
+    def cubes_done(self, steps: int, parts: int) -> int:
+        """How many of this horizon's cubes are answered."""
+        return sum(self.finished(steps, p) for p in range(min(parts, self.PARTS)))
 
     # --- cubes: CP-SAT's parts of one horizon, shared by the processes that solve it with CP-SAT ---
     def search_started(self, steps: int) -> None:
@@ -175,6 +201,8 @@ class Ledger:
         (through the shared memory)."""
         if hasattr(search, "stop_on"):
             search.stop_on(self.halt)
+        if hasattr(search, "count_into"):  # (its node count, for the progress line's rate)
+            search.count_into(self.nodes)
 
 
 def worker_main(conn, request: Request, kwargs: dict, parent: int) -> None:
@@ -203,22 +231,36 @@ def solve_auto(request: Request, options: SolveOptions | ModelOptions | None) ->
     deadline = budget.deadline
     opts = as_solve_options(options)
     first = deadline.head(opts.race.first_slice)  # the search's slice alone, from the solve's start
+    watcher = watcher_of(budget.watch, deadline, budget.estimator)
     try:  # (the bound and the greedy within the whole time limit: the workers are handed them)
-        prepared = prepare(level, opts, deadline, budgets=first.total)
+        if watcher is not None:
+            watcher.sample()
+        with ticking(watcher):
+            prepared = prepare(level, opts, deadline, budgets=first.total)
     except KeyboardInterrupt as exc:
         raise Interrupted(None, signal_of(exc)) from None
     # the race's search process continues this search (a forked child inherits its table)
     search = SearchEngine(prepared.regions, opts.search)
-    quick = run_horizons(request.but(engine=EngineName.SEARCH, deadline=first, workers=None), options=opts,
-                         prepared=prepared, search=search)
+    if watcher is not None:
+        count_nodes(search, watcher)
+        watcher.update(phase="slice", **prepared_bounds(prepared))
+    with ticking(watcher):
+        quick = run_horizons(request.but(engine=EngineName.SEARCH, deadline=first, workers=None), options=opts,
+                             prepared=prepared, search=search, tracker=watcher)
     if quick.status != Status.UNKNOWN or (deadline.limited and deadline.left() <= 0.05 * deadline.total):
-        return replace(quick, engine=EngineName.AUTO, seconds=deadline.elapsed())
-    so_far, results = _race(request, prepared, quick, search, opts)
-    return _merge(level, so_far, results, budget.max_steps, deadline.elapsed())
+        return _done(watcher, replace(quick, engine=EngineName.AUTO, seconds=deadline.elapsed()))
+    so_far, results = _race(request, prepared, quick, search, opts, watcher)
+    return _done(watcher, _merge(level, so_far, results, budget.max_steps, deadline.elapsed()))
 
 
-def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions
-          ) -> tuple[Result, dict[str, Result]]:
+def _done(watcher: Watcher | None, result: Result) -> Result:
+    if watcher is not None:
+        finished(watcher, result)
+    return result
+
+
+def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEngine, opts: SolveOptions,
+          watcher: Watcher | None = None) -> tuple[Result, dict[str, Result]]:
     """Both engines in their own processes, handed what this process computed, under this process's
     deadline; the first slice's result with the proofs the ledger holds (a worker that misses its
     deadline sends no result, but its proofs stay in the ledger), and the workers' results by engine."""
@@ -228,9 +270,21 @@ def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEng
     ledger = Ledger(ctx, opts.race) if opts.race.ledger else None
     for h in refuted if ledger is not None else ():
         ledger.publish(h)
-    common = {"refuted": refuted, "coordinator": ledger, "known": prepared}
-    requests = {"search": request.but(engine=EngineName.SEARCH, workers=None, progress=None),
-                "cpsat": request.but(engine=EngineName.CPSAT, workers=budget.workers or 1, progress=None)}
+    tick = None
+    if watcher is not None:
+        tick = _reader(ledger, watcher, quick, opts) if ledger is not None else watcher.sample
+        if ledger is not None and watcher.nodes is not None:
+            ledger.nodes.value = watcher.nodes()  # (the search process's count goes on from the slice's)
+            watcher.nodes = lambda: int(ledger.nodes.value)
+        watcher.update(phase="race", horizon=None)
+    if ledger is not None:
+        ledger.on_lower(quick.lower_bound)
+        if quick.upper_bound:
+            ledger.on_best(quick.upper_bound)
+    common = {"refuted": refuted, "coordinator": ledger, "known": prepared, "tracker": ledger}
+    quiet = {"progress": None, "watch": None}  # (the workers tell the ledger; this process reports)
+    requests = {"search": request.but(engine=EngineName.SEARCH, workers=None, **quiet),
+                "cpsat": request.but(engine=EngineName.CPSAT, workers=budget.workers or 1, **quiet)}
     # (the race's search process leaves the rollouts to the CP-SAT process, which needs them most)
     searching = replace(opts, upper=replace(opts.upper, rollout=False)) if ledger is not None else opts
     inherit = {"search": search} if ctx.get_start_method() == "fork" else {}
@@ -246,7 +300,7 @@ def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEng
             child.close()
         if progress:
             progress("portfolio: search and cpsat racing")
-        results = collect(conns, procs, budget.deadline.later(opts.race.wait_grace), progress)
+        results = collect(conns, procs, budget.deadline.later(opts.race.wait_grace), progress, tick)
         return _so_far(quick, ledger), results
     except KeyboardInterrupt as exc:
         raise Interrupted(_so_far(quick, ledger), signal_of(exc)) from None
@@ -264,12 +318,38 @@ def _so_far(quick: Result, ledger: Ledger | None) -> Result:
     return replace(quick, lower_bound=lower, proof=tuple(rows), engine=EngineName.AUTO)
 
 
-def collect(conns: dict, procs: dict, deadline: Deadline, progress: Progress | None) -> dict[str, Result]:
+def _reader(ledger: Ledger, watcher: Watcher, quick: Result, opts: SolveOptions) -> Callable[[], None]:
+    """The race's progress sample: the ledger's proofs and plans read into the watcher, then a snapshot."""
+    parts = int(opts.cpsat.cubes)
+
+    def tick() -> None:
+        lower = max(_so_far(quick, ledger).lower_bound, ledger.lower.value)
+        at = [(h, i) for i, h in enumerate(ledger.working) if h >= lower]
+        horizon, first = min(at) if at else (None, None)  # (the lowest open horizon; search before cpsat)
+        engine = None if first is None else ENGINE_NAMES[first]
+        if horizon is not None and parts > 1 and ledger.cubing(horizon):
+            watcher.cubes(ledger.cubes_done(horizon, parts), parts)
+            engine = EngineName.CUBES if engine == EngineName.CPSAT else engine
+        else:
+            watcher.cubes(None, None)  # type: ignore[arg-type]
+        if not watcher.update(lower=lower, upper=ledger.best.value or None, horizon=horizon, engine=engine):
+            watcher.sample()
+
+    return tick
+
+
+def collect(conns: dict, procs: dict, deadline: Deadline, progress: Progress | None,
+            tick: Callable[[], None] | None = None) -> dict[str, Result]:
     """The workers' results until one has a proof, or both have answered, or the deadline. A worker that
-    fails is an error here, with its message."""
+    fails is an error here, with its message. `tick`: called every `watch.PERIOD` seconds meanwhile (this
+    process sleeps in `wait` between calls)."""
     results: dict[str, Result] = {}
     while conns:
-        ready = wait(list(conns), timeout=deadline.limit())
+        left = deadline.limit()
+        ready = wait(list(conns), timeout=left if tick is None else PERIOD if left is None else min(left, PERIOD))
+        if not ready and tick is not None and not deadline.expired():
+            tick()
+            continue
         if not ready:
             break
         for conn in ready:

@@ -19,6 +19,7 @@ from kamicp.runtime.clock import Deadline
 if TYPE_CHECKING:
     from kamicp.board.level import Level
     from kamicp.prover.outcome import Result, Validation
+    from kamicp.prover.watch import Estimator, Watch
 
 Progress = Callable[[str], None]
 
@@ -27,7 +28,9 @@ Progress = Callable[[str], None]
 class Budget:
     """What a solve may spend: at most `max_steps` moves (None: any), the time up to its `deadline` (made
     once where the request enters: `Budget.start(time_limit=...)`), CP-SAT's `workers` and `seed`, the
-    `engine` (None: the rules' default), and where its `progress` lines go."""
+    `engine` (None: the rules' default), where its `progress` lines go, and where its `watch` snapshots go
+    (kamicp.prover.watch: proven bounds, the horizon, the search's rate, about twice a second; Kami's engines
+    only), each given the open horizon's `estimator` estimate when one is set (an estimate, never a bound)."""
 
     max_steps: int | None = None
     deadline: Deadline = field(default_factory=Deadline.never)
@@ -35,6 +38,8 @@ class Budget:
     seed: int = 0
     engine: str | None = None
     progress: Progress | None = None
+    watch: Watch | None = None
+    estimator: Estimator | None = None
 
     @classmethod
     def start(cls, time_limit: float | None = None, **fields: object) -> Budget:

@@ -41,6 +41,12 @@ class IDAStar:
         self.failed: dict[tuple[int, ...], int] = {}
         self.nodes = 0
         self._deadline = NEVER
+        self._counter = None  # (count_into)
+
+    def count_into(self, counter) -> None:
+        """Publish the node count into `counter` (an object with a `value`, e.g. a multiprocessing Value) every
+        512 nodes, as the compiled search does (for the progress line's rate)."""
+        self._counter = counter
 
     def within(self, threshold: int, deadline: Deadline = NEVER) -> Plan | None:
         """A solution of at most `threshold` moves, or None when there is provably none."""
@@ -49,8 +55,11 @@ class IDAStar:
 
     def _dfs(self, state: tuple[int, ...], budget: int) -> Plan | None:
         self.nodes += 1
-        if self.nodes % 512 == 0 and self._deadline.expired():
-            raise SearchTimeout
+        if self.nodes % 512 == 0:
+            if self._counter is not None:
+                self._counter.value = self.nodes
+            if self._deadline.expired():
+                raise SearchTimeout
         q = quotient(self.adj0, state)
         if len(set(q.colours)) == 1:
             return []

@@ -318,7 +318,7 @@ def test_a_worker_that_misses_its_deadline_keeps_its_proofs_in_the_merged_answer
     from kamicp.prover import race
     from tests.helpers import HARD
 
-    def late(conns, procs, deadline, progress):  # every result lost: only the ledger speaks
+    def late(conns, procs, deadline, progress, tick=None):  # every result lost: only the ledger speaks
         for proc in procs.values():
             proc.join(60)
         return {}

@@ -20,7 +20,7 @@ VERSION = 1
 __all__ = ["OUTPUTS", "VERSION", "schema"]
 
 OUTPUTS = ("solve", "prove", "hint", "count", "info", "generate", "generated_proof", "validate", "report",
-           "katamino", "katamino_book")
+           "katamino", "katamino_book", "progress_line")
 
 
 @cache
