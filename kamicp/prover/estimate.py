@@ -66,23 +66,30 @@ def rate(history: Sequence[HorizonCost]) -> float | None:
     return sum(h.nodes for h in history) / seconds if seconds >= RATE_SECONDS else None
 
 
-def calibrated_knuth(search, horizon: int, history: Sequence[HorizonCost], deadline: Deadline,
-                     probes: int = PROBES, seed: int = 0) -> float | None:
-    """Knuth's estimate of `horizon` times the ratio of real to estimated nodes on the last refuted horizon of
-    at least CALIBRATE_NODES (what the table saves, and the probes' usual underestimate of a heavy-tailed
-    tree); None without such a horizon or a compiled search."""
+def knuth_parts(search, horizon: int, history: Sequence[HorizonCost], deadline: Deadline, probes: int = PROBES,
+                seed: int = 0) -> tuple[float, float] | None:
+    """Knuth's estimate of `horizon` (the tree without the table) and the calibration: real over estimated
+    nodes on the last refuted horizon of at least CALIBRATE_NODES (what the table saves, and the probes' usual
+    underestimate of a heavy-tailed tree). Half of the time left for each. None without such a horizon, a
+    compiled search or time."""
     if not hasattr(search, "probe"):
         return None
     known = [h for h in history if h.nodes >= CALIBRATE_NODES and h.horizon < horizon]
     if not known or deadline.left() <= 0:
         return None
     last = max(known, key=lambda h: h.horizon)
-    half = deadline.share(0.5).left()  # half of the time for each horizon: the open one is as noisy
-    past = search.probe(last.horizon, probes, seed=seed, seconds=half)
+    past = search.probe(last.horizon, probes, seed=seed, seconds=deadline.share(0.5).left())
     here = search.probe(horizon, probes, seed=seed + 1, seconds=max(deadline.left(), 0.001))
     if past.probes == 0 or here.probes == 0 or past.mean <= 0:
         return None
-    return here.mean * (last.nodes / past.mean)
+    return here.mean, last.nodes / past.mean
+
+
+def calibrated_knuth(search, horizon: int, history: Sequence[HorizonCost], deadline: Deadline,
+                     probes: int = PROBES, seed: int = 0) -> float | None:
+    """Knuth's estimate of `horizon` times its calibration (knuth_parts); None where knuth_parts is."""
+    parts = knuth_parts(search, horizon, history, deadline, probes, seed)
+    return None if parts is None else parts[0] * parts[1]
 
 
 def estimate_open(search, horizon: int, history: Sequence[HorizonCost], *, deadline: Deadline = NEVER,

@@ -130,3 +130,16 @@ def test_knuth_calibrated_on_the_refuted_horizons():
     alone = estimate_open(search, 8, history[-1:], seconds=0.2)  # one horizon: no growth
     assert alone is not None and alone.method == "knuth"
     assert estimate_open(search, 8, [HorizonCost(7, 500, 1.0)], seconds=0.2) is None  # too small to calibrate
+
+
+def test_the_json_of_an_estimate_follows_the_schema():
+    import jsonschema
+
+    from kamicp.cli.schemas import schema
+
+    defs = schema("solve")["$defs"]
+    data = Estimate(11, 2.4e9, 5_000.0, 480_000.0, "knuth+growth").to_dict()
+    assert data["core_hours"] == 1.389 and data["nodes"] == 2_400_000_000
+    jsonschema.validate(data, {"$defs": defs, "$ref": "#/$defs/estimate"}, cls=jsonschema.Draft202012Validator)
+    with pytest.raises(jsonschema.ValidationError):  # a bound's field in an estimate
+        jsonschema.validate({**data, "lower_bound": 11}, {"$defs": defs, "$ref": "#/$defs/estimate"})
