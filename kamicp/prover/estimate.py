@@ -93,23 +93,26 @@ def calibrated_knuth(search, horizon: int, history: Sequence[HorizonCost], deadl
 
 
 def estimate_open(search, horizon: int, history: Sequence[HorizonCost], *, deadline: Deadline = NEVER,
-                  seconds: float = PROBE_SECONDS, probes: int = PROBES, seed: int = 0) -> Estimate | None:
+                  seconds: float = PROBE_SECONDS, probes: int = PROBES, seed: int = 0, done: int = 0
+                  ) -> Estimate | None:
     """The predicted cost of refuting `horizon` for `search` (a CompiledIDAStar or IDAStar, the race's own
     search object: its table and node count are left as they are), from this run's refuted horizons
     `history`: the geometric mean of Knuth's calibrated estimate and the growth estimate where both exist,
     else the one that does. At most `seconds` of probing, never past `deadline`. None when nothing sound
-    enough can be said: no rate measured yet, or neither estimate."""
+    enough can be said: no rate measured yet, or neither estimate. `done`: the nodes the open horizon's search
+    has visited so far (its live count), below which no estimate goes."""
     speed = rate(history)
     if speed is None:
         return None
     knuth = calibrated_knuth(search, horizon, history, deadline.within(seconds), probes, seed)
-    return combine(horizon, knuth, growth(horizon, history), speed)
+    return combine(horizon, knuth, growth(horizon, history), speed, done)
 
 
-def combine(horizon: int, knuth: float | None, grown: float | None, speed: float) -> Estimate | None:
+def combine(horizon: int, knuth: float | None, grown: float | None, speed: float, done: int = 0
+            ) -> Estimate | None:
     """The estimate from Knuth's calibrated nodes and the growth estimate (either may be None): their geometric
     mean where both exist (their errors are of opposite sign as often as not: benchmarks/topics/estimate.md),
-    else the one that does; seconds at `speed` nodes per second."""
+    else the one that does, never below `done`; seconds at `speed` nodes per second."""
     if knuth is not None and grown is not None:
         nodes, method = math.sqrt(knuth * grown), "knuth+growth"
     elif knuth is not None:
@@ -118,4 +121,5 @@ def combine(horizon: int, knuth: float | None, grown: float | None, speed: float
         nodes, method = grown, "growth"
     else:
         return None
+    nodes = max(nodes, done)
     return Estimate(horizon, nodes, nodes / speed, speed, method)

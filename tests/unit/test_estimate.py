@@ -143,3 +143,23 @@ def test_the_json_of_an_estimate_follows_the_schema():
     jsonschema.validate(data, {"$defs": defs, "$ref": "#/$defs/estimate"}, cls=jsonschema.Draft202012Validator)
     with pytest.raises(jsonschema.ValidationError):  # a bound's field in an estimate
         jsonschema.validate({**data, "lower_bound": 11}, {"$defs": defs, "$ref": "#/$defs/estimate"})
+
+
+def test_the_search_engine_keeps_what_each_refuted_horizon_cost():
+    from kamicp.prover.config import SearchOptions
+    from kamicp.prover.engines import SearchEngine
+    from kamicp.runtime.clock import NEVER
+
+    engine = SearchEngine(regions_of(load_level(DATA / "tri-32b5c-s106.json")), SearchOptions())
+    for steps in (6, 7, 8):  # 6 and 7 refuted, 8 solved
+        engine.horizon(steps, NEVER)
+    assert [c.horizon for c in engine.costs] == [6, 7]
+    assert sum(c.nodes for c in engine.costs) < engine.ida.nodes  # the solved horizon's nodes are not a cost
+    assert all(c.nodes > 0 and c.seconds >= 0 for c in engine.costs)
+
+
+def test_an_estimate_is_never_below_what_the_open_horizon_already_visited():
+    history = [HorizonCost(6, 100, 0.5), HorizonCost(7, 2_000, 1.5)]
+    search = IDAStar([[1], [0]], [0, 1], 2)
+    assert estimate_open(search, 8, history, done=10**6).nodes == 10**6
+    assert estimate_open(search, 8, history, done=10).nodes == 40_000
