@@ -16,6 +16,7 @@ do, so the load average is recorded.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -135,22 +136,31 @@ def table(records: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _within(pairs: list[tuple[dict, dict]], key, factor: float) -> int:
-    return sum(1 for _, h in pairs if (q := key(h)) is not None and 1 / factor <= q <= factor)
+def _within(pairs: list[tuple[dict, dict]], key, factor: float) -> str:
+    """How many predictions lie within `factor` of the actual, of those the predictor made."""
+    made = [q for _, h in pairs if (q := key(h)) is not None]
+    return f"{sum(1 for q in made if 1 / factor <= q <= factor)}/{len(made)}"
+
+
+def _spread(pairs: list[tuple[dict, dict]], key) -> str:
+    made = sorted(q for _, h in pairs if (q := key(h)) is not None)
+    return f"{made[0]:.2f}x-{made[-1]:.2f}x" if made else ""
 
 
 def summary(records: list[dict]) -> str:
-    """Within 3x and 10x, of the finals and of every scored horizon, for the estimate and each part alone."""
+    """Within 3x and 10x, of the finals and of every scored horizon, for the estimate and each part alone (of
+    the horizons where that part could be made)."""
     parts = {"estimate (nodes)": lambda h: _ratio(h["estimate"]["nodes"], h["nodes"]),
              "estimate (seconds)": lambda h: _ratio(h["estimate"]["seconds"], h["seconds"]),
              "Knuth calibrated alone (nodes)": lambda h: _ratio(h["knuth"], h["nodes"]),
+             "Knuth raw, no calibration (nodes)": lambda h: _ratio(h.get("knuth_raw"), h["nodes"]),
              "growth alone (nodes)": lambda h: _ratio(h["growth"], h["nodes"])}
-    lines = ["| predictor | final horizons: within 3x | within 10x | every horizon >= 100k nodes: within 3x "
-             "| within 10x |", "|---|---|---|---|---|"]
+    lines = ["| predictor | final horizons: within 3x | within 10x | range of predicted/actual "
+             "| every horizon >= 100k nodes: within 3x | within 10x |", "|---|---|---|---|---|---|"]
     fin, every = finals(records), scored(records)
     for name, key in parts.items():
-        lines.append(f"| {name} | {_within(fin, key, 3)}/{len(fin)} | {_within(fin, key, 10)}/{len(fin)} "
-                     f"| {_within(every, key, 3)}/{len(every)} | {_within(every, key, 10)}/{len(every)} |")
+        lines.append(f"| {name} | {_within(fin, key, 3)} | {_within(fin, key, 10)} | {_spread(fin, key)} "
+                     f"| {_within(every, key, 3)} | {_within(every, key, 10)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -168,8 +178,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", default="800,801", help="seeds of the generated levels, one level per size and seed")
     ap.add_argument("--horizon-seconds", type=float, default=300.0, help="wall seconds per horizon of the search")
     ap.add_argument("--probe-seconds", type=float, default=0.3, help="seconds of Knuth's probes per estimate")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="JSON", help="measure nothing: the tables of the "
+                    "records of these earlier outputs together (written to --out)")
     args = ap.parse_args(argv)
     command = command_line(__file__, argv)
+    if args.merge:
+        records = [r for f in args.merge for r in json.loads(Path(f).read_text())["records"]]
+        write_results(args.out, command, report(records), {"records": records}, echo=True)
+        return
     records = []
     with tempfile.TemporaryDirectory() as tmp:
         sizes = [int(s) for s in args.sizes.split(",") if s]
