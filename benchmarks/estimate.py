@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -42,10 +43,10 @@ from kamicp.runtime.clock import Deadline  # noqa: E402
 SCORED_NODES = 100_000  # a horizon smaller than this is not worth an estimate (it is over in a second)
 
 
-def predict(search, horizon: int, history: list[HorizonCost], seconds: float) -> dict:
+def predict(search, horizon: int, history: list[HorizonCost], seconds: float, seed: int = 0) -> dict:
     """The estimate of `horizon` from `history`, with its parts and the time it took."""
     t0 = time.monotonic()
-    parts = knuth_parts(search, horizon, history, Deadline.slice(seconds))
+    parts = knuth_parts(search, horizon, history, Deadline.slice(seconds), seed=seed)
     knuth = None if parts is None else parts[0] * parts[1]
     grown = growth(horizon, history)
     speed = rate(history)
@@ -55,7 +56,8 @@ def predict(search, horizon: int, history: list[HorizonCost], seconds: float) ->
             "estimate_seconds": round(time.monotonic() - t0, 3)}
 
 
-def measure(path: Path, horizon_seconds: float, probe_seconds: float) -> dict:
+def solve_search(path: Path):
+    """The level's name, regions, root bound and the compiled search of `solve`."""
     level = load_level(path)
     regions = regions_of(level)
     k = len(regions.palette)
@@ -63,6 +65,11 @@ def measure(path: Path, horizon_seconds: float, probe_seconds: float) -> dict:
     opts = SearchOptions()
     search = make_search(regions.adj, regions.colours, k, compiled=opts.compiled, por=opts.por, gather=opts.gather,
                          ring=opts.ring, por_adjacent=opts.por_adjacent, clusters=opts.clusters)
+    return level, regions, k, root, search
+
+
+def measure(path: Path, horizon_seconds: float, probe_seconds: float) -> dict:
+    level, regions, k, root, search = solve_search(path)
     rows, history, before = [], [], 0
     for horizon in range(root, root + 30):
         row = {"horizon": horizon, **predict(search, horizon, history, probe_seconds)}
@@ -164,6 +171,50 @@ def summary(records: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def reseeded(records: list[dict], seeds: int, probe_seconds: float) -> list[dict]:
+    """The final horizons' estimates made again with seeds 1..`seeds` (the probes read no table, so a fresh
+    search object probes the same tree as the one that ran): how much the luck of the probes moves them."""
+    rows = []
+    for r, h in finals(records):
+        *_, search = solve_search(_level_path(r))
+        history = [HorizonCost(x["horizon"], x["nodes"], x["seconds"]) for x in r["horizons"]
+                   if x["horizon"] < h["horizon"]]
+        for seed in range(1, seeds + 1):
+            est = predict(search, h["horizon"], history, probe_seconds, seed=seed * 1000)["estimate"]
+            rows.append({"level": r["level"], "horizon": h["horizon"], "seed": seed, "probe_seconds": probe_seconds,
+                         "ratio": _ratio(est["nodes"], h["nodes"]) if est else None})
+    return rows
+
+
+def _level_path(record: dict) -> Path:
+    """The record's level file; a generated one (its temporary file gone) made again from its name."""
+    path = Path(record["path"])
+    if path.exists():
+        return path
+    found = re.fullmatch(r"gen-tri-(\d+)b5c-proper-s(\d+)", record["level"])
+    if found is None:
+        raise FileNotFoundError(path)
+    out = Path(tempfile.mkdtemp())
+    return generated([int(found[1])], [int(found[2])], out)[0]
+
+
+def reseed_table(rows: list[dict]) -> str:
+    lines = ["| probe seconds | level | horizon | predicted/actual nodes over the seeds: min | median | max |",
+             "|---|---|---|---|---|---|"]
+    keys = sorted({(r["probe_seconds"], r["level"], r["horizon"]) for r in rows})
+    for t, level, horizon in keys:
+        q = sorted(r["ratio"] for r in rows if (r["probe_seconds"], r["level"], r["horizon"]) == (t, level, horizon)
+                   and r["ratio"] is not None)
+        if q:
+            lines.append(f"| {t} | {level} | {horizon} | {q[0]:.2f}x | {q[len(q) // 2]:.2f}x | {q[-1]:.2f}x |")
+    for t in sorted({r["probe_seconds"] for r in rows}):
+        q = [r["ratio"] for r in rows if r["probe_seconds"] == t and r["ratio"] is not None]
+        n3 = sum(1 for x in q if 1 / 3 <= x <= 3)
+        n10 = sum(1 for x in q if 1 / 10 <= x <= 10)
+        lines.append(f"| {t} | **all** | | within 3x: {n3}/{len(q)} | within 10x: {n10}/{len(q)} | |")
+    return "\n".join(lines) + "\n"
+
+
 def report(records: list[dict]) -> str:
     loads = [r["load"] for r in records]
     return (table(records) + "\n" + summary(records)
@@ -180,10 +231,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--probe-seconds", type=float, default=0.3, help="seconds of Knuth's probes per estimate")
     ap.add_argument("--merge", nargs="+", default=None, metavar="JSON", help="measure nothing: the tables of the "
                     "records of these earlier outputs together (written to --out)")
+    ap.add_argument("--reseed", type=int, default=0, metavar="N", help="with --merge: only the final horizons' "
+                    "estimates again, with N other seeds, at --probe-seconds and at 1 s")
     args = ap.parse_args(argv)
     command = command_line(__file__, argv)
     if args.merge:
         records = [r for f in args.merge for r in json.loads(Path(f).read_text())["records"]]
+        if args.reseed:
+            rows = [row for t in (args.probe_seconds, 1.0) for row in reseeded(records, args.reseed, t)]
+            write_results(args.out, command, reseed_table(rows), {"reseeded": rows}, echo=True)
+            return
         write_results(args.out, command, report(records), {"records": records}, echo=True)
         return
     records = []
