@@ -69,8 +69,8 @@ def rate(history: Sequence[HorizonCost]) -> float | None:
 def knuth_parts(search, horizon: int, history: Sequence[HorizonCost], deadline: Deadline, probes: int = PROBES,
                 seed: int = 0) -> tuple[float, float] | None:
     """Knuth's estimate of `horizon` (the tree without the table) and the calibration: real over estimated
-    nodes on the last refuted horizon of at least CALIBRATE_NODES (what the table saves, and the probes' usual
-    underestimate of a heavy-tailed tree). Half of the time left for each. None without such a horizon, a
+    nodes on the last refuted horizon of at least CALIBRATE_NODES (what the table saves there; also the probes'
+    luck on that horizon, a heavy-tailed estimate). Half of the time left for each. None without such a horizon, a
     compiled search or time."""
     if not hasattr(search, "probe"):
         return None
@@ -111,7 +111,7 @@ def estimate_open(search, horizon: int, history: Sequence[HorizonCost], *, deadl
 def combine(horizon: int, knuth: float | None, grown: float | None, speed: float, done: int = 0
             ) -> Estimate | None:
     """The estimate from Knuth's calibrated nodes and the growth estimate (either may be None): their geometric
-    mean where both exist (their errors are of opposite sign as often as not: benchmarks/topics/estimate.md),
+    mean where both exist (measured: the blend's spread is narrower than either's, benchmarks/topics/estimate.md),
     else the one that does, never below `done`; seconds at `speed` nodes per second."""
     if knuth is not None and grown is not None:
         nodes, method = math.sqrt(knuth * grown), "knuth+growth"
