@@ -111,8 +111,9 @@ def estimate_open(search, horizon: int, history: Sequence[HorizonCost], *, deadl
 def combine(horizon: int, knuth: float | None, grown: float | None, speed: float, done: int = 0
             ) -> Estimate | None:
     """The estimate from Knuth's calibrated nodes and the growth estimate (either may be None): their geometric
-    mean where both exist (measured: the blend's spread is narrower than either's, benchmarks/topics/estimate.md),
-    else the one that does, never below `done`; seconds at `speed` nodes per second."""
+    mean where both exist (measured: within 3x on every level of benchmarks/topics/estimate.md, calibrated Knuth
+    alone on all but one, growth alone is not always available), else the one that does, never below `done`;
+    seconds at `speed` nodes per second."""
     if knuth is not None and grown is not None:
         nodes, method = math.sqrt(knuth * grown), "knuth+growth"
     elif knuth is not None:
