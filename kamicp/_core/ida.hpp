@@ -12,6 +12,8 @@
 // - a prior move P (the last move of a cube, kamicp/prover/prior.py): the root is searched as if reached by P,
 //   so the search answers "a solution canonical after P?" (models/cubes.md), not "a solution?";
 // - the bound's rules (ablations only).
+// `probe` (Knuth's random probes) and `count` (an exact count) size the tree a horizon's search would build,
+// without the transposition table: for the estimate of an open horizon's cost (kamicp/prover/estimate.py).
 // In the portfolio's race, `attach_stop` hands the search the ledger's shared flags: a horizon another
 // process proved is abandoned like a timeout (kamicp/prover/race.py).
 #pragma once
@@ -20,6 +22,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -95,6 +98,51 @@ class Ida {
     const std::vector<std::pair<int, int>> &plan() const { return plan_; }  // (initial region, colour)
     long long nodes() const { return nodes_; }
 
+    struct ProbeStats {  // Knuth's estimates, one per probe: their count, mean and sum of squared deviations
+        long long probes = 0, visited = 0;
+        double mean = 0.0, m2 = 0.0;
+    };
+
+    // Knuth's random-probe estimate of the nodes within(threshold) visits without its table: `probes` dives
+    // from the root (fewer if `seconds` >= 0 run out), each through the same pruned tree (bound, child
+    // decisions, commuting-move order, symmetry, prior move) choosing uniformly among the children that
+    // survive pruning. The table is neither read nor written (a hit depends on the search's order, which a
+    // dive does not follow; what it saves is measured on the refuted horizons instead), nor are the node
+    // count and the plan: the search is unchanged.
+    ProbeStats probe(int threshold, long long probes, uint64_t seed, double seconds) {
+        ProbeStats st;
+        setup_frames(threshold);
+        std::mt19937_64 rng(seed);
+        const auto end = after(seconds);
+        for (long long i = 0; i < probes; ++i) {
+            if (seconds >= 0 && std::chrono::steady_clock::now() > end) break;
+            const double x = dive(threshold, rng, st.visited);
+            ++st.probes;
+            const double d = x - st.mean;
+            st.mean += d / static_cast<double>(st.probes);
+            st.m2 += d * (x - st.mean);
+        }
+        return st;
+    }
+
+    // The exact number of nodes of the tree `probe` samples (every move of an open node is a node; solved
+    // nodes are leaves), or -1 past `cap` nodes or `seconds` (>= 0). For tests on small boards.
+    long long count(int threshold, long long cap, double seconds) {
+        setup_frames(threshold);
+        cur_ = board_.start;
+        count_ = 0;
+        count_cap_ = cap;
+        count_timed_ = seconds >= 0;
+        count_end_ = after(seconds);
+        const bool prior = s_.prior_min >= 0;
+        try {
+            tally(0, threshold, s_.prior_min, prior ? s_.prior_near.data() : nullptr, s_.prior_color, true, false);
+        } catch (Timeout &) {
+            return -1;
+        }
+        return count_;
+    }
+
   private:
     struct Timeout {};
     struct Mv {
@@ -130,6 +178,15 @@ class Ida {
     const volatile int *stop_ = nullptr;
     int stop_len_ = 0;
     volatile long long *counter_ = nullptr;
+    std::vector<size_t> survivors_;  // a dive's open children
+    long long count_ = 0, count_cap_ = 0;
+    bool count_timed_ = false;
+    std::chrono::steady_clock::time_point count_end_;
+
+    static std::chrono::steady_clock::time_point after(double seconds) {
+        return std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                      std::chrono::duration<double>(seconds >= 0 ? seconds : 0.0));
+    }
 
     void setup_frames(int threshold) {
         kb_ = (n_ + 1) / 2;
@@ -323,6 +380,91 @@ class Ida {
             }
         }
         return false;
+    }
+
+    // dfs's head without the table: false when the node is a leaf (solved, pruned by the bound or the cluster
+    // cost, or without moves), else its moves in f.moves and, on a one-island node, its children prepared.
+    bool open_node(Frame &f, int budget, int prev_min, const char *near_prev, int prev_color, bool root,
+                   bool checked, bool &one_island) {
+        Quot &q = f.q;
+        contraction_.quotient(cur_, q);
+        if (one_colour(q)) return false;
+        if (!checked && (budget <= 0 || bounds_.prunes(q, budget))) return false;
+        one_island = checked || bounds_.single_island();
+        bool pruned;
+        generate(f, root, prev_min, near_prev, prev_color, pruned);
+        if (f.moves.empty()) return false;
+        if (one_island) {
+            child_.prepare_children(f.child, q, budget - 1);
+            if (!checked && s_.clusters > 0 && cluster_prunes(f.child, q, budget)) return false;
+        }
+        return true;
+    }
+
+    // A child decided at its parent (dfs counts it as a node without building it): solved or pruned.
+    bool decided(Frame &f, const Mv &mv, int budget, bool one_island) {
+        return one_island && child_.child_outcome(f.child, f.q, mv.k, mv.c, mv.merged, budget - 1) != -1;
+    }
+
+    // One probe: the sum over its path of the nodes each depth is estimated to hold (the product of the open
+    // children counts above it; decided children counted at their parent's weight).
+    double dive(int threshold, std::mt19937_64 &rng, long long &visited) {
+        cur_ = board_.start;
+        double total = 0.0, weight = 1.0;
+        int budget = threshold, prev_min = s_.prior_min, prev_color = s_.prior_color;
+        const char *near_prev = s_.prior_min >= 0 ? s_.prior_near.data() : nullptr;
+        bool checked = false;
+        for (int depth = 0;; ++depth) {
+            total += weight;
+            ++visited;
+            Frame &f = frames_[depth];
+            bool one_island = false;
+            if (!open_node(f, budget, prev_min, near_prev, prev_color, depth == 0, checked, one_island)) break;
+            survivors_.clear();
+            for (size_t mi = 0; mi < f.moves.size(); ++mi) {
+                if (decided(f, f.moves[mi], budget, one_island)) {
+                    total += weight;
+                } else {
+                    survivors_.push_back(mi);
+                }
+            }
+            if (survivors_.empty()) break;
+            std::uniform_int_distribution<size_t> pick(0, survivors_.size() - 1);
+            const Mv mv = f.moves[survivors_[pick(rng)]];
+            weight *= static_cast<double>(survivors_.size());
+            const Quot &q = f.q;
+            for (int i = q.mstart[mv.k]; i < q.mstart[mv.k + 1]; ++i) cur_[q.members[i]] = mv.c;
+            if (por_) mark_near(q, mv.k, f.near.data());
+            prev_min = depth == 0 && root_sym_ ? -1 : q.rep[mv.k];  // as expand orders after the first move
+            near_prev = por_ ? f.near.data() : nullptr;
+            prev_color = q.color[mv.k];
+            checked = one_island;
+            --budget;
+        }
+        return total;
+    }
+
+    // count's recursion: dfs without the table, not stopping at a solution.
+    void tally(int depth, int budget, int prev_min, const char *near_prev, int prev_color, bool root, bool checked) {
+        if (++count_ > count_cap_) throw Timeout{};
+        if (count_timed_ && (count_ & 255) == 0 && std::chrono::steady_clock::now() > count_end_) throw Timeout{};
+        Frame &f = frames_[depth];
+        bool one_island = false;
+        if (!open_node(f, budget, prev_min, near_prev, prev_color, root, checked, one_island)) return;
+        const Quot &q = f.q;
+        char *near = por_ ? f.near.data() : nullptr;
+        for (size_t mi = 0; mi < f.moves.size(); ++mi) {
+            const Mv mv = f.moves[mi];
+            if (decided(f, mv, budget, one_island)) {
+                ++count_;
+                continue;
+            }
+            const int a = mv.k;
+            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) cur_[q.members[i]] = mv.c;
+            if (por_) mark_near(q, a, near);
+            tally(depth + 1, budget - 1, root && root_sym_ ? -1 : q.rep[a], near, q.color[a], false, one_island);
+            for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i) cur_[q.members[i]] = q.color[a];
+        }
     }
 };
 

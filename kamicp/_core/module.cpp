@@ -8,6 +8,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -191,6 +192,46 @@ PyObject *py_within(PyObject *, PyObject *args, PyObject *kwargs) {
     PyObject *out = Py_BuildValue("(sOL)", "feasible", plan, s->nodes());
     Py_DECREF(plan);
     return out;
+}
+
+// probe(handle, threshold, *, probes, seed=0, seconds=-1) -> (probes done, mean, standard deviation of one probe's
+// estimate, nodes visited): Knuth's estimate of the nodes within(threshold) visits without its table.
+PyObject *py_probe(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"handle", "threshold", "probes", "seed", "seconds", nullptr};
+    PyObject *cap;
+    int threshold;
+    long long probes;
+    unsigned long long seed = 0;
+    double seconds = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiL|$Kd", const_cast<char **>(kwlist), &cap, &threshold, &probes,
+                                     &seed, &seconds))
+        return nullptr;
+    Ida *s = as_search(cap);
+    if (!s) return nullptr;
+    Ida::ProbeStats st;
+    Py_BEGIN_ALLOW_THREADS st = s->probe(threshold, probes, seed, seconds);
+    Py_END_ALLOW_THREADS
+    const double sd = st.probes > 1 ? std::sqrt(st.m2 / static_cast<double>(st.probes - 1)) : 0.0;
+    return Py_BuildValue("(LddL)", st.probes, st.mean, sd, st.visited);
+}
+
+// count(handle, threshold, *, cap, seconds=-1) -> the exact node count of the tree probe samples, or None past cap
+PyObject *py_count(PyObject *, PyObject *args, PyObject *kwargs) {
+    static const char *kwlist[] = {"handle", "threshold", "cap", "seconds", nullptr};
+    PyObject *cap_obj;
+    int threshold;
+    long long cap = 10000000;
+    double seconds = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oi|$Ld", const_cast<char **>(kwlist), &cap_obj, &threshold,
+                                     &cap, &seconds))
+        return nullptr;
+    Ida *s = as_search(cap_obj);
+    if (!s) return nullptr;
+    long long n;
+    Py_BEGIN_ALLOW_THREADS n = s->count(threshold, cap, seconds);
+    Py_END_ALLOW_THREADS
+    if (n < 0) Py_RETURN_NONE;
+    return PyLong_FromLongLong(n);
 }
 
 PyObject *py_beam(PyObject *, PyObject *args, PyObject *kwargs) {
@@ -437,6 +478,9 @@ PyMethodDef methods[] = {
      "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1) -> handle of an IDA* search "
      "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
+    {"probe", KW(py_probe),
+     "probe(handle, threshold, probes, *, seed=0, seconds=-1) -> (probes, mean, sd of a probe, nodes visited)"},
+    {"count", KW(py_count), "count(handle, threshold, *, cap, seconds=-1) -> nodes of the pruned tree, or None"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"set_counter", py_set_counter, METH_VARARGS, "set_counter(handle, address of a shared int64 or 0)"},
     {"beam", KW(py_beam),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from kamicp.board.regions import Regions
 from kamicp.prover.config import CpSatOptions, ModelOptions, SearchOptions
 from kamicp.prover.coordination import SharedCubes, Solo
+from kamicp.prover.estimate import HorizonCost
 from kamicp.prover.outcome import EngineName, Outcome, Plan
 from kamicp.prover.prior import root_prior
 from kamicp.prover.search import SearchTimeout, make_search
@@ -144,14 +145,19 @@ class SearchEngine:
         self.ida = make_search(regions.adj, regions.colours, len(regions.palette), compiled=opts.compiled,
                                por=opts.por, symmetry=opts.symmetry, gather=opts.gather, ring=opts.ring,
                                por_adjacent=opts.por_adjacent, clusters=opts.clusters, prior=prior)
+        self.costs: list[HorizonCost] = []  # what each horizon it refuted cost: estimate_open's history
 
     def horizon(self, steps: int, deadline: Deadline, stop: Stop | None = None) -> Answer:
         # (`stop` is not polled: in the race the ledger stops the compiled search through shared memory)
+        before, start = self.ida.nodes, time.monotonic()
         try:
             plan = self.ida.within(steps, deadline)
         except SearchTimeout:
             return UNKNOWN
-        return Answer(Outcome.INFEASIBLE, None) if plan is None else Answer(Outcome.FEASIBLE, plan)
+        if plan is not None:
+            return Answer(Outcome.FEASIBLE, plan)
+        self.costs.append(HorizonCost(steps, self.ida.nodes - before, time.monotonic() - start))
+        return Answer(Outcome.INFEASIBLE, None)
 
 
 Engine = CpSatEngine | SearchEngine

@@ -7,7 +7,11 @@ the core-hours that makes.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from kamicp.runtime.clock import NEVER, Deadline
 
 
 @dataclass(frozen=True)
@@ -29,3 +33,94 @@ class Estimate:
     def to_dict(self) -> dict:
         return {"horizon": self.horizon, "nodes": round(self.nodes), "seconds": round(self.seconds, 1),
                 "core_hours": round(self.core_hours, 3), "rate": round(self.rate), "method": self.method}
+
+
+@dataclass(frozen=True)
+class HorizonCost:
+    """What refuting one horizon cost the compiled search of this run (with its table): its nodes and wall
+    seconds."""
+
+    horizon: int
+    nodes: int
+    seconds: float
+
+
+PROBE_SECONDS = 0.3  # one call's probing time, at most (it runs on a core the workers want)
+PROBES = 100_000  # dives, at most: the time runs out first on levels worth estimating
+CALIBRATE_NODES = 1_000  # a refuted horizon smaller than this says nothing reliable about the table's effect
+RATE_SECONDS = 0.05  # the refuted horizons' seconds needed to measure a rate
+
+
+def growth(horizon: int, history: Sequence[HorizonCost]) -> float | None:
+    """nodes(h-1)^2 / nodes(h-2): the last measured growth between horizons, once more (None without both)."""
+    by = {h.horizon: h.nodes for h in history}
+    last, before = by.get(horizon - 1), by.get(horizon - 2)
+    if not last or not before:
+        return None
+    return last * (last / before)
+
+
+def rate(history: Sequence[HorizonCost]) -> float | None:
+    """Nodes per second of the refuted horizons together (None while too little time was measured)."""
+    seconds = sum(h.seconds for h in history)
+    return sum(h.nodes for h in history) / seconds if seconds >= RATE_SECONDS else None
+
+
+def knuth_parts(search, horizon: int, history: Sequence[HorizonCost], deadline: Deadline, probes: int = PROBES,
+                seed: int = 0) -> tuple[float, float] | None:
+    """Knuth's estimate of `horizon` (the tree without the table) and the calibration: real over estimated
+    nodes on the last refuted horizon of at least CALIBRATE_NODES (what the table saves there; also the probes'
+    luck on that horizon, a heavy-tailed estimate). Half of the time left for each. None without such a horizon, a
+    compiled search or time."""
+    if not hasattr(search, "probe"):
+        return None
+    known = [h for h in history if h.nodes >= CALIBRATE_NODES and h.horizon < horizon]
+    if not known or deadline.left() <= 0:
+        return None
+    last = max(known, key=lambda h: h.horizon)
+    past = search.probe(last.horizon, probes, seed=seed, seconds=deadline.share(0.5).left())
+    here = search.probe(horizon, probes, seed=seed + 1, seconds=max(deadline.left(), 0.001))
+    if past.probes == 0 or here.probes == 0 or past.mean <= 0:
+        return None
+    return here.mean, last.nodes / past.mean
+
+
+def calibrated_knuth(search, horizon: int, history: Sequence[HorizonCost], deadline: Deadline,
+                     probes: int = PROBES, seed: int = 0) -> float | None:
+    """Knuth's estimate of `horizon` times its calibration (knuth_parts); None where knuth_parts is."""
+    parts = knuth_parts(search, horizon, history, deadline, probes, seed)
+    return None if parts is None else parts[0] * parts[1]
+
+
+def estimate_open(search, horizon: int, history: Sequence[HorizonCost], *, deadline: Deadline = NEVER,
+                  seconds: float = PROBE_SECONDS, probes: int = PROBES, seed: int = 0, done: int = 0
+                  ) -> Estimate | None:
+    """The predicted cost of refuting `horizon` for `search` (a CompiledIDAStar or IDAStar, the race's own
+    search object: its table and node count are left as they are), from this run's refuted horizons
+    `history`: the geometric mean of Knuth's calibrated estimate and the growth estimate where both exist,
+    else the one that does. At most `seconds` of probing, never past `deadline`. None when nothing sound
+    enough can be said: no rate measured yet, or neither estimate. `done`: the nodes the open horizon's search
+    has visited so far (its live count), below which no estimate goes."""
+    speed = rate(history)
+    if speed is None:
+        return None
+    knuth = calibrated_knuth(search, horizon, history, deadline.within(seconds), probes, seed)
+    return combine(horizon, knuth, growth(horizon, history), speed, done)
+
+
+def combine(horizon: int, knuth: float | None, grown: float | None, speed: float, done: int = 0
+            ) -> Estimate | None:
+    """The estimate from Knuth's calibrated nodes and the growth estimate (either may be None): their geometric
+    mean where both exist (measured: within 3x on every level of benchmarks/topics/estimate.md, calibrated Knuth
+    alone on all but one, growth alone is not always available), else the one that does, never below `done`;
+    seconds at `speed` nodes per second."""
+    if knuth is not None and grown is not None:
+        nodes, method = math.sqrt(knuth * grown), "knuth+growth"
+    elif knuth is not None:
+        nodes, method = knuth, "knuth"
+    elif grown is not None:
+        nodes, method = grown, "growth"
+    else:
+        return None
+    nodes = max(nodes, done)
+    return Estimate(horizon, nodes, nodes / speed, speed, method)

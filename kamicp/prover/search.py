@@ -9,6 +9,7 @@ moves proven not to suffice from it; both are valid for any threshold, so a fail
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from kamicp.board.regions import islands, quotient, recolour
 from kamicp.errors import SolverError
@@ -91,6 +92,21 @@ class IDAStar:
                             vanishing_order=self.vanishing_order).value
 
 
+class Probe(NamedTuple):
+    """Knuth's random probes of a horizon's pruned tree (CompiledIDAStar.probe): `probes` dives, the `mean` of
+    their estimates of the tree's nodes and the standard deviation `sd` of one dive's estimate; `visited` nodes."""
+
+    probes: int
+    mean: float
+    sd: float
+    visited: int
+
+    @property
+    def stderr(self) -> float:
+        """The standard error of `mean` (large: the estimates are heavy-tailed)."""
+        return self.sd / self.probes ** 0.5 if self.probes else float("inf")
+
+
 try:  # the optional compiled core (setup.py builds it at `pip install -e .`)
     import kamicp._fastsearch as _fastsearch
 except ImportError:  # pragma: no cover - no compiler on this machine: the pure-Python search is used
@@ -158,6 +174,17 @@ class CompiledIDAStar:
 
         self._counter = counter
         _fastsearch.set_counter(self._handle, ctypes.addressof(counter))
+
+    def probe(self, threshold: int, probes: int, *, seed: int = 0, seconds: float = -1.0) -> Probe:
+        """Knuth's estimate of the nodes `within(threshold)` visits without its transposition table: `probes`
+        random dives through the same pruned tree (fewer once `seconds` >= 0 run out). Neither the table nor
+        the node count nor a plan changes: the search is the same after it."""
+        return Probe(*_fastsearch.probe(self._handle, threshold, probes, seed=seed, seconds=seconds))
+
+    def count(self, threshold: int, *, cap: int = 10_000_000, seconds: float = -1.0) -> int | None:
+        """The exact node count of the tree `probe` samples (the search's tree without its table, not stopping
+        at a solution), or None past `cap` nodes or `seconds`: for tests on small boards."""
+        return _fastsearch.count(self._handle, threshold, cap=cap, seconds=seconds)
 
     def within(self, threshold: int, deadline: Deadline = NEVER) -> Plan | None:
         left = -1.0 if not deadline.limited else deadline.left()  # (-1: no limit)

@@ -131,3 +131,18 @@ def test_vanishing_benchmark_samples_positions_and_runs_both_searches(tmp_path):
     assert all(0 <= n <= 5 for n in level["order_raises"][:1] + level["joint_raises"][:1])
     outcomes = [(r["horizon"], r["outcome"]) for r in data["search"]]
     assert outcomes[-1] == (5, "feasible") and all(o == "infeasible" for _, o in outcomes[:-1])  # blog-18's par
+
+
+@pytest.mark.skipif(not HAVE_COMPILED, reason="compiled core not built")
+def test_estimate_benchmark_predicts_each_horizon_from_the_earlier_ones(tmp_path):
+    out = tmp_path / "est"
+    level = ROOT / "tests" / "data" / "levels" / "tri-32b5c-s106.json"  # horizons 6 and 7 refuted, 8 solved
+    bench_script("estimate").main([str(level), "--probe-seconds", "0.05", "--out", str(out)])
+    rows = json.loads(out.with_suffix(".json").read_text())["records"][0]["horizons"]
+    assert [(h["horizon"], h["outcome"]) for h in rows] == [(6, "infeasible"), (7, "infeasible"), (8, "feasible")]
+    assert rows[0]["estimate"] is None  # nothing measured before the first horizon
+    assert rows[2]["growth"] == pytest.approx(rows[1]["nodes"] ** 2 / rows[0]["nodes"])
+    assert rows[2]["knuth"] > 0  # (the estimate itself needs 0.05 s of measured horizons for a rate: maybe None)
+    merged = tmp_path / "merged"
+    bench_script("estimate").main(["--merge", str(out.with_suffix(".json")), "--out", str(merged)])
+    assert "| tri-32b5c-s106 | 37 | 8 |" in merged.with_suffix(".md").read_text()
