@@ -3,6 +3,9 @@ JSON and its exit code. The rules object says what it adds (`describe`, `data`);
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -10,7 +13,10 @@ from rich.text import Text
 from kamicp.board.level import Level
 from kamicp.cli.console import out, plural, shown
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
+from kamicp.cli.plans import about, describe_plan, duration
+from kamicp.prover.estimate import Estimate
 from kamicp.prover.outcome import EngineName, Outcome
+from kamicp.prover.plan import cluster_plan
 from kamicp.prover.request import Rules
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL, Result
 from kamicp.render.safe import printable
@@ -106,11 +112,34 @@ def print_result(level: Level, result: Result, rules: Rules, *, show_moves: bool
     unreachable = any(h.engine == EngineName.UNREACHABLE for h in result.proof)
     out.print(f"[bold]{'no solution (proven)' if unreachable else summary(result)}[/]")
     out.print(f"total {result.seconds:.3f} s, engine {result.engine}")
+    if result.estimate is not None:
+        print_estimate(result.estimate, result.upper_bound)
+
+
+PLAN_FROM = 600.0  # seconds of estimated work from which the cluster plan is printed (always in --json)
+
+
+def print_estimate(estimate: Estimate, upper: int | None, cube_seconds: Sequence[float] | None = None) -> None:
+    """What the open horizon would cost the search, and what that means on a cluster (an estimate, never a
+    bound); the horizons above it that the proof also needs are named, not estimated."""
+    out.print(f"estimate (not a bound): refuting {plural(estimate.horizon, 'move')} needs about "
+              f"{about(estimate.nodes)} search nodes, {duration(estimate.seconds)} on one core here "
+              f"({estimate.method})", markup=False)
+    if estimate.seconds >= PLAN_FROM:
+        out.print(f"cluster plan for that horizon: "
+                  f"{describe_plan(cluster_plan(estimate, cube_seconds), here=os.cpu_count())}", markup=False,
+                  soft_wrap=True)
+    if upper is not None and upper - 1 > estimate.horizon:
+        top = upper - 1
+        above = f"{top}" if top == estimate.horizon + 1 else f"{estimate.horizon + 1}..{top}"
+        out.print(f"the proof also needs horizon {above} (each costlier than the one below)", markup=False)
 
 
 def result_data(level: Level, result: Result, rules: Rules) -> dict:
-    """A solve's JSON: the result, then what the rules add (Flood-It: the rules and the pivot cell)."""
-    return {**result.to_dict(level), **rules.data(level)}
+    """A solve's JSON: the result, then what the rules add (Flood-It: the rules and the pivot cell), and for
+    an unknown answer with an estimate, its cluster plan."""
+    plan = {} if result.estimate is None else {"plan": cluster_plan(result.estimate).to_dict()}
+    return {**result.to_dict(level), **rules.data(level), **plan}
 
 
 def exit_for(result: Result) -> int:

@@ -45,6 +45,8 @@ class HorizonCost:
     seconds: float
 
 
+UNCALIBRATED = "knuth-uncalibrated"  # no horizon refuted yet: the table's saving not measured (likely high)
+RATE_SAMPLES = 4  # live rate samples needed before an uncalibrated estimate is given
 PROBE_SECONDS = 0.3  # one call's probing time, at most (it runs on a core the workers want)
 PROBES = 100_000  # dives, at most: the time runs out first on levels worth estimating
 CALIBRATE_NODES = 1_000  # a refuted horizon smaller than this says nothing reliable about the table's effect
@@ -124,3 +126,71 @@ def combine(horizon: int, knuth: float | None, grown: float | None, speed: float
         return None
     nodes = max(nodes, done)
     return Estimate(horizon, nodes, nodes / speed, speed, method)
+
+
+class HorizonEstimator:
+    """The estimator of a solve's progress line (kamicp.prover.watch.Estimator): the open horizon's cost predicted
+    once per horizon (and again when the history has grown), the search's refuted horizons as its history: the
+    first slice's, then those the watcher sees the race's search refute (its live node count between the
+    horizon's start and the next one's; `by_search(h)` says whether the search, not CP-SAT, proved h, whose
+    node count is otherwise a part only). `search` must be idle while it is asked (the race's parent: its
+    search process is a forked copy), so the estimator answers nothing until `arm()`. `latest`: the last
+    estimate given, for an `unknown` answer."""
+
+    def __init__(self, search, history: Sequence[HorizonCost], *, by_search=lambda _h: True,
+                 seconds: float = PROBE_SECONDS) -> None:
+        self.search, self.history = search, list(history)
+        self.by_search, self.seconds = by_search, seconds
+        self.armed = False
+        self.latest: Estimate | None = None
+        self._made: dict[int, tuple[int, Estimate | None]] = {}  # horizon -> (history length, estimate)
+        self._started: dict[int, tuple[int, float]] = {}  # horizon -> (nodes, elapsed) when the search began it
+        self._rates: list[float] = []  # the search's live rates seen (nodes per second)
+        self._raw: dict[int, float | None] = {}  # horizon -> Knuth's estimate without calibration
+
+    def arm(self) -> None:
+        self.armed = True
+
+    def __call__(self, horizon: int, snap) -> Estimate | None:
+        if not self.armed or not hasattr(self.search, "probe"):
+            return None
+        searching = snap.engine == "search"
+        if searching:
+            self._note_start(horizon, snap.nodes, snap.elapsed)
+            if snap.rate:
+                self._rates.append(snap.rate)
+        made = self._made.get(horizon)
+        if made is None or made[0] < len(self.history):
+            made = (len(self.history), estimate_open(self.search, horizon, self.history, seconds=self.seconds))
+            self._made[horizon] = made
+        est = made[1] or self._uncalibrated(horizon)
+        if est is not None and searching:  # (never below what the search has visited on it already)
+            est = combine(horizon, est.nodes, None, est.rate, snap.nodes - self._started[horizon][0]) or est
+            est = Estimate(est.horizon, est.nodes, est.seconds, est.rate, made[1].method if made[1] else UNCALIBRATED)
+        if est is not None:
+            self.latest = est
+        return est
+
+    def _uncalibrated(self, horizon: int) -> Estimate | None:
+        """Before any horizon is refuted (a level whose lower bound is its first open horizon): Knuth's estimate
+        of the tree without the table, once per horizon, at the search's median live rate (once measured
+        over a few samples). Likely high: the table's saving is not known yet."""
+        if len(self._rates) < RATE_SAMPLES:
+            return None
+        if horizon not in self._raw:
+            probe = self.search.probe(horizon, PROBES, seconds=self.seconds)
+            self._raw[horizon] = probe.mean if probe.probes else None
+        raw = self._raw[horizon]
+        if raw is None:
+            return None
+        speed = sorted(self._rates)[len(self._rates) // 2]
+        return Estimate(horizon, raw, raw / speed, speed, UNCALIBRATED)
+
+    def _note_start(self, horizon: int, nodes: int, elapsed: float) -> None:
+        if horizon in self._started:
+            return
+        self._started[horizon] = (nodes, elapsed)
+        before = self._started.get(horizon - 1)
+        known = {h.horizon for h in self.history}
+        if before is not None and horizon - 1 not in known and self.by_search(horizon - 1):
+            self.history.append(HorizonCost(horizon - 1, nodes - before[0], elapsed - before[1]))

@@ -12,6 +12,7 @@ from enum import StrEnum
 from kamicp.board.level import Level, Move
 from kamicp.board.regions import Regions
 from kamicp.prover.bounds import BoundReport
+from kamicp.prover.estimate import Estimate
 
 Plan = list[tuple[int, int]]  # (initial region index, colour index) per move
 
@@ -110,6 +111,7 @@ class Result:
     regions: int
     colours: int
     bound: BoundReport = field(repr=False, default=None)  # type: ignore[assignment]
+    estimate: Estimate | None = None  # an unknown answer: the open horizon's predicted cost (never a bound)
 
     @property
     def optimum(self) -> int | None:
@@ -143,6 +145,7 @@ class Result:
             "regions": self.regions,
             "colours": self.colours,
             "bound": bound_dict(self.bound) if self.bound else None,
+            **({} if self.estimate is None else {"estimate": self.estimate.to_dict()}),
         }
 
 

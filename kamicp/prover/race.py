@@ -35,6 +35,7 @@ from kamicp.board.rules import verify
 from kamicp.errors import Interrupted, WorkerError
 from kamicp.prover.config import ModelOptions, RaceOptions, SolveOptions, as_solve_options
 from kamicp.prover.engines import SearchEngine
+from kamicp.prover.estimate import HorizonEstimator
 from kamicp.prover.horizons import Prepared, count_nodes, finished, prepare, prepared_bounds, run_horizons
 from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
 from kamicp.prover.request import Progress, Request
@@ -249,8 +250,20 @@ def solve_auto(request: Request, options: SolveOptions | ModelOptions | None) ->
                              prepared=prepared, search=search, tracker=watcher)
     if quick.status != Status.UNKNOWN or (deadline.limited and deadline.left() <= 0.05 * deadline.total):
         return _done(watcher, replace(quick, engine=EngineName.AUTO, seconds=deadline.elapsed()))
+    estimator = None
+    if watcher is not None and watcher.estimator is None:  # (the estimate costs probes: only when watched)
+        estimator = watcher.estimator = HorizonEstimator(search.ida, search.costs)
     so_far, results = _race(request, prepared, quick, search, opts, watcher)
-    return _done(watcher, _merge(level, so_far, results, budget.max_steps, deadline.elapsed()))
+    merged = _merge(level, so_far, results, budget.max_steps, deadline.elapsed())
+    return _done(watcher, _with_estimate(merged, estimator))
+
+
+def _with_estimate(result: Result, estimator: HorizonEstimator | None) -> Result:
+    """An unknown answer with the last estimate of its open horizon's cost (an estimate, never a bound)."""
+    latest = None if estimator is None else estimator.latest
+    if result.status != Status.UNKNOWN or latest is None or latest.horizon < result.lower_bound:
+        return result
+    return replace(result, estimate=latest)
 
 
 def _done(watcher: Watcher | None, result: Result) -> Result:
@@ -276,6 +289,10 @@ def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEng
         if ledger is not None and watcher.nodes is not None:
             ledger.nodes.value = watcher.nodes()  # (the search process's count goes on from the slice's)
             watcher.nodes = lambda: int(ledger.nodes.value)
+        if ledger is not None and isinstance(watcher.estimator, HorizonEstimator):
+            search_id = 1 + ENGINE_NAMES.index(EngineName.SEARCH)
+            watcher.estimator.by_search = lambda h: 0 <= h < ledger.SIZE and ledger.by[h] == search_id
+            watcher.estimator.arm()  # (this process's search is idle now: its probes do not race it)
         watcher.update(phase="race", horizon=None)
     if ledger is not None:
         ledger.on_lower(quick.lower_bound)

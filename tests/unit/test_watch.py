@@ -112,3 +112,52 @@ def test_the_race_reader_shows_the_lowest_open_horizon_search_first():
     tick()
     last = snaps[-1]
     assert (last.lower, last.horizon, last.engine, last.cubes_done, last.cubes_total) == (9, 9, "cubes", 1, 4)
+
+
+def test_an_unknown_race_answer_carries_the_open_horizons_estimate():
+    """Watched (as the command line does), a race stopped by its time limit reports what refuting its open
+    horizon would cost: the horizon is the proven lower bound, the estimate never below what the search
+    visited, and the JSON (with its cluster plan) follows the solve schema. A faster machine may prove the
+    level within the limit: then there is no estimate."""
+    import jsonschema
+
+    from kamicp.cli.report import result_data
+    from kamicp.cli.schemas import schema
+    from kamicp.prover.solver import Free
+
+    level = load_level(HARD / "gen-tri-60b5c-proper-s700.json")
+    snaps: list[Snapshot] = []
+    res = solve(level, budget=Budget.start(5, engine="auto", watch=snaps.append))
+    if res.status != "unknown":
+        assert res.estimate is None
+        return
+    est = res.estimate
+    assert est is not None and est.horizon == res.lower_bound and est.nodes >= 1 and est.rate > 0
+    assert any(s.estimate is not None for s in snaps)
+    data = result_data(level, res, Free())
+    assert data["estimate"]["horizon"] == res.lower_bound and data["plan"]["core_hours"] > 0
+    jsonschema.validate(data, schema("solve"), cls=jsonschema.Draft202012Validator)
+
+
+def test_the_estimator_learns_the_race_searchs_horizons_from_snapshots():
+    """The race's search refutes horizons in another process: the estimator records each one's cost from the
+    live node count between its start and the next one's, only when the search proved it."""
+    from kamicp.board.regions import regions_of
+    from kamicp.prover.estimate import HorizonCost, HorizonEstimator
+    from kamicp.prover.search import make_search
+
+    regions = regions_of(load_level(HARD / "gen-tri-60b5c-proper-s700.json"))
+    search = make_search(regions.adj, regions.colours, len(regions.palette))
+    est = HorizonEstimator(search, [HorizonCost(6, 300, 0.01), HorizonCost(7, 30_000, 0.1)],
+                           by_search=lambda h: h != 8)
+    snap = Snapshot(1.0, "race", 7, 10, 8, "search", nodes=1_000)
+    assert est(8, snap) is None  # not armed: the parent's search may be running
+    est.arm()
+    first = est(8, snap)
+    assert first is not None and first.horizon == 8
+    est(9, Snapshot(3.0, "race", 8, 10, 9, "search", nodes=900_000))  # horizon 8: proven by CP-SAT, not learnt
+    assert [h.horizon for h in est.history] == [6, 7]
+    est(10, Snapshot(9.0, "race", 9, 11, 10, "search", nodes=5_000_000))
+    assert est.history[-1] == HorizonCost(9, 4_100_000, 6.0)
+    late = est(10, Snapshot(20.0, "race", 9, 11, 10, "search", nodes=4_000_000_000))
+    assert late is not None and late.nodes >= 4_000_000_000 - 5_000_000  # never below what was visited
