@@ -13,6 +13,7 @@ import typer
 from rich.text import Text
 
 from kamicp.cli.console import err
+from kamicp.cli.plans import duration
 from kamicp.errors import FormatError
 from kamicp.prover.watch import Snapshot
 from kamicp.render.safe import printable
@@ -62,7 +63,7 @@ def snapshot_line(snap: Snapshot) -> str:
         parts.append("bounding")
     parts.append(f"best plan {snap.upper}" if snap.upper is not None else "no plan yet")
     if snap.estimate is not None:
-        parts.append(f"estimate {snap.estimate.seconds:.0f} s for {snap.estimate.horizon} (not a bound)")
+        parts.append(f"estimate {duration(snap.estimate.seconds)} for {snap.estimate.horizon} (not a bound)")
     return " · ".join(parts)
 
 

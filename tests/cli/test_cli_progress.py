@@ -82,7 +82,7 @@ def test_the_live_line_says_what_is_proven_and_what_is_worked_on() -> None:
     cubes = Snapshot(3.0, "race", 9, None, 9, "cubes", cubes_done=1, cubes_total=4,
                      estimate=Estimate(9, 1e9, 7200.0, 1e5, "test"))
     assert snapshot_line(cubes) == ("3.0 s · lower bound 9 · refuting 9 (cubes, cubes 1/4) · no plan yet · "
-                                    "estimate 7200 s for 9 (not a bound)")
+                                    "estimate 2 h for 9 (not a bound)")
 
 
 def test_the_stream_writes_a_line_a_second_and_every_change(tmp_path: Path) -> None:
