@@ -61,9 +61,9 @@ def snapshot_line(snap: Snapshot) -> str:
         parts.append(f"refuting {snap.horizon} ({how})")
     elif snap.phase == "prepare":
         parts.append("bounding")
-    parts.append(f"best plan {snap.upper}" if snap.upper is not None else "no plan yet")
-    if snap.estimate is not None:
+    if snap.estimate is not None:  # (before the plan: a narrow terminal cuts the line's end)
         parts.append(f"estimate {duration(snap.estimate.seconds)} for {snap.estimate.horizon} (not a bound)")
+    parts.append(f"best plan {snap.upper}" if snap.upper is not None else "no plan yet")
     return " · ".join(parts)
 
 

@@ -346,7 +346,8 @@ def _reader(ledger: Ledger, watcher: Watcher, quick: Result, opts: SolveOptions)
         engine = None if first is None else ENGINE_NAMES[first]
         if horizon is not None and parts > 1 and ledger.cubing(horizon):
             watcher.cubes(ledger.cubes_done(horizon, parts), parts)
-            engine = EngineName.CUBES if engine == EngineName.CPSAT else engine
+            # (the search, once it has left the horizon to the cubes, solves cubes too)
+            engine = EngineName.CUBES if engine == EngineName.CPSAT or ledger.halted(horizon) else engine
         else:
             watcher.cubes(None, None)  # type: ignore[arg-type]
         if not watcher.update(lower=lower, upper=ledger.best.value or None, horizon=horizon, engine=engine):
