@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from kamicp.board.level import Level
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, out, plural, print_json, spinner
 from kamicp.cli.distributed import (
@@ -16,7 +17,9 @@ from kamicp.cli.distributed import (
     DaskWorkersOpt,
     VerboseOpt,
     dask_settings,
+    local_settings,
     print_cubes,
+    solve_here,
     solve_on_dask,
 )
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
@@ -43,7 +46,9 @@ from kamicp.cli.options import (
 )
 from kamicp.cli.report import exit_for, print_result, result_data
 from kamicp.cli.signals import interruptible
-from kamicp.prover.request import Budget, Request
+from kamicp.prover.distributed import DistributedResult
+from kamicp.prover.outcome import Result
+from kamicp.prover.request import Budget, Request, Rules
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL
 from kamicp.render.files import check_steps_dir, write_steps
 from kamicp.render.safe import printable
@@ -87,6 +92,8 @@ def solve_cmd(
         no_besides_cube_order = [n for n in no or () if n != "cube-order"]  # --dask takes only --no cube-order
         unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order)) if value)
         distributed = dask_settings(dask, dask_workers, cube_depth, store, how.name != "free", unused, verbose)
+        here = None if distributed else local_settings(workers, cube_depth, store, kami=how.name == "free",
+                                                       engine=engine.value, no=no or [])
         request = Request(level, how, Budget.start(time_limit, max_steps=max_steps, workers=workers, seed=seed,
                                                    engine=engine.value))  # (its clock starts here)
     cubes = None
@@ -94,20 +101,32 @@ def solve_cmd(
         if distributed is not None:
             cubes = solve_on_dask(request, distributed, progress=not as_json)
             result = cubes.result
+        elif here is not None:  # the race first, then (a long proof) cubes on this machine's cores
+            cubes = solve_here(request, here, spin=progress)
+            result = cubes.result
         else:
             result = request.but(progress=progress).solve()
     if as_json:
-        print_json(cubes.to_dict(level) if cubes else result_data(level, result, how))
+        print_json(_json(level, result, how, cubes, store))
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
         print_result(level, result, how, show_moves=result.status != NO_SOLUTION)
-        if cubes is not None:
+        if cubes is not None and (distributed is not None or cubes.horizons):
             print_cubes(level, cubes, verbose=verbose)
     if steps_dir is not None and result.status != NO_SOLUTION and (result.moves or result.status == OPTIMAL):
         with bad_input():
             written = write_steps(steps_dir, level, result.moves, force=force)
         (err if as_json else out).print(f"wrote {len(written)} pictures to {printable(steps_dir)}", markup=False)
     raise typer.Exit(exit_for(result))
+
+
+def _json(level: Level, result: Result, how: Rules, cubes: DistributedResult | None, store: Path | None) -> dict:
+    """A solve's JSON: the cube summary when cubes ran (or with --dask), and what the store gave."""
+    data = cubes.to_dict(level) if cubes is not None and (cubes.horizons or cubes.pool == "dask") \
+        else result_data(level, result, how)
+    if store is not None and cubes is not None:
+        data["store"] = {"path": str(store), "reused": cubes.reused or 0}
+    return data
 
 
 @app.command("prove")
