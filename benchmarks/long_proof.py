@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
         name = Path(path).stem
         add({"level": name, **measure("single search (1 core)", path, "search", args.time_limit)})
         if not args.no_race:
-            add({"level": name, **measure("race (solve --workers 1)", path, "auto", args.time_limit)})
+            add({"level": name, **measure("race (single machine)", path, "auto", args.time_limit)})
         for engine in args.engines.split(","):
             for n in (int(w) for w in args.workers.split(",")):
                 mode = f"long proof, {n} worker{'s' if n > 1 else ''}, cubes by {engine}, race {args.first:g} s first"

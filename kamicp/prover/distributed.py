@@ -146,8 +146,10 @@ class DistributedRun:
     name = EngineName.CUBES
 
     def __init__(self, request: Request, client: Any, *, depth: int, store: Store | None,
-                 progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW) -> None:
+                 progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW,
+                 hint: tuple[Move, ...] = ()) -> None:
         check_depth(depth)
+        self.hint = hint  # a solution found before (the single-machine race's): replayed, then kept
         self.window = window
         self.options = options or SolveOptions()
         budget = request.budget
@@ -175,7 +177,7 @@ class DistributedRun:
     def run(self) -> DistributedResult:
         try:
             [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
-            self.prepared = prepare(self.level, self.options, self.deadline)
+            self.prepared = prepare(self.level, self._parent_options(), self.deadline)
             self.prepare_seconds = self.deadline.elapsed()
             loop = HorizonLoop(self._footing(), self, self.budget.but(progress=None), label=EngineName.CUBES)
             result = loop.run(top_down=True)
@@ -215,6 +217,13 @@ class DistributedRun:
                 type(exc).__module__.split(".")[0] == "distributed":  # (its CommClosedError: a reset connection)
             raise lost_scheduler(self.address) from None
 
+    def _parent_options(self) -> SolveOptions:
+        """The parent's options: with a solution known (the hint, or one stored), the greedy is the only
+        upper-bound heuristic left (the beam and rollouts, up to 6 s, would mostly find it again)."""
+        if not self.hint and next(self._stored_solutions(), None) is None:
+            return self.options
+        return replace(self.options, upper=CUBE_OPTIONS.upper)
+
     def _footing(self) -> Footing:
         """Where the loop starts: the prepared bound, and the best of the prepared and the stored solutions."""
         p = self.prepared
@@ -226,6 +235,12 @@ class DistributedRun:
             if best is None or len(moves) < len(best):
                 best, source, found_at = moves, EngineName.CUBES, self.deadline.elapsed()
                 self.stored_solution = True
+        if self.hint:
+            verify(self.level, self.hint, max_moves=len(self.hint))
+            if best is None or len(self.hint) < len(best):
+                best, source, found_at = self.hint, EngineName.AUTO, self.deadline.elapsed()
+                self.stored_solution = False
+                self._keep(self.hint)
         return Footing(level=self.level, lower=p.bound.value, best=best, source=source, found_at=found_at,
                        size=p.regions.size, colours=p.regions.colours_present, moves=tuple,
                        replay=lambda moves, most: verify(self.level, moves, max_moves=most), bound=p.bound,
@@ -483,8 +498,11 @@ def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str 
 
 
 def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store | None = None,
-                progress: CubeProgress | None = None, window: int = WINDOW) -> DistributedResult:
-    """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics)."""
+                progress: CubeProgress | None = None, window: int = WINDOW,
+                hint: tuple[Move, ...] = ()) -> DistributedResult:
+    """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics).
+    `hint`: a solution already found (replayed first; the parent then runs the greedy only)."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
-                          options=None if options is None else as_solve_options(options), window=window).run()
+                          options=None if options is None else as_solve_options(options), window=window,
+                          hint=hint).run()

@@ -46,7 +46,8 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
     cubes = request.but(engine=engine, progress=None)
     try:
         with LocalPool(workers) as pool:
-            return solve_cubes(cubes, pool, depth=depth, store=store, progress=progress)
+            hint = quick.moves if quick is not None else ()
+            return solve_cubes(cubes, pool, depth=depth, store=store, progress=progress, hint=hint)
     except CubesInterrupted as e:
         if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
             raise CubesInterrupted(quick, e.signal, e.saved) from None

@@ -118,3 +118,29 @@ def test_bad_options_are_one_line(args: list[str], message: str) -> None:
 def test_local_first_must_be_seconds() -> None:
     res = CliRunner().invoke(app, ["solve", str(LEVELS / "tri-8b3c-s100.json")], env={"KAMICP_LOCAL_FIRST": "x"})
     assert res.exit_code == 2 and "error: KAMICP_LOCAL_FIRST must be a number of seconds" in res.output
+
+
+def test_a_pool_worker_killed_mid_proof_loses_nothing(tmp_path) -> None:
+    """A worker process killed while cubes run: its tasks (and those in flight on the broken pool) are sent
+    again to a fresh pool, and the proof completes with the same optimum, no process left."""
+    name = "tri-32b5c-s106"
+    store = tmp_path / "p.db"
+    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve",
+                             str(LEVELS / f"{name}.json"), "--workers", "2", "--store", str(store), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **CUBES_AT_ONCE})
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and cube_rows(store) < 3 and proc.poll() is None:
+            time.sleep(0.05)
+        family = psutil.Process(proc.pid).children(recursive=True)
+        if family:
+            family[0].kill()
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert json.loads(out)["optimum"] == known_optima()[name]["optimum"]
+    _, alive = psutil.wait_procs(family, timeout=15)
+    assert not alive
