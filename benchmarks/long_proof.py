@@ -2,7 +2,7 @@
 single search on one core and the single-machine race, in one run.
 
     .venv/bin/python benchmarks/long_proof.py LEVEL [LEVEL ...] [--workers 1,2] [--engines search,auto]
-        [--first 5] [--time-limit 600] [--out benchmarks/results/long_proof]
+        [--first SECONDS] [--time-limit 600] [--out benchmarks/results/long_proof]
 
 For each level: `solve(engine="search")` (the compiled search alone, one core), `solve(engine="auto")` (the
 race, two processes), then for each worker count and cube engine `solve_long` (the race for `--first`
@@ -37,7 +37,7 @@ def _request(path: str, engine: str, time_limit: float) -> Request:
     return Request(load_level(path), Free(), Budget.start(time_limit, engine=engine))
 
 
-def measure(mode: str, path: str, engine: str, time_limit: float, workers: int = 0, first: float = 0.0,
+def measure(mode: str, path: str, engine: str, time_limit: float, workers: int = 0, first: float | None = None,
             cube_engine: str = "search") -> dict:
     t0, c0 = time.monotonic(), _cpu()
     request = _request(path, engine, time_limit)
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--engines", default="search", help="the cube engines to measure (search, auto)")
-    ap.add_argument("--first", type=float, default=5.0)
+    ap.add_argument("--first", type=float, default=None, help="the race's seconds (default: the library's)")
     ap.add_argument("--time-limit", type=float, default=600.0)
     ap.add_argument("--no-race", action="store_true", help="no single-machine race row")
     args = ap.parse_args(argv)
@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> None:
             add({"level": name, **measure("race (single machine)", path, "auto", args.time_limit)})
         for engine in args.engines.split(","):
             for n in (int(w) for w in args.workers.split(",")):
-                mode = f"long proof, {n} worker{'s' if n > 1 else ''}, cubes by {engine}, race {args.first:g} s first"
+                race = "the default race" if args.first is None else f"race {args.first:g} s"
+                mode = f"long proof, {n} worker{'s' if n > 1 else ''}, cubes by {engine}, {race} first"
                 add({"level": name, **measure(mode, path, "auto", args.time_limit, n, args.first, engine)})
     write(args.out, command_line(__file__, argv), table(records), {"records": records})
 

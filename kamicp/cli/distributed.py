@@ -31,7 +31,7 @@ from kamicp.prover.distributed import (
     dask_client,
     solve_cubes,
 )
-from kamicp.prover.long_proof import FIRST, local_workers, solve_long
+from kamicp.prover.long_proof import first_for, local_workers, solve_long
 from kamicp.prover.outcome import EngineName, Result, Status
 from kamicp.prover.request import Request
 from kamicp.render.safe import printable
@@ -112,10 +112,10 @@ def local_settings(workers: int | None, depth: int | None, store: Path | None, *
     return LocalSettings(workers, depth, store)
 
 
-def local_first_env() -> float:
-    """Seconds of the race before plain `solve` splits the proof into cubes: long_proof.FIRST, or the
-    environment's KAMICP_LOCAL_FIRST (0: cubes at once)."""
-    return local_first(LOCAL_FIRST_ENV_PLAIN, FIRST)
+def local_first_env(store: Path | None) -> float:
+    """Seconds of the race before plain `solve` splits the proof into cubes: long_proof.first_for(store), or
+    the environment's KAMICP_LOCAL_FIRST (0: cubes at once)."""
+    return local_first(LOCAL_FIRST_ENV_PLAIN, first_for(store))
 
 
 def solve_here(request: Request, settings: LocalSettings, *, spin: Callable[[str], None] | None
@@ -126,7 +126,7 @@ def solve_here(request: Request, settings: LocalSettings, *, spin: Callable[[str
         if spin is not None:
             spin(f"cubes of {horizon} moves: {done} of {total} answered")
 
-    first = local_first_env()
+    first = local_first_env(settings.store)
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
     with store_cm() as store:
         try:
@@ -161,7 +161,7 @@ def _bar(enabled: bool) -> Iterator[CubeProgress | None]:
 
 LOCAL_FIRST = 2.0  # seconds of the single-machine race before a LocalCluster is started
 LOCAL_FIRST_ENV = "KAMICP_DASK_LOCAL_FIRST"  # overrides it; 0 starts the LocalCluster at once
-LOCAL_FIRST_ENV_PLAIN = "KAMICP_LOCAL_FIRST"  # plain solve's race before the cubes (default long_proof.FIRST)
+LOCAL_FIRST_ENV_PLAIN = "KAMICP_LOCAL_FIRST"  # plain solve's race before the cubes (long_proof.first_for)
 STOP_RESERVE = 1.5  # seconds of the time limit kept for closing the client and stopping a LocalCluster
 
 

@@ -147,8 +147,11 @@ class DistributedRun:
 
     def __init__(self, request: Request, client: Any, *, depth: int, store: Store | None,
                  progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW,
-                 hint: tuple[Move, ...] = ()) -> None:
+                 hint: tuple[Move, ...] = (), parent_pivot: bool = True) -> None:
         check_depth(depth)
+        # the pivot relation in the parent's child bounds (serial, before any task: on a local pool the
+        # children's own solves compute it in parallel, so it is left to them there)
+        self.parent_pivot = parent_pivot
         self.hint = hint  # a solution found before (the single-machine race's): replayed, then kept
         self.window = window
         self.options = options or SolveOptions()
@@ -177,7 +180,7 @@ class DistributedRun:
     def run(self) -> DistributedResult:
         try:
             [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
-            self.prepared = prepare(self.level, self._parent_options(), self.deadline)
+            self.prepared = prepare(self.level, self.options, self.deadline)
             self.prepare_seconds = self.deadline.elapsed()
             loop = HorizonLoop(self._footing(), self, self.budget.but(progress=None), label=EngineName.CUBES)
             result = loop.run(top_down=True)
@@ -216,13 +219,6 @@ class DistributedRun:
         if getattr(self.client, "status", "running") not in ("running", "newly-created") or \
                 type(exc).__module__.split(".")[0] == "distributed":  # (its CommClosedError: a reset connection)
             raise lost_scheduler(self.address) from None
-
-    def _parent_options(self) -> SolveOptions:
-        """The parent's options: with a solution known (the hint, or one stored), the greedy is the only
-        upper-bound heuristic left (the beam and rollouts, up to 6 s, would mostly find it again)."""
-        if not self.hint and next(self._stored_solutions(), None) is None:
-            return self.options
-        return replace(self.options, upper=CUBE_OPTIONS.upper)
 
     def _footing(self) -> Footing:
         """Where the loop starts: the prepared bound, and the best of the prepared and the stored solutions."""
@@ -400,7 +396,8 @@ class DistributedRun:
         """The cubes whose child's lower bound already exceeds the moves left: refuted here, no task needed."""
         assert self.prepared is not None
         out = []
-        pivot = self.options.bound.pivot > 0  # (the pivot relation, models/pivot-free.md: one move stronger)
+        # (the pivot relation, models/pivot-free.md: one move stronger)
+        pivot = self.parent_pivot and self.options.bound.pivot > 0
         for cube in todo:
             t0 = time.monotonic()
             if child_bound(self.prepared.regions, cube, pivot, top - cube.depth) > top - cube.depth:
@@ -499,10 +496,11 @@ def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str 
 
 def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store | None = None,
                 progress: CubeProgress | None = None, window: int = WINDOW,
-                hint: tuple[Move, ...] = ()) -> DistributedResult:
+                hint: tuple[Move, ...] = (), parent_pivot: bool = True) -> DistributedResult:
     """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics).
-    `hint`: a solution already found (replayed first; the parent then runs the greedy only)."""
+    `hint`: a solution already found (replayed, then the start when shorter than the parent's own).
+    `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it)."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
                           options=None if options is None else as_solve_options(options), window=window,
-                          hint=hint).run()
+                          hint=hint, parent_pivot=parent_pivot).run()
