@@ -102,7 +102,7 @@ def solve_cmd(
             cubes = solve_on_dask(request, distributed, progress=not as_json)
             result = cubes.result
         elif here is not None:  # the race first, then (a long proof) cubes on this machine's cores
-            cubes = solve_here(request, here, spin=progress)
+            cubes = solve_here(request.but(progress=progress), here, spin=progress)
             result = cubes.result
         else:
             result = request.but(progress=progress).solve()
