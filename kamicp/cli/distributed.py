@@ -1,4 +1,5 @@
-"""`solve --dask`: a distributed proof (kamicp.prover.distributed), its progress bar and its cube summary."""
+"""`solve --dask`: a distributed proof (kamicp.prover.distributed), its progress bar and its cube summary; and
+plain `solve`'s long proof on this machine's cores (kamicp.prover.long_proof), with the same summary."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from kamicp.prover.distributed import (
     dask_client,
     solve_cubes,
 )
+from kamicp.prover.long_proof import first_for, local_workers, solve_long
 from kamicp.prover.outcome import EngineName, Result, Status
 from kamicp.prover.request import Request
 from kamicp.render.safe import printable
@@ -43,11 +45,11 @@ DaskOpt = Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help
                                              "started here).")]
 DaskWorkersOpt = Annotated[int | None, typer.Option("--dask-workers", min=1, max=MAX_WORKERS,
                                              help="Worker processes of --dask local (one thread each; default 2).")]
-CubeDepthOpt = Annotated[int | None, typer.Option("--cube-depth", help="With --dask: moves per cube (1 or 2).")]
-CubeStoreOpt = Annotated[Path | None, typer.Option("--store", help="With --dask: an SQLite store (kamicp's, "
-                                                   "shared with validate) where each cube's answer is saved; a "
-                                                   "rerun skips the cubes it holds as refuted.")]
-VerboseOpt = Annotated[bool, typer.Option("--verbose", help="With --dask: a table of every cube's answer.")]
+CubeDepthOpt = Annotated[int | None, typer.Option("--cube-depth", help="Moves per cube (1 or 2; default 1).")]
+CubeStoreOpt = Annotated[Path | None, typer.Option("--store", help="An SQLite store (kamicp's, shared with "
+                                                   "validate) where each cube's answer is saved; a rerun resumes "
+                                                   "from it (the cubes it holds as refuted are skipped).")]
+VerboseOpt = Annotated[bool, typer.Option("--verbose", help="A table of every cube's answer (when cubes ran).")]
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,8 @@ def dask_settings(address: str | None, workers: int | None, depth: int | None, s
     """None without --dask; a UsageError (one line, exit 2) for options that need --dask or cannot go with it
     (`unused`: the names of given options the distributed run does not use)."""
     if address is None:
-        options = (("--dask-workers", workers), ("--cube-depth", depth), ("--store", store),
-                   ("--verbose", True if verbose else None))
-        given = [name for name, value in options if value is not None]
-        if given:
-            raise UsageError(f"{given[0]} needs --dask")
+        if workers is not None:
+            raise UsageError("--dask-workers needs --dask")
         return None
     if pivot:
         raise UsageError("--dask solves Kami levels (--rules free) only")
@@ -83,6 +82,65 @@ def dask_settings(address: str | None, workers: int | None, depth: int | None, s
     check_address(address)
     require("dask", "--dask")
     return DaskSettings(address, 2 if workers is None else workers, depth, store)
+
+
+@dataclass(frozen=True)
+class LocalSettings:
+    """Plain `solve`'s long proof, checked: the race first, then cubes on `workers` local processes."""
+
+    workers: int
+    depth: int
+    store: Path | None
+
+
+def local_settings(workers: int | None, depth: int | None, store: Path | None, *, kami: bool, engine: str,
+                   no: list[str]) -> LocalSettings | None:
+    """None when plain `solve` stays with the single-machine race: other rules than Kami's, an engine named,
+    a technique switched off (`no`, besides cube-order), or one worker (`--workers 1`) without a store. A
+    UsageError for --store or --cube-depth then."""
+    cubes = kami and engine == EngineName.AUTO and not [n for n in no if n != "cube-order"]
+    workers = local_workers(workers)
+    if not cubes:
+        given = [name for name, value in (("--store", store), ("--cube-depth", depth)) if value is not None]
+        if given:
+            raise UsageError(f"{given[0]} needs the cube proof: Kami rules, --engine auto and no --no technique")
+        return None
+    if workers < 2 and store is None and depth is None:
+        return None
+    depth = 1 if depth is None else depth
+    check_depth(depth)
+    return LocalSettings(workers, depth, store)
+
+
+def local_first_env(store: Path | None) -> float:
+    """Seconds of the race before plain `solve` splits the proof into cubes: long_proof.first_for(store), or
+    the environment's KAMICP_LOCAL_FIRST (0: cubes at once)."""
+    return local_first(LOCAL_FIRST_ENV_PLAIN, first_for(store))
+
+
+def solve_here(request: Request, settings: LocalSettings, *, spin: Callable[[str], None] | None
+               ) -> DistributedResult:
+    """Plain `solve`'s long proof (kamicp.prover.long_proof) with the store open; an interruption says how many
+    cube answers were saved."""
+    def progress(horizon: int, done: int, total: int) -> None:
+        if spin is not None:
+            spin(f"cubes of {horizon} moves: {done} of {total} answered")
+
+    first = local_first_env(settings.store)
+    store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
+    with store_cm() as store:
+        try:
+            return solve_long(request, workers=settings.workers, depth=settings.depth, store=store, first=first,
+                              progress=progress)
+        except CubesInterrupted as e:
+            _say_saved(e, settings.store)
+            raise
+
+
+def _say_saved(e: CubesInterrupted, path: Path | None) -> None:
+    where = f"saved to {printable(path)}: the same command resumes from them" if e.saved is not None \
+        else "not saved (no --store): give --store FILE so that a rerun resumes"
+    err.print(f"{e.saved or 0} cube answers {where}", markup=False, soft_wrap=True)
 
 
 @contextmanager
@@ -103,21 +161,22 @@ def _bar(enabled: bool) -> Iterator[CubeProgress | None]:
 
 LOCAL_FIRST = 2.0  # seconds of the single-machine race before a LocalCluster is started
 LOCAL_FIRST_ENV = "KAMICP_DASK_LOCAL_FIRST"  # overrides it; 0 starts the LocalCluster at once
+LOCAL_FIRST_ENV_PLAIN = "KAMICP_LOCAL_FIRST"  # plain solve's race before the cubes (long_proof.first_for)
 STOP_RESERVE = 1.5  # seconds of the time limit kept for closing the client and stopping a LocalCluster
 
 
-def local_first() -> float:
+def local_first(name: str = LOCAL_FIRST_ENV, default: float = LOCAL_FIRST) -> float:
     """Seconds of the single-machine race before a LocalCluster starts: LOCAL_FIRST, or the environment's
     KAMICP_DASK_LOCAL_FIRST (0: distribute at once, e.g. to watch the cubes of a level one machine proves fast)."""
-    raw = os.environ.get(LOCAL_FIRST_ENV)
+    raw = os.environ.get(name)
     if raw is None:
-        return LOCAL_FIRST
+        return default
     try:
         value = float(raw)
     except ValueError:
         value = math.nan
     if not 0 <= value < math.inf:
-        raise fail(f"{LOCAL_FIRST_ENV} must be a number of seconds (0 or more), got {raw!r}")
+        raise fail(f"{name} must be a number of seconds (0 or more), got {raw!r}")
     return value
 
 
@@ -136,7 +195,8 @@ def solve_on_dask(request: Request, settings: DaskSettings, *, progress: bool) -
             quick = request.but(deadline=first, workers=None, progress=None).solve()
             # (a cluster started with less time left than the race had would only cost it)
             if quick.status != Status.UNKNOWN or (deadline.limited and deadline.left() <= STOP_RESERVE + first.total):
-                return DistributedResult(replace(quick, seconds=deadline.elapsed()), (), 0)
+                return DistributedResult(replace(quick, seconds=deadline.elapsed()), (), 0,
+                                     reused=None if store is None else 0)
         try:
             return _on_cluster(request, settings, store, progress=progress)
         except ClusterLost as e:
@@ -144,9 +204,7 @@ def solve_on_dask(request: Request, settings: DaskSettings, *, progress: bool) -
                 "resumes from them" if settings.store else ""
             raise fail(f"{e}{kept}", EXIT_UNKNOWN) from None
         except CubesInterrupted as e:
-            where = f"saved to {printable(settings.store)}: the same command resumes from them" if e.saved is not None \
-                else "not saved (no --store): give --store FILE so that a rerun resumes"
-            err.print(f"{e.saved or 0} cube answers {where}", markup=False, soft_wrap=True)
+            _say_saved(e, settings.store)
             if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
                 raise CubesInterrupted(quick, e.signal, e.saved) from None
             raise
@@ -199,7 +257,8 @@ def print_cubes(level: Level, result: DistributedResult, *, verbose: bool) -> No
             out.print(f"no cubes needed: proven on this machine in {result.result.seconds:.2f} s, before a "
                       "LocalCluster was started")
         return
-    summary = Table(title=f"cubes on {result.workers} Dask workers", title_justify="left", show_edge=False)
+    where = "Dask workers" if result.pool == "dask" else "local worker processes"
+    summary = Table(title=f"cubes on {result.workers} {where}", title_justify="left", show_edge=False)
     for name, right in (("moves", True), ("depth", True), ("cubes", True), ("answers", False), ("horizon", False)):
         summary.add_column(name, justify="right" if right else "left")
     for h in result.horizons:

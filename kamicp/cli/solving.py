@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from kamicp.board.level import Level
 from kamicp.cli.app import app
 from kamicp.cli.console import bad_input, err, out, plural, print_json
 from kamicp.cli.distributed import (
@@ -16,7 +17,9 @@ from kamicp.cli.distributed import (
     DaskWorkersOpt,
     VerboseOpt,
     dask_settings,
+    local_settings,
     print_cubes,
+    solve_here,
     solve_on_dask,
 )
 from kamicp.cli.exits import EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
@@ -44,7 +47,9 @@ from kamicp.cli.options import (
 from kamicp.cli.progress import Follow, ProgressJsonOpt, check_stream, following
 from kamicp.cli.report import exit_for, print_result, result_data
 from kamicp.cli.signals import interruptible
-from kamicp.prover.request import Budget, Request
+from kamicp.prover.distributed import DistributedResult
+from kamicp.prover.outcome import Result
+from kamicp.prover.request import Budget, Request, Rules
 from kamicp.prover.solver import NO_SOLUTION, OPTIMAL
 from kamicp.render.files import check_steps_dir, write_steps
 from kamicp.render.safe import printable
@@ -92,6 +97,8 @@ def solve_cmd(
         unused = tuple(name for name, value in (("--workers", workers), ("--no", no_besides_cube_order),
                                                 ("--progress-json", progress_json)) if value)
         distributed = dask_settings(dask, dask_workers, cube_depth, store, how.name != "free", unused, verbose)
+        here = None if distributed else local_settings(workers, cube_depth, store, kami=how.name == "free",
+                                                       engine=engine.value, no=no or [])
         request = Request(level, how, Budget.start(time_limit, max_steps=max_steps, workers=workers, seed=seed,
                                                    engine=engine.value))  # (its clock starts here)
     cubes, follow = None, None
@@ -101,13 +108,18 @@ def solve_cmd(
             result = cubes.result
     else:
         with interruptible(), bad_input(), following(not as_json, progress_json, force=force) as follow:
-            result = _followed(request, follow).solve()
+            followed = _followed(request, follow)
+            if here is not None:  # the race first, then (a long proof) cubes on this machine's cores
+                cubes = solve_here(followed, here)
+                result = cubes.result
+            else:
+                result = followed.solve()
     if as_json:
-        print_json(cubes.to_dict(level) if cubes else _with_progress(result_data(level, result, how), follow))
+        print_json(_with_progress(_json(level, result, how, cubes, store), follow))
     else:
         # A solution over --max-steps is only shown as a count, not as the answer.
         print_result(level, result, how, show_moves=result.status != NO_SOLUTION)
-        if cubes is not None:
+        if cubes is not None and (distributed is not None or cubes.horizons):
             print_cubes(level, cubes, verbose=verbose)
     if steps_dir is not None and result.status != NO_SOLUTION and (result.moves or result.status == OPTIMAL):
         with bad_input():
@@ -125,6 +137,15 @@ def _with_progress(data: dict, follow: Follow | None) -> dict:
     """`--json`'s object with the last snapshot's facts as `progress` (when the rules gave snapshots)."""
     facts = None if follow is None else follow.facts()
     return data if facts is None else {**data, "progress": facts}
+
+
+def _json(level: Level, result: Result, how: Rules, cubes: DistributedResult | None, store: Path | None) -> dict:
+    """A solve's JSON: the cube summary when cubes ran (or with --dask), and what the store gave."""
+    data = cubes.to_dict(level) if cubes is not None and (cubes.horizons or cubes.pool == "dask") \
+        else result_data(level, result, how)
+    if store is not None and cubes is not None:
+        data["store"] = {"path": str(store), "reused": cubes.reused or 0}
+    return data
 
 
 @app.command("prove")

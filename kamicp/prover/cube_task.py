@@ -5,6 +5,7 @@ that sends the tasks and gathers the answers is kamicp.prover.distributed.
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from dataclasses import asdict, dataclass
@@ -93,8 +94,8 @@ def _worker_address() -> str:
     try:
         from distributed import get_worker
         return str(get_worker().address)
-    except (ImportError, ValueError):
-        return "local"
+    except (ImportError, ValueError):  # (a local pool's worker process: kamicp.runtime.pool)
+        return f"local pid {os.getpid()}"
 
 
 def _prover(result: Result) -> EngineName:

@@ -38,11 +38,12 @@ from kamicp.prover.request import Budget, Request
 from kamicp.prover.solver import Free
 from kamicp.runtime.clock import Deadline
 from kamicp.runtime.interrupt import signal_of
+from kamicp.runtime.pool import LocalPool
 from kamicp.runtime.store import Store
 
 __all__ = ["CUBE_OPTIONS", "CubeAnswer", "CubeOutcome", "CubeProgress", "CubeSource", "CubeTask", "CubesInterrupted",
            "DistributedResult", "DistributedRun", "HorizonCubes", "cube_settings", "dask_client", "run_cube",
-           "solve_distributed"]
+           "solve_distributed", "stored_units"]
 
 CubeProgress = Callable[[int, int, int], None]  # (horizon, cubes answered, cubes in the horizon)
 WINDOW = 256  # cube tasks in flight at most (at least 8 per worker thread)
@@ -93,15 +94,20 @@ class HorizonCubes:
 @dataclass(frozen=True)
 class DistributedResult:
     """A distributed solve: the Result (as `solve` gives it), the cube summary of each horizon tried, the
-    number of Dask workers and the seconds the parent spent before the first cube (`prepare`)."""
+    number of workers and the seconds the parent spent before the first cube (`prepare`). `reused`: the
+    units taken from the store (None without one): the cube answers read from it, one per cube and horizon,
+    plus 1 when the run started from a solution stored by an earlier run. `pool`: where the cubes ran,
+    "dask" (a Dask cluster) or "local" (kamicp.runtime.pool, this machine's cores)."""
 
     result: Result
     horizons: tuple[HorizonCubes, ...]
     workers: int
     prepare_seconds: float = 0.0
+    reused: int | None = None
+    pool: str = "dask"
 
     def to_dict(self, level: Level) -> dict:
-        return {**self.result.to_dict(level), "workers": self.workers,
+        return {**self.result.to_dict(level), "workers": self.workers, "pool": self.pool,
                 "prepare_seconds": round(self.prepare_seconds, 4), "cubes": [h.to_dict() for h in self.horizons]}
 
 
@@ -140,8 +146,13 @@ class DistributedRun:
     name = EngineName.CUBES
 
     def __init__(self, request: Request, client: Any, *, depth: int, store: Store | None,
-                 progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW) -> None:
+                 progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW,
+                 hint: tuple[Move, ...] = (), parent_pivot: bool = True) -> None:
         check_depth(depth)
+        # the pivot relation in the parent's child bounds (serial, before any task: on a local pool the
+        # children's own solves compute it in parallel, so it is left to them there)
+        self.parent_pivot = parent_pivot
+        self.hint = hint  # a solution found before (the single-machine race's): replayed, then kept
         self.window = window
         self.options = options or SolveOptions()
         budget = request.budget
@@ -164,6 +175,7 @@ class DistributedRun:
         self.cube_of: dict[str, tuple[Cube, int, int]] = {}  # a task's key -> its cube, attempt and horizon
         self.workers = 0  # the cluster's worker threads, as last counted (the answer reports it)
         self.address = _address_of(client)  # (asked now: a lost scheduler cannot be asked)
+        self.stored_solution = False  # the run started from a solution an earlier run stored
 
     def run(self) -> DistributedResult:
         try:
@@ -185,7 +197,15 @@ class DistributedRun:
         except BaseException:
             self._cancel()
             raise
-        return DistributedResult(result, tuple(self.horizons), self.workers, self.prepare_seconds)
+        return DistributedResult(result, tuple(self.horizons), self.workers, self.prepare_seconds, self._reused(),
+                                 "local" if isinstance(self.client, LocalPool) else "dask")
+
+    def _reused(self) -> int | None:
+        """The units taken from the store: cube answers (one per cube and horizon), and the stored solution."""
+        if self.store is None:
+            return None
+        answers = sum(a.source == CubeSource.STORE for h in self.horizons for a in h.answers)
+        return answers + self.stored_solution
 
     def _raise_if_lost(self, exc: Exception) -> None:
         """A ClusterLost (one line, exit 3) for any failure of a call to the cluster once the scheduler is
@@ -210,7 +230,13 @@ class DistributedRun:
             verify(self.level, moves, max_moves=len(moves))  # (a wrong one is a RuleError)
             if best is None or len(moves) < len(best):
                 best, source, found_at = moves, EngineName.CUBES, self.deadline.elapsed()
-                self._keep(moves)
+                self.stored_solution = True
+        if self.hint:
+            verify(self.level, self.hint, max_moves=len(self.hint))
+            if best is None or len(self.hint) < len(best):
+                best, source, found_at = self.hint, EngineName.AUTO, self.deadline.elapsed()
+                self.stored_solution = False
+                self._keep(self.hint)
         return Footing(level=self.level, lower=p.bound.value, best=best, source=source, found_at=found_at,
                        size=p.regions.size, colours=p.regions.colours_present, moves=tuple,
                        replay=lambda moves, most: verify(self.level, moves, max_moves=most), bound=p.bound,
@@ -302,9 +328,8 @@ class DistributedRun:
         tens of thousands of tasks to send and cancel), and take their answers as they come (each recorded
         at once) until one is solved (its solution: the cube's moves, then the child's) or unknown, all are
         refuted, or the deadline."""
-        from distributed import as_completed
-
         assert self.prepared is not None
+        as_completed = _as_completed(self.client)
         self.workers = len(self.client.nthreads())
         window = max(self.window, 8 * self.workers)
         left = self.deadline.limit()
@@ -371,7 +396,8 @@ class DistributedRun:
         """The cubes whose child's lower bound already exceeds the moves left: refuted here, no task needed."""
         assert self.prepared is not None
         out = []
-        pivot = self.options.bound.pivot > 0  # (the pivot relation, models/pivot-free.md: one move stronger)
+        # (the pivot relation, models/pivot-free.md: one move stronger)
+        pivot = self.parent_pivot and self.options.bound.pivot > 0
         for cube in todo:
             t0 = time.monotonic()
             if child_bound(self.prepared.regions, cube, pivot, top - cube.depth) > top - cube.depth:
@@ -428,6 +454,25 @@ class DistributedRun:
                     raise FormatError(f"a stored solution is malformed ({e!r})", source=str(self.store.path)) from None
 
 
+def _as_completed(client: Any) -> Callable[..., Any]:
+    """The local pool's own `as_completed` (kamicp.runtime.pool), or Dask's."""
+    if isinstance(client, LocalPool):
+        return client.as_completed
+    from distributed import as_completed
+
+    return as_completed
+
+
+def stored_units(store: Store | None, level: Level, depth: int) -> bool:
+    """Does the store hold cube answers or a solution of `level` (cubes of `depth` moves at most)?"""
+    if store is None:
+        return False
+    key = level_hash(level.with_par(None))
+    return any(store.cubes_with(key, cube_settings(d, after), str(outcome))
+               for d in range(1, depth + 1) for after in (False, True)
+               for outcome in (CubeOutcome.REFUTED, CubeOutcome.SOLVED))
+
+
 def _address_of(client: Any) -> str:
     try:
         return str(client.scheduler.address)
@@ -450,8 +495,12 @@ def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str 
 
 
 def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store | None = None,
-                progress: CubeProgress | None = None, window: int = WINDOW) -> DistributedResult:
-    """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics)."""
+                progress: CubeProgress | None = None, window: int = WINDOW,
+                hint: tuple[Move, ...] = (), parent_pivot: bool = True) -> DistributedResult:
+    """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics).
+    `hint`: a solution already found (replayed, then the start when shorter than the parent's own).
+    `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it)."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
-                          options=None if options is None else as_solve_options(options), window=window).run()
+                          options=None if options is None else as_solve_options(options), window=window,
+                          hint=hint, parent_pivot=parent_pivot).run()

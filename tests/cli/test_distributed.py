@@ -268,9 +268,6 @@ def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--dask", "local", "--cube-depth", "3"], "error: cube depth must be one of 1, 2, got 3"),
-    (["--cube-depth", "2"], "error: --cube-depth needs --dask"),
-    (["--store", "x.db"], "error: --store needs --dask"),
-    (["--verbose"], "error: --verbose needs --dask"),
     (["--dask", "tcp://127.0.0.1:9", "--dask-workers", "2"], "error: --dask-workers is for --dask local"),
     (["--dask", "local", "--rules", "pivot"], "error: --dask solves Kami levels"),
     (["--dask", "local", "--workers", "4"], "error: --workers does not apply to --dask"),

@@ -113,6 +113,15 @@ def test_solve_on_a_local_dask_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
     assert data["cubes"] and data["cubes"][0]["answers"]
 
 
+def test_solve_on_the_local_pool_with_a_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("KAMICP_LOCAL_FIRST", "0")  # the cubes at once, on the local pool (no Dask)
+    store = tmp_path / "p.db"
+    for _ in range(2):  # (the second run reads the first's cubes)
+        data = run_json("solve", PUZZLES / "tri-harbour.json", "--store", store, "--workers", "2", "--json")
+        check("solve", data)
+    assert data["pool"] == "local" and data["cubes"] and data["store"]["reused"] > 0
+
+
 def test_every_output_on_levels_without_a_palette(tmp_path: Path) -> None:
     """Issue 37 defect 2: a text grid and a flood99 board have no palette: colour_name is still a string."""
     from tests.helpers import ROOT

@@ -40,3 +40,13 @@ def test_dask(command):
 
 def test_play():
     says_how_to_install(without("starlette,uvicorn", "play", DAWN), "play", "play")
+
+
+def test_a_long_proof_on_the_local_pool_needs_no_dask(tmp_path):
+    """Plain solve's cubes (and --store) run on kamicp's own local pool: no Dask imported."""
+    env_first = "import os; os.environ['KAMICP_LOCAL_FIRST'] = '0'\n"
+    res = subprocess.run([sys.executable, "-c", env_first + WITHOUT, "dask,distributed", "solve",
+                          str(LEVELS / "tri-20b4c-s103.json"), "--store", str(tmp_path / "p.db"), "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert '"pool": "local"' in res.stdout and '"reused": 0' in res.stdout
