@@ -118,20 +118,14 @@ def local_first_env(store: Path | None) -> float:
     return local_first(LOCAL_FIRST_ENV_PLAIN, first_for(store))
 
 
-def solve_here(request: Request, settings: LocalSettings, *, spin: Callable[[str], None] | None
-               ) -> DistributedResult:
-    """Plain `solve`'s long proof (kamicp.prover.long_proof) with the store open; an interruption says how many
-    cube answers were saved."""
-    def progress(horizon: int, done: int, total: int) -> None:
-        if spin is not None:
-            spin(f"cubes of {horizon} moves: {done} of {total} answered")
-
+def solve_here(request: Request, settings: LocalSettings) -> DistributedResult:
+    """Plain `solve`'s long proof (kamicp.prover.long_proof) with the store open (its progress: the request's
+    watch); an interruption says how many cube answers were saved."""
     first = local_first_env(settings.store)
     store_cm: Callable[[], object] = (lambda: Store(settings.store)) if settings.store else nullcontext
     with store_cm() as store:
         try:
-            return solve_long(request, workers=settings.workers, depth=settings.depth, store=store, first=first,
-                              progress=progress)
+            return solve_long(request, workers=settings.workers, depth=settings.depth, store=store, first=first)
         except CubesInterrupted as e:
             _say_saved(e, settings.store)
             raise

@@ -33,7 +33,7 @@ from kamicp.prover.cube_task import CUBE_OPTIONS, CubeAnswer, CubeOutcome, CubeS
 from kamicp.prover.cubes import Cube, CubeSet, cell_colours, check_depth, child_bound, cube_moves, enumerate_cubes
 from kamicp.prover.engines import Answer
 from kamicp.prover.horizons import Footing, HorizonLoop, Prepared, prepare
-from kamicp.prover.outcome import EngineName, Outcome, Result, to_moves
+from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, to_moves
 from kamicp.prover.request import Budget, Request
 from kamicp.prover.solver import Free
 from kamicp.runtime.clock import Deadline
@@ -147,8 +147,9 @@ class DistributedRun:
 
     def __init__(self, request: Request, client: Any, *, depth: int, store: Store | None,
                  progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW,
-                 hint: tuple[Move, ...] = (), parent_pivot: bool = True) -> None:
+                 hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = ()) -> None:
         check_depth(depth)
+        self.refuted_before = refuted  # horizons proven infeasible before (the race's): the loop stops above them
         # the pivot relation in the parent's child bounds (serial, before any task: on a local pool the
         # children's own solves compute it in parallel, so it is left to them there)
         self.parent_pivot = parent_pivot
@@ -183,7 +184,7 @@ class DistributedRun:
             self.prepared = prepare(self.level, self.options, self.deadline)
             self.prepare_seconds = self.deadline.elapsed()
             loop = HorizonLoop(self._footing(), self, self.budget.but(progress=None), label=EngineName.CUBES)
-            result = loop.run(top_down=True)
+            result = loop.run(self.refuted_before, top_down=True)
         except Interrupted as exc:
             self._cancel()
             raise CubesInterrupted(exc.result, exc.signal, None if self.store is None else self.saved) from None
@@ -496,11 +497,13 @@ def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str 
 
 def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store | None = None,
                 progress: CubeProgress | None = None, window: int = WINDOW,
-                hint: tuple[Move, ...] = (), parent_pivot: bool = True) -> DistributedResult:
+                hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = ()
+                ) -> DistributedResult:
     """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics).
     `hint`: a solution already found (replayed, then the start when shorter than the parent's own).
-    `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it)."""
+    `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it).
+    `refuted`: horizons already proven infeasible (the race's proof rows), where the top-down loop stops."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
                           options=None if options is None else as_solve_options(options), window=window,
-                          hint=hint, parent_pivot=parent_pivot).run()
+                          hint=hint, parent_pivot=parent_pivot, refuted=refuted).run()

@@ -11,8 +11,10 @@ import os
 from dataclasses import replace
 
 from kamicp.prover.distributed import CubeProgress, CubesInterrupted, DistributedResult, solve_cubes, stored_units
-from kamicp.prover.outcome import EngineName, Result, Status
+from kamicp.prover.horizons import finished
+from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
 from kamicp.prover.request import Request
+from kamicp.prover.watch import Snapshot, Watch, Watcher, ticking, watcher_of
 from kamicp.runtime.pool import LocalPool
 from kamicp.runtime.store import Store
 
@@ -43,21 +45,74 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
     `workers` local processes, each cube answered by `engine`, all within the request's deadline. A result
     with no horizons and `workers` 0 is the race's own answer (the level was settled, or too little time
     was left for the cubes)."""
-    deadline = request.budget.deadline
+    deadline, watch = request.budget.deadline, request.budget.watch
     first = first_for(store) if first is None else first
     quick: Result | None = None
     if first > 0 and not stored_units(store, request.level, depth):
-        quick = request.but(deadline=deadline.within(first)).solve()
+        # (the race's last snapshot is not the proof's: the cubes' watcher ends the stream)
+        racing = request.but(deadline=deadline.within(first), watch=_not_done(watch))
+        quick = racing.solve()
         if quick.status != Status.UNKNOWN or deadline.left() < MIN_LEFT:
+            if watch is not None:
+                watch(replace(racing_last(quick, deadline), phase="done"))
             return DistributedResult(replace(quick, seconds=deadline.elapsed()), (), 0,
                                      reused=None if store is None else 0, pool="local")
-    cubes = request.but(engine=engine, progress=None)
+    cubes = request.but(engine=engine, progress=None, watch=None)
+    watcher = watcher_of(watch, deadline)
+    if watcher is not None and quick is not None:
+        watcher.update(phase="cubes", lower=quick.lower_bound, upper=quick.upper_bound)
     try:
-        with LocalPool(workers) as pool:
+        with LocalPool(workers) as pool, ticking(watcher):
             hint = quick.moves if quick is not None else ()
-            return solve_cubes(cubes, pool, depth=depth, store=store, progress=progress, hint=hint,
-                               parent_pivot=False)  # (each child's solve bounds itself, in parallel)
+            run = solve_cubes(cubes, pool, depth=depth, store=store, progress=_reporting(watcher, progress),
+                              hint=hint, parent_pivot=False,  # (each child's solve bounds itself, in parallel)
+                              refuted=() if quick is None else _refuted(quick))
     except CubesInterrupted as e:
         if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
             raise CubesInterrupted(quick, e.signal, e.saved) from None
         raise
+    run = replace(run, result=with_race(run.result, quick))
+    if watcher is not None:
+        finished(watcher, run.result)
+    return run
+
+
+def _not_done(watch: Watch | None) -> Watch | None:
+    """`watch` without the race's last snapshot (phase 'done'): the proof goes on."""
+    if watch is None:
+        return None
+    return lambda snap: None if snap.phase == "done" else watch(snap)
+
+
+def racing_last(result: Result, deadline) -> Snapshot:
+    """The last snapshot of a proof the race settled (or left with too little time for the cubes)."""
+    return Snapshot(deadline.elapsed(), "done", result.lower_bound, result.upper_bound)
+
+
+def _reporting(watcher: Watcher | None, progress: CubeProgress | None) -> CubeProgress | None:
+    """The cubes' progress to the watcher (horizon, cubes answered of all) and to `progress`."""
+    if watcher is None:
+        return progress
+
+    def report(horizon: int, done: int, total: int) -> None:
+        watcher.cubes(done, total)
+        watcher.update(phase="cubes", horizon=horizon, engine=EngineName.CUBES)
+        if progress is not None:
+            progress(horizon, done, total)
+
+    return report
+
+
+def _refuted(quick: Result) -> tuple[Horizon, ...]:
+    """The horizons the race refuted below its proven lower bound, in order (the cubes' loop starts above them:
+    its proof rows)."""
+    rows = (h for h in quick.proof if h.outcome == Outcome.INFEASIBLE and h.steps < quick.lower_bound)
+    return tuple(sorted(rows, key=lambda h: h.steps))
+
+
+def with_race(result: Result, quick: Result | None) -> Result:
+    """An unknown answer of the cubes with the race's estimate of the open horizon, while that horizon (the
+    lower bound) is still the open one."""
+    if quick is None or result.status != Status.UNKNOWN or quick.estimate is None:
+        return result
+    return replace(result, estimate=quick.estimate) if quick.estimate.horizon == result.lower_bound else result

@@ -145,3 +145,23 @@ def test_a_pool_worker_killed_mid_proof_loses_nothing(tmp_path) -> None:
     assert json.loads(out)["optimum"] == known_optima()[name]["optimum"]
     _, alive = psutil.wait_procs(family, timeout=15)
     assert not alive
+
+
+def test_the_progress_of_a_long_proof_goes_on_through_its_cubes(tmp_path) -> None:
+    """The race's snapshots, then the cubes' (their horizon and how many are answered), one stream: the
+    race's own last snapshot is not the proof's end, the bounds never loosen, the last line is the answer's;
+    the cubes' loop starts above the horizons the race refuted (their rows are in the proof)."""
+    stream = tmp_path / "progress.jsonl"
+    data = solve(str(LEVELS / "tri-44b4c-s109.json"), "--progress-json", str(stream), "--workers", "2",
+                 env={"KAMICP_LOCAL_FIRST": "0.3"})
+    lines = [json.loads(line) for line in stream.read_text().splitlines()]
+    phases = [line["phase"] for line in lines]
+    assert data["pool"] == "local" and data["cubes"] and data["optimum"] == 8, data
+    assert "slice" in phases and "cubes" in phases and phases.count("done") == 1 and phases[-1] == "done"
+    assert phases.index("cubes") > max(i for i, p in enumerate(phases) if p in ("slice", "race"))
+    lowers = [line["lower"] for line in lines]
+    assert lowers == sorted(lowers) and lines[-1]["lower"] == lines[-1]["upper"] == 8
+    assert any(line["cubes_total"] for line in lines if line["phase"] == "cubes")
+    rows = {r["steps"]: (r["outcome"], r["engine"]) for r in data["proof"]}
+    assert rows[7] == ("infeasible", "cubes") and rows[8][0] == "feasible"  # (top-down from the best plan)
+    assert all(engine in ("search", "cpsat", "bound") for steps, (_, engine) in rows.items() if steps < 7)
