@@ -45,7 +45,7 @@ class HorizonCost:
     seconds: float
 
 
-UNCALIBRATED = "knuth-uncalibrated"  # no horizon refuted yet: the table's saving not measured (likely high)
+UNCALIBRATED = "knuth-uncalibrated"  # no horizon refuted yet: the table's saving not measured
 RATE_SAMPLES = 4  # live rate samples needed before an uncalibrated estimate is given
 PROBE_SECONDS = 0.3  # one call's probing time, at most (it runs on a core the workers want)
 PROBES = 100_000  # dives, at most: the time runs out first on levels worth estimating
@@ -174,7 +174,8 @@ class HorizonEstimator:
     def _uncalibrated(self, horizon: int) -> Estimate | None:
         """Before any horizon is refuted (a level whose lower bound is its first open horizon): Knuth's estimate
         of the tree without the table, once per horizon, at the search's median live rate (once measured
-        over a few samples). Likely high: the table's saving is not known yet."""
+        over a few samples). Unmeasured: the table's saving (not known yet) makes it high, the probes' luck on a
+        heavy-tailed tree usually low."""
         if len(self._rates) < RATE_SAMPLES:
             return None
         if horizon not in self._raw:
