@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -54,6 +55,7 @@ from kamicp.packs import (
     to_markdown,
 )
 from kamicp.packs.runner import default_jobs, with_pars
+from kamicp.packs.worker import Live
 from kamicp.render.safe import printable
 from kamicp.rulebook import check_rules
 from kamicp.runtime.interrupt import signal_of
@@ -82,9 +84,10 @@ class EtaColumn(ProgressColumn):
 
 
 @contextmanager
-def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], None]]:
-    """A progress bar on stderr (levels done / total, proven, wrong par, unknown, ETA); off a terminal,
-    a plain line per level (`plain`), or nothing."""
+def pack_progress(total: int, plain: bool) -> Iterator[PackShow]:
+    """A progress bar on stderr (levels done / total, proven, wrong par, unknown, ETA) with a line per running
+    level (its elapsed seconds, proven bounds and the horizon being refuted); off a terminal, a plain line per
+    level (`plain`), or nothing."""
     counts = {"done": 0, "proven": 0, "wrong": 0, "unknown": 0, "worked": 0}
 
     def count(row: Row) -> None:
@@ -103,13 +106,13 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
                 how = "from the store" if skipped else f"{row.seconds:.2f} s"
                 word = VERDICT_TEXT[row.verdict]  # (the table's word: "bad input", not the code "bad-input")
                 err.print(f"[{counts['done']}/{total}] {printable(row.level)}: {word} ({how})", markup=False)
-        yield line
+        yield PackShow(line, lambda _running: None)
         return
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),
                TextColumn("[green]{task.fields[proven]} proven[/] [red]{task.fields[wrong]} wrong par[/] "
                           "[yellow]{task.fields[unknown]} unknown[/]"), TimeElapsedColumn(), TextColumn("ETA"),
                EtaColumn())
-    with Progress(*columns, console=err, transient=True) as bar:
+    with _PackBar(*columns, console=err, transient=True) as bar:
         task = bar.add_task("pack", total=total, proven=0, wrong=0, unknown=0, done_at=None, worked=0)
 
         def advance(row: Row, skipped: bool) -> None:
@@ -121,7 +124,36 @@ def pack_progress(total: int, plain: bool) -> Iterator[Callable[[Row, bool], Non
                 timing = {"worked": counts["worked"], "done_at": elapsed}
             bar.update(task, completed=counts["done"], proven=counts["proven"], wrong=counts["wrong"],
                        unknown=counts["unknown"], **timing)
-        yield advance
+
+        def running(levels: list[Live]) -> None:
+            bar.running = Text("\n".join(live_line(live) for live in levels))
+        yield PackShow(advance, running)
+
+
+class _PackBar(Progress):
+    """The pack's bar with a line per running level under it (rich's documented `get_renderables` hook)."""
+
+    running: Text = Text("")
+
+    def get_renderables(self):  # noqa: ANN201 - rich's signature
+        yield self.make_tasks_table(self.tasks)
+        if self.running:
+            yield self.running
+
+
+@dataclass(frozen=True)
+class PackShow:
+    """What the pack's progress shows: each row as it comes (`row(row, skipped)`), the running levels."""
+
+    row: Callable[[Row, bool], None]
+    running: Callable[[list[Live]], None]
+
+
+def live_line(live: Live) -> str:
+    """A running level's line: `s704.json: 12.3 s · bounds 10..13 · refuting 10` (the bounds are proven)."""
+    bounds = f"bounds {live.lower}..{live.upper}" if live.upper is not None else f"lower bound {live.lower}"
+    refuting = "" if live.horizon is None else f" · refuting {live.horizon}"
+    return f"  {printable(live.level)}: {live.elapsed:.1f} s · {bounds}{refuting}"
 
 
 def _open_store(path: Path | None, resume: bool) -> PackStore | None:
@@ -224,8 +256,9 @@ def _validate(paths: list[str], settings: PackSettings, store: PackStore | None,
                 def on_row(row: Row, was_skipped: bool) -> None:
                     done.append(row)
                     skipped.extend([row] if was_skipped else [])
-                    show(row, was_skipped)
-                rows = run_pack(items, settings, jobs=jobs, dask=dask, store=store, resume=resume, on_row=on_row)
+                    show.row(row, was_skipped)
+                rows = run_pack(items, settings, jobs=jobs, dask=dask, store=store, resume=resume, on_row=on_row,
+                                on_live=show.running)
         except KeyboardInterrupt as e:
             code = EXIT_INTERRUPTED[signal_of(e)]
             raise _stopped(done, len(items), store_path, "interrupted", code, as_json) from None

@@ -30,6 +30,7 @@ from kamicp.runtime.cluster import check_address
 from kamicp.runtime.extras import require
 
 OnRow = Callable[[Row, bool], None]  # (row, skipped: answered before, taken from the store)
+OnLive = Callable[[list[worker.Live]], None]  # the running levels' live facts
 
 
 def default_jobs(engine: str) -> int:
@@ -112,14 +113,15 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | None = None,
              dask: str | None = None, store: PackStore | None = None, resume: bool = False,
-             on_row: OnRow | None = None) -> list[Row]:
+             on_row: OnRow | None = None, on_live: OnLive | None = None) -> list[Row]:
     """Validate every level; rows come back in the order of `items`.
 
     Each row is stored (and `on_row` called) as soon as it is known. With `resume`, a level the store
     already answered with these settings (same content, any file; a proof under any time limit, engine,
     workers or seed: `PackStore.answered`) is not run again. On Ctrl-C or SIGTERM every level's process is
     ended and KeyboardInterrupt (`Terminated` for SIGTERM) propagates; stored rows stay. A row the store
-    cannot take stops the run the same way, with a `StoreWriteError`.
+    cannot take stops the run the same way, with a `StoreWriteError`. `on_live`: called about twice a
+    second with the running levels' live facts (`worker.Live`: elapsed, bounds, horizon; local runs only).
     """
     if resume and store is None:
         raise UsageError("--resume needs --store")
@@ -162,7 +164,7 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
         return [rows[i] for i in sorted(rows)]
     with _sigterm_as_interrupt():
         if dask is None:
-            _run_local(todo, settings, jobs, record)
+            _run_local(todo, settings, jobs, record, on_live)
         else:
             from kamicp.packs.dask_runner import run_dask
 
@@ -171,7 +173,7 @@ def run_pack(items: Sequence[Loaded], settings: PackSettings, *, jobs: int | Non
 
 
 def _run_local(todo: list[worker.Todo], settings: PackSettings, jobs: int,
-               record: Callable[[int, Row, bool], None]) -> None:
+               record: Callable[[int, Row, bool], None], on_live: OnLive | None = None) -> None:
     """`jobs` long-lived level processes (`worker.LevelWorker`), each taking the next level when it is
     free, so a pack of small levels is not paid a process start per level."""
     worker.reset()
@@ -196,6 +198,8 @@ def _run_local(todo: list[worker.Todo], settings: PackSettings, jobs: int,
             done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for fut in done:
                 record(pending.pop(fut), fut.result(), False)
+            if on_live is not None:
+                on_live([live for w in workers if (live := w.running()) is not None])
     except BaseException:
         for fut in pending:
             fut.cancel()

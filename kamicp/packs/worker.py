@@ -17,12 +17,13 @@ import resource
 import signal
 import threading
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from kamicp.errors import KamiError
 from kamicp.packs.rows import Loaded, PackSettings, Row, error_row, row_from_validation
 from kamicp.prover.outcome import Verdict
 from kamicp.prover.request import Budget, Request, Rules
+from kamicp.prover.watch import Snapshot, Watch
 from kamicp.runtime.clock import Deadline
 from kamicp.runtime.processes import on_parent_death, signal_group, stop_group
 
@@ -35,18 +36,50 @@ _lock = threading.Lock()
 _stopping = threading.Event()
 
 
-def solve_level(loaded: Loaded, key: str, settings: PackSettings, rules: Rules) -> Row:
+def solve_level(loaded: Loaded, key: str, settings: PackSettings, rules: Rules, watch: Watch | None = None
+                ) -> Row:
     """The work of one level (in the child): validate it with the pack's settings and the level's `rules`
-    (named by the runner), its request built here, so its clock starts in the level's process."""
+    (named by the runner), its request built here, so its clock starts in the level's process. `watch`: its
+    progress snapshots (no estimate: a pack's levels do not pay for probes)."""
     level = loaded.level
     assert level is not None
     budget = Budget.start(settings.time_limit, workers=settings.workers, seed=settings.seed,
-                          engine=settings.engine)
+                          engine=settings.engine, watch=watch, estimator=None if watch is None else _no_estimate)
     validation = Request(level, rules, budget).validate(settings.par, slack=settings.slack)
     row = row_from_validation(loaded, key, validation, settings)
     # the rules and the pivot cell used (the default resolved), as `solve --rules pivot --json` gives them
     extra = rules.data(level)
     return replace(row, result={**(row.result or {}), **extra}) if extra else row
+
+
+def _no_estimate(_horizon: int, _snap: Snapshot) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Live:
+    """A running level's facts, as its process last published them: seconds since it started, the proven
+    bounds (`upper` None: no plan yet), the horizon being refuted (None: none)."""
+
+    level: str
+    elapsed: float
+    lower: int
+    upper: int | None
+    horizon: int | None
+
+
+LIVE = 5  # the shared slots of a worker's running level: running (0/1), elapsed, lower, upper, horizon (-1: none)
+
+
+def _publisher(live) -> Watch:
+    """A watch that writes each snapshot's facts into the worker's shared `live` slots (the runner reads them)."""
+    def watch(snap: Snapshot) -> None:
+        live[1], live[2] = snap.elapsed, snap.lower
+        live[3] = -1 if snap.upper is None else snap.upper
+        live[4] = -1 if snap.horizon is None else snap.horizon
+        live[0] = 1
+
+    return watch
 
 
 def _cap_memory(megabytes: int | None) -> None:
@@ -55,7 +88,7 @@ def _cap_memory(megabytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _child(conn, settings: PackSettings) -> None:
+def _child(conn, settings: PackSettings, live) -> None:
     """A worker's process: a supervisor leading its own process group, with the work in a child.
 
     The supervisor only waits, so a SIGTERM (the runner stopping, or the runner or Dask worker dying,
@@ -66,7 +99,7 @@ def _child(conn, settings: PackSettings) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
     signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
     on_parent_death(signal.SIGTERM)
-    work = mp.get_context("fork").Process(target=_serve, args=(conn, settings))
+    work = mp.get_context("fork").Process(target=_serve, args=(conn, settings, live))
     work.start()
     conn.close()
     work.join()
@@ -76,7 +109,7 @@ def _child(conn, settings: PackSettings) -> None:
     os._exit(code if code >= 0 else 128 - code)  # a signal that ended the work, as a shell reports it
 
 
-def _serve(conn, settings: PackSettings) -> None:
+def _serve(conn, settings: PackSettings, live) -> None:
     """Answer each level sent on `conn`, one after another, until None (or the pipe's end)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     on_parent_death(signal.SIGTERM)
@@ -89,16 +122,17 @@ def _serve(conn, settings: PackSettings) -> None:
             break
         if job is None:
             break
-        conn.send(_answer(*job, settings))
+        conn.send(_answer(*job, settings, _publisher(live)))
+        live[0] = 0
     conn.close()
 
 
-def _answer(loaded: Loaded, key: str, rules: Rules, settings: PackSettings) -> Row:
+def _answer(loaded: Loaded, key: str, rules: Rules, settings: PackSettings, watch: Watch | None = None) -> Row:
     """The level's row, or the row saying why there is none."""
     start = time.monotonic()
     try:
         _cap_memory(settings.memory_mb)
-        return solve_level(loaded, key, settings, rules)
+        return solve_level(loaded, key, settings, rules, watch)
     except MemoryError:
         return error_row(loaded, key, Verdict.ERROR, f"out of memory (the cap is {settings.memory_mb} MiB per "
                          "level, --memory-limit)", settings, time.monotonic() - start)
@@ -135,13 +169,23 @@ class LevelWorker:
         self.settings = settings
         self._proc: mp.process.BaseProcess | None = None
         self._conn = None
+        self.live = mp.get_context("fork").Array("d", LIVE, lock=False)  # the running level's facts (shared)
+        self._level: str | None = None  # the name of the level it runs, None when idle
+
+    def running(self) -> Live | None:
+        """The running level's facts as its process last published them (None: idle, or nothing yet)."""
+        name, live = self._level, list(self.live)
+        if name is None or not live[0]:
+            return None
+        return Live(name, live[1], int(live[2]), None if live[3] < 0 else int(live[3]),
+                    None if live[4] < 0 else int(live[4]))
 
     def _start(self) -> bool:
         import kamicp.prover.model  # noqa: F401 - OR-Tools loaded once here, inherited by every forked process
 
         ctx = mp.get_context("fork")
         parent, child = ctx.Pipe(duplex=True)
-        proc = ctx.Process(target=_child, args=(child, self.settings))
+        proc = ctx.Process(target=_child, args=(child, self.settings, self.live))
         with _lock:  # stop_all sets _stopping under this lock: a process is either not started or seen by it
             if _stopping.is_set():
                 child.close()
@@ -157,6 +201,12 @@ class LevelWorker:
 
     def run(self, loaded: Loaded, key: str, rules: Rules) -> Row:
         """Validate one level by its `rules` and return its row (never raises for the level's failures)."""
+        try:
+            return self._run(loaded, key, rules)
+        finally:
+            self._level = None
+
+    def _run(self, loaded: Loaded, key: str, rules: Rules) -> Row:
         settings = self.settings
         if mp.current_process().daemon:
             return error_row(loaded, key, Verdict.ERROR, "this worker process is daemonic and cannot start the "
@@ -167,6 +217,7 @@ class LevelWorker:
         assert self._proc is not None and self._conn is not None
         start = time.monotonic()
         limit = None if settings.time_limit is None else settings.time_limit + GRACE
+        self.live[0], self._level = 0, loaded.path
         try:
             self._conn.send((loaded, key, rules))
             if self._conn.poll(limit):

@@ -347,3 +347,25 @@ def test_a_worker_process_answers_level_after_level_and_a_crash_starts_a_fresh_o
     rows = run_pack(load_pack(files), FAST, jobs=1)
     assert [r.verdict for r in rows] == [Verdict.CORRECT, Verdict.ERROR, Verdict.CORRECT]
     assert "SIGABRT" in rows[1].error and rows[0].error != rows[2].error  # the next level: a fresh process
+
+
+def test_the_running_levels_live_facts_reach_the_runner(tmp_path: Path) -> None:
+    """Each level's process publishes its solve's snapshots into memory its worker shares: the runner hands
+    the running levels' elapsed seconds, proven bounds and horizon to `on_live` while they run (validate's
+    line per level), and nothing once they are done."""
+    from kamicp.formats import load_level as read
+
+    src = Path(__file__).parents[2] / "benchmarks/levels/gen-tri-60b5c-proper-s700.json"
+    path = tmp_path / "s700.json"
+    write_json(read(src).with_par(10), path)
+    seen: list[list[worker.Live]] = []
+    rows = run_pack(load_pack([path]), PackSettings(engine="auto", time_limit=4, slack=0), jobs=1,
+                    on_live=seen.append)
+    lives = [live for batch in seen for live in batch]
+    assert rows[0].verdict in (Verdict.UNKNOWN, Verdict.CORRECT)
+    assert lives and all(live.level == str(path) for live in lives)
+    assert all(live.upper is None or live.lower <= live.upper for live in lives)
+    assert max(live.elapsed for live in lives) > 1.0 and all(live.lower >= 6 for live in lives)
+    elapsed = [live.elapsed for live in lives]
+    assert elapsed == sorted(elapsed) and any(live.horizon is not None for live in lives)
+    assert seen[-1] == [] or rows[0].seconds >= max(elapsed)  # (after the row: nobody runs)
