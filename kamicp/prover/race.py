@@ -285,7 +285,7 @@ def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEng
         ledger.publish(h)
     tick = None
     if watcher is not None:
-        tick = _reader(ledger, watcher, quick, opts) if ledger is not None else watcher.sample
+        tick = ledger_reader(ledger, watcher, quick, opts) if ledger is not None else watcher.sample
         if ledger is not None and watcher.nodes is not None:
             ledger.nodes.value = watcher.nodes()  # (the search process's count goes on from the slice's)
             watcher.nodes = lambda: int(ledger.nodes.value)
@@ -335,7 +335,7 @@ def _so_far(quick: Result, ledger: Ledger | None) -> Result:
     return replace(quick, lower_bound=lower, proof=tuple(rows), engine=EngineName.AUTO)
 
 
-def _reader(ledger: Ledger, watcher: Watcher, quick: Result, opts: SolveOptions) -> Callable[[], None]:
+def ledger_reader(ledger: Ledger, watcher: Watcher, quick: Result, opts: SolveOptions) -> Callable[[], None]:
     """The race's progress sample: the ledger's proofs and plans read into the watcher, then a snapshot."""
     parts = int(opts.cpsat.cubes)
 

@@ -135,7 +135,7 @@ def test_bad_file_and_missing_par_are_rows_and_the_rest_runs(tmp_path):
 def crash_on(name: str, how: str):
     real = worker.solve_level
 
-    def solve_level(loaded, key, settings, rules):
+    def solve_level(loaded, key, settings, rules, watch=None):
         if loaded.level.name == name:
             if how == "abort":
                 faulthandler.disable()  # pytest's would print the child's stack
@@ -143,7 +143,7 @@ def crash_on(name: str, how: str):
             if how == "memory":
                 return bytearray(64 << 30)  # 64 GiB: more than the cap, whatever the process started at
             raise RuntimeError("boom")
-        return real(loaded, key, settings, rules)
+        return real(loaded, key, settings, rules, watch)
     return solve_level
 
 
@@ -326,9 +326,9 @@ def test_the_eta_counts_down_while_the_last_level_runs():
     assert times == ["0:00:11", "0:00:08", "0:00:03", "-:--:--"]  # counts down; then unknown, never stuck
 
 
-def with_pid(loaded, key, settings, rules):
+def with_pid(loaded, key, settings, rules, watch=None):
     """solve_level, with the pid of the process that answered in the row's error field."""
-    row = REAL_SOLVE_LEVEL(loaded, key, settings, rules)
+    row = REAL_SOLVE_LEVEL(loaded, key, settings, rules, watch)
     return replace(row, error=str(os.getpid()))
 
 

@@ -93,14 +93,14 @@ def test_the_race_reader_shows_the_lowest_open_horizon_search_first():
     import multiprocessing as mp
 
     from kamicp.prover.outcome import EngineName, Horizon, Outcome, Result, Status
-    from kamicp.prover.race import Ledger, _reader
+    from kamicp.prover.race import Ledger, ledger_reader
 
     ledger = Ledger(mp.get_context("fork"))
     snaps: list[Snapshot] = []
     watcher = Watcher(snaps.append, Deadline.never())
     quick = Result(level="x", status=Status.UNKNOWN, moves=(), lower_bound=8, upper_bound=11, max_steps=None,
                    proof=(), engine=EngineName.SEARCH, seconds=0.0, regions=1, colours=1)
-    tick = _reader(ledger, watcher, quick, SolveOptions())
+    tick = ledger_reader(ledger, watcher, quick, SolveOptions())
     ledger.on_best(11)
     ledger.working[:] = [9, 9]  # (search, cpsat)
     tick()
