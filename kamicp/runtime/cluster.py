@@ -38,7 +38,9 @@ def dashboard_link(client) -> str | None:
 @contextmanager
 def quiet_logs() -> Iterator[None]:
     """Dask's own log lines off while kamicp uses a cluster: a lost scheduler or worker is reported by kamicp
-    as one line (distributed's client would log tracebacks while it tries to reconnect)."""
+    as one line (distributed's client would log tracebacks while it tries to reconnect). Restored when the
+    block ends or fails; left off when it is interrupted (Ctrl-C while a LocalCluster starts: Dask closes
+    that cluster at the process's exit, and its closing lines would follow kamicp's one line)."""
     names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado")]
     loggers = [logging.getLogger(name) for name in {"distributed", "tornado", *names}]
     levels = [log.level for log in loggers]
@@ -46,9 +48,17 @@ def quiet_logs() -> Iterator[None]:
         log.setLevel(logging.CRITICAL + 1)
     try:
         yield
-    finally:
-        for log, level in zip(loggers, levels, strict=True):
-            log.setLevel(level)
+    except Exception:
+        _restore(loggers, levels)
+        raise
+    # (an interruption, not an Exception, leaves them off: a cluster caught half-started is closed by Dask's
+    # atexit handler)
+    _restore(loggers, levels)
+
+
+def _restore(loggers: list[logging.Logger], levels: list[int]) -> None:
+    for log, level in zip(loggers, levels, strict=True):
+        log.setLevel(level)
 
 
 def scheduler_lost(client: Any, error: BaseException) -> bool:
