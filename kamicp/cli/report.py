@@ -4,7 +4,6 @@ JSON and its exit code. The rules object says what it adds (`describe`, `data`);
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -119,7 +118,7 @@ def print_result(level: Level, result: Result, rules: Rules, *, show_moves: bool
 PLAN_FROM = 600.0  # seconds of estimated work from which the cluster plan is printed (always in --json)
 
 
-def print_estimate(estimate: Estimate, upper: int | None, cube_seconds: Sequence[float] | None = None) -> None:
+def print_estimate(estimate: Estimate, upper: int | None) -> None:
     """What the open horizon would cost the search, and what that means on a cluster (an estimate, never a
     bound); the horizons above it that the proof also needs are named, not estimated."""
     out.print(f"estimate (not a bound): refuting {plural(estimate.horizon, 'move')} needs about "
@@ -127,7 +126,7 @@ def print_estimate(estimate: Estimate, upper: int | None, cube_seconds: Sequence
               f"({estimate.method})", markup=False)
     if estimate.seconds >= PLAN_FROM:
         out.print(f"cluster plan for that horizon: "
-                  f"{describe_plan(cluster_plan(estimate, cube_seconds), here=os.cpu_count())}", markup=False,
+                  f"{describe_plan(cluster_plan(estimate), here=os.cpu_count())}", markup=False,
                   soft_wrap=True)
     if upper is not None and upper - 1 > estimate.horizon:
         top = upper - 1

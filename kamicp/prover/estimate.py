@@ -8,8 +8,8 @@ the core-hours that makes.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from kamicp.runtime.clock import NEVER, Deadline
 
@@ -29,6 +29,10 @@ class Estimate:
     @property
     def core_hours(self) -> float:
         return self.seconds / 3600.0
+
+    def at_least(self, nodes: float) -> Estimate:
+        """This estimate, never below `nodes` (what the search has already visited on the horizon)."""
+        return self if nodes <= self.nodes else replace(self, nodes=nodes, seconds=nodes / self.rate)
 
     def to_dict(self) -> dict:
         return {"horizon": self.horizon, "nodes": round(self.nodes), "seconds": round(self.seconds, 1),
@@ -124,8 +128,7 @@ def combine(horizon: int, knuth: float | None, grown: float | None, speed: float
         nodes, method = grown, "growth"
     else:
         return None
-    nodes = max(nodes, done)
-    return Estimate(horizon, nodes, nodes / speed, speed, method)
+    return Estimate(horizon, nodes, nodes / speed, speed, method).at_least(done)
 
 
 class HorizonEstimator:
@@ -134,13 +137,12 @@ class HorizonEstimator:
     first slice's, then those the watcher sees the race's search refute (its live node count between the
     horizon's start and the next one's; `by_search(h)` says whether the search, not CP-SAT, proved h, whose
     node count is otherwise a part only). `search` must be idle while it is asked (the race's parent: its
-    search process is a forked copy), so the estimator answers nothing until `arm()`. `latest`: the last
-    estimate given, for an `unknown` answer."""
+    search process is a forked copy), so the estimator answers nothing until `arm(by_search)`. `latest`: the
+    last estimate given, for an `unknown` answer."""
 
-    def __init__(self, search, history: Sequence[HorizonCost], *, by_search=lambda _h: True,
-                 seconds: float = PROBE_SECONDS) -> None:
-        self.search, self.history = search, list(history)
-        self.by_search, self.seconds = by_search, seconds
+    def __init__(self, search, history: Sequence[HorizonCost], *, seconds: float = PROBE_SECONDS) -> None:
+        self.search, self.history, self.seconds = search, list(history), seconds
+        self.by_search: Callable[[int], bool] = lambda _h: True
         self.armed = False
         self.latest: Estimate | None = None
         self._made: dict[int, tuple[int, Estimate | None]] = {}  # horizon -> (history length, estimate)
@@ -148,8 +150,9 @@ class HorizonEstimator:
         self._rates: list[float] = []  # the search's live rates seen (nodes per second)
         self._raw: dict[int, float | None] = {}  # horizon -> Knuth's estimate without calibration
 
-    def arm(self) -> None:
-        self.armed = True
+    def arm(self, by_search: Callable[[int], bool]) -> None:
+        """Answer from now on (the search is idle), `by_search(h)` telling whether the search proved h."""
+        self.by_search, self.armed = by_search, True
 
     def __call__(self, horizon: int, snap) -> Estimate | None:
         if not self.armed or not hasattr(self.search, "probe"):
@@ -165,8 +168,7 @@ class HorizonEstimator:
             self._made[horizon] = made
         est = made[1] or self._uncalibrated(horizon)
         if est is not None and searching:  # (never below what the search has visited on it already)
-            est = combine(horizon, est.nodes, None, est.rate, snap.nodes - self._started[horizon][0]) or est
-            est = Estimate(est.horizon, est.nodes, est.seconds, est.rate, made[1].method if made[1] else UNCALIBRATED)
+            est = est.at_least(snap.nodes - self._started[horizon][0])
         if est is not None:
             self.latest = est
         return est

@@ -54,7 +54,7 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
         quick = racing.solve()
         if quick.status != Status.UNKNOWN or deadline.left() < MIN_LEFT:
             if watch is not None:
-                watch(replace(racing_last(quick, deadline), phase="done"))
+                watch(Snapshot(deadline.elapsed(), "done", quick.lower_bound, quick.upper_bound))
             return DistributedResult(replace(quick, seconds=deadline.elapsed()), (), 0,
                                      reused=None if store is None else 0, pool="local")
     cubes = request.but(engine=engine, progress=None, watch=None)
@@ -82,11 +82,6 @@ def _not_done(watch: Watch | None) -> Watch | None:
     if watch is None:
         return None
     return lambda snap: None if snap.phase == "done" else watch(snap)
-
-
-def racing_last(result: Result, deadline) -> Snapshot:
-    """The last snapshot of a proof the race settled (or left with too little time for the cubes)."""
-    return Snapshot(deadline.elapsed(), "done", result.lower_bound, result.upper_bound)
 
 
 def _reporting(watcher: Watcher | None, progress: CubeProgress | None) -> CubeProgress | None:

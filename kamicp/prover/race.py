@@ -291,8 +291,8 @@ def _race(request: Request, prepared: Prepared, quick: Result, search: SearchEng
             watcher.nodes = lambda: int(ledger.nodes.value)
         if ledger is not None and isinstance(watcher.estimator, HorizonEstimator):
             search_id = 1 + ENGINE_NAMES.index(EngineName.SEARCH)
-            watcher.estimator.by_search = lambda h: 0 <= h < ledger.SIZE and ledger.by[h] == search_id
-            watcher.estimator.arm()  # (this process's search is idle now: its probes do not race it)
+            # (this process's search is idle now: its probes do not race it)
+            watcher.estimator.arm(lambda h: 0 <= h < ledger.SIZE and ledger.by[h] == search_id)
         watcher.update(phase="race", horizon=None)
     if ledger is not None:
         ledger.on_lower(quick.lower_bound)

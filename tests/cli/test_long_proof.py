@@ -27,6 +27,20 @@ def solve(*args: str, env: dict[str, str] | None = None) -> dict:
     return json.loads(res.stdout)
 
 
+def cubes_in_a_process(level: str, store, stdout: int, *more: str) -> subprocess.Popen:
+    """`solve LEVEL --store STORE --workers 2` in a process of its own, sent to the cubes at once."""
+    return subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
+                             "--store", str(store), "--workers", "2", *more],
+                            stdout=stdout, stderr=subprocess.PIPE, text=True, env={**os.environ, **CUBES_AT_ONCE})
+
+
+def until_answered(proc: subprocess.Popen, store, cubes: int) -> None:
+    """Wait (two minutes at most) until the store holds `cubes` cube answers, or the process has ended."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and cube_rows(store) < cubes and proc.poll() is None:
+        time.sleep(0.05)
+
+
 def test_a_long_proof_goes_to_cubes_on_local_workers_and_agrees_with_the_race() -> None:
     path = str(LEVELS / "tri-32b5c-s106.json")
     cubes = solve(path, "--workers", "2", env=CUBES_AT_ONCE)
@@ -62,14 +76,9 @@ def test_store_without_dask_resumes_with_units_reused(tmp_path) -> None:
 def test_stopped_mid_run_leaves_no_process_and_resumes(tmp_path, sig: int) -> None:
     name = "tri-32b5c-s106"
     level, store = str(LEVELS / f"{name}.json"), tmp_path / "proofs.db"
-    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
-                             "--store", str(store), "--workers", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **CUBES_AT_ONCE})
+    proc = cubes_in_a_process(level, store, subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and cube_rows(store) < 5 and proc.poll() is None:
-            time.sleep(0.1)
+        until_answered(proc, store, 5)
         family = psutil.Process(proc.pid).children(recursive=True)
         assert family, proc.poll()  # the pool's worker processes
         proc.send_signal(sig)
@@ -126,14 +135,9 @@ def test_a_pool_worker_killed_mid_proof_loses_nothing(tmp_path) -> None:
     again to a fresh pool, and the proof completes with the same optimum, no process left."""
     name = "tri-32b5c-s106"
     store = tmp_path / "p.db"
-    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve",
-                             str(LEVELS / f"{name}.json"), "--workers", "2", "--store", str(store), "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **CUBES_AT_ONCE})
+    proc = cubes_in_a_process(str(LEVELS / f"{name}.json"), store, subprocess.PIPE, "--json")
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and cube_rows(store) < 3 and proc.poll() is None:
-            time.sleep(0.05)
+        until_answered(proc, store, 3)
         family = psutil.Process(proc.pid).children(recursive=True)
         if family:
             family[0].kill()

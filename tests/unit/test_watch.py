@@ -148,11 +148,10 @@ def test_the_estimator_learns_the_race_searchs_horizons_from_snapshots():
 
     regions = regions_of(load_level(HARD / "gen-tri-60b5c-proper-s700.json"))
     search = make_search(regions.adj, regions.colours, len(regions.palette))
-    est = HorizonEstimator(search, [HorizonCost(6, 300, 0.01), HorizonCost(7, 30_000, 0.1)],
-                           by_search=lambda h: h != 8)
+    est = HorizonEstimator(search, [HorizonCost(6, 300, 0.01), HorizonCost(7, 30_000, 0.1)])
     snap = Snapshot(1.0, "race", 7, 10, 8, "search", nodes=1_000)
     assert est(8, snap) is None  # not armed: the parent's search may be running
-    est.arm()
+    est.arm(by_search=lambda h: h != 8)
     first = est(8, snap)
     assert first is not None and first.horizon == 8
     est(9, Snapshot(3.0, "race", 8, 10, 9, "search", nodes=900_000))  # horizon 8: proven by CP-SAT, not learnt
