@@ -14,6 +14,17 @@ workers) and CPU time (with its workers') are its own: `--rules pivot` by
 recoloured) by `kamicp.prover.solver.solve`. A proven optimum that differs from the file's is an error (exit 1).
 The load average of the machine is recorded before and after. Writes OUT.md (table, command, machine) and
 OUT.json (records), and OUT.partial.json while it runs.
+
+With `--colorfill CF_DIR` (a local build of ColorFill, smack42/ColorFill: `classes/` compiled from its
+`src/` and its `lib/`; never part of this repository) ColorFill's A* (Puchert strategy) solves the same
+boards in one JVM *beside* kamicp's boards (one core each, so both see the same machine), in the same order:
+the JVM's CPU time (all its threads; `os.wait4`), the same less a JVM given no board, and its own
+milliseconds per board. kamicp's CPU per board is counted twice: the solve alone (after the board is
+read) and the whole process (interpreter start and imports included). The sample (`SAMPLE`: every ninth
+board of the 99 by name, eleven boards) is totalled apart, from the same run.
+
+    nice .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --workers 1 --colorfill /work/colorfill \\
+        --out benchmarks/results/floodit99-colorfill
 """
 
 from __future__ import annotations
@@ -23,8 +34,10 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -72,11 +85,92 @@ def run_board(path: Path, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
            "--engine", args.engine] + (["--workers", str(args.workers)] if args.workers else []) + (
                ["--memory-mb", str(args.memory_mb)] if args.memory_mb else [])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # (the JVM beside it is reaped only at the end)
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.time_limit * 2 + 120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         return {"board": path.name, "rules": args.rules, "status": "error", "error": out.stderr.strip()[-500:],
                 "optimum": None, "published": None, "seconds": None, "cpu": None, "peak_mb": None}
-    return json.loads(out.stdout)
+    process = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {**json.loads(out.stdout), "process_cpu": process}
+
+
+SAMPLE_EVERY = 9  # the sample: every ninth board of the 99 by name (eleven boards), from the same run
+CF_BOARD = re.compile(r"^(\d+)\s+\S+\s+milliSeconds=(\d+)", re.MULTILINE)  # ColorFill's line per board
+
+
+def sample(names: list[str]) -> list[str]:
+    return sorted(names)[::SAMPLE_EVERY]
+
+
+def _java(colorfill: Path, board_file: Path) -> list[str]:
+    classpath = f"{colorfill / 'classes'}{os.pathsep}{colorfill / 'lib'}/*"
+    return ["java", "-Xms6G", "-Xmx6G", "-cp", classpath, "colorfill.ui.Starter", "-benchmark", str(board_file),
+            "AStarPuchertStrategy"]
+
+
+def _reap(proc: subprocess.Popen) -> float:
+    """Wait for `proc`; its CPU seconds, all its threads (os.wait4: this child's own, not the others')."""
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime
+
+
+def start_colorfill(paths: list[Path], colorfill: Path, work: Path) -> tuple[subprocess.Popen, float]:
+    """ColorFill's JVM on `paths` (in this order), started now; it runs while kamicp's boards do."""
+    from benchmarks.floodit99_builds import pack_line
+
+    board_file = work / "boards.txt"
+    board_file.write_text("".join(pack_line(str(p)) + "\n" for p in paths))
+    with open(work / "colorfill.log", "w") as log:
+        return subprocess.Popen(_java(colorfill, board_file), stdout=log, stderr=subprocess.STDOUT), time.monotonic()
+
+
+def finish_colorfill(proc: subprocess.Popen, started: float, colorfill: Path, work: Path) -> dict:
+    """The JVM's CPU and wall seconds, its milliseconds and solution length per board (in order), and the CPU
+    seconds of the same JVM given no board (its start-up)."""
+    cpu = _reap(proc)
+    wall = time.monotonic() - started
+    ms = {int(k): int(v) for k, v in CF_BOARD.findall((work / "colorfill.log").read_text())}
+    solutions = work / "boards.txt_solution_AStarPuchertStrategy.txt"
+    lengths = [len(x.strip()) for x in solutions.read_text().splitlines() if x.strip()] if solutions.exists() else []
+    (work / "empty.txt").write_text("")
+    idle = subprocess.Popen(_java(colorfill, work / "empty.txt"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return {"cpu": cpu, "wall": wall, "startup_cpu": _reap(idle), "exit": proc.returncode,
+            "ms": [ms.get(k) for k in range(1, len(lengths) + 1)], "moves": lengths}
+
+
+def colorfill_tables(records: list[dict], order: list[str], cf: dict) -> list[str]:
+    """Per board and in total (the sample apart): kamicp's CPU against ColorFill's, same boards, same run."""
+    by_name = {r["board"]: r for r in records}
+    cf_ms = dict(zip(order, cf["ms"], strict=False))
+    cf_len = dict(zip(order, cf["moves"], strict=False))
+    lines = ["| board | kamicp | ColorFill | kamicp CPU s (solve) | kamicp CPU s (process) | ColorFill s (its timer) "
+             "| kamicp solve / ColorFill |", "|---|---|---|---|---|---|---|"]
+    for name in sorted(order):
+        r, ms = by_name[name], cf_ms.get(name)
+        ratio = f"{r['cpu'] / (ms / 1000):.2f}" if ms and r.get("cpu") is not None else "-"
+        lines.append(f"| {name} | {r['optimum'] if r['optimum'] is not None else r['status']} | "
+                     f"{cf_len.get(name, '-')} | {_num(r['cpu'])} | {_num(r.get('process_cpu'))} | "
+                     f"{_num(None if ms is None else ms / 1000)} | {ratio} |")
+    net = cf["cpu"] - cf["startup_cpu"]
+    total = ["", f"ColorFill: one JVM, {cf['wall']:.0f} s of wall time beside kamicp's boards, {cf['cpu']:.1f} s of "
+             f"CPU (all its threads; a JVM given no board: {cf['startup_cpu']:.1f} s), exit {cf['exit']}.", "",
+             "| boards | agree | kamicp CPU s (solve) | kamicp CPU s (process) | ColorFill s (its timer, sum) | "
+             "ColorFill JVM CPU s | solve / ColorFill timer | process / ColorFill JVM CPU less start-up |",
+             "|---|---|---|---|---|---|---|---|"]
+    for label, names in ((f"sample of {len(sample(order))} (every {SAMPLE_EVERY}th)", sample(order)),
+                         (f"all {len(order)}", order)):
+        rs = [by_name[n] for n in names]
+        agree = sum(r["optimum"] is not None and r["optimum"] == cf_len.get(r["board"]) for r in rs)
+        solve = sum(r["cpu"] or 0.0 for r in rs)
+        process = sum(r.get("process_cpu") or 0.0 for r in rs)
+        timer = sum((cf_ms.get(n) or 0) for n in names) / 1000
+        whole = f"{cf['cpu']:.1f}" if len(names) == len(order) else "-"
+        vs_jvm = f"{process / net:.2f}" if len(names) == len(order) and net > 0 else "-"
+        total.append(f"| {label} | {agree}/{len(rs)} | {solve:.1f} | {process:.1f} | {timer:.1f} | {whole} | "
+                     f"{solve / timer if timer else float('nan'):.2f} | {vs_jvm} |")
+    return total + ["", *lines]
 
 
 def table(records: list[dict], published_ms: dict[str, int]) -> list[str]:
@@ -122,6 +216,7 @@ def main(argv: list[str] | None = None) -> None:
                     "search (the pivot IDA*), cpsat, astar")
     ap.add_argument("--workers", type=int, help="threads of the pivot A* (default: the CPUs, at most 8) or CP-SAT's")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
+    ap.add_argument("--colorfill", help="a local build of ColorFill (classes/ and lib/) to run beside kamicp")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one board in this process, JSON out
     args = ap.parse_args(argv)
     if args.one:
@@ -135,6 +230,8 @@ def main(argv: list[str] | None = None) -> None:
     paths.sort(key=lambda p: (published_ms.get(p.name, 0), p.name))  # the published easiest first
     load_before = os.getloadavg()
     records, wrong = [], []
+    work = Path(tempfile.mkdtemp(prefix="kamicp-floodit99-"))
+    jvm = start_colorfill(paths, Path(args.colorfill), work) if args.colorfill else None
     for i, path in enumerate(paths, start=1):
         rec = run_board(path, args)
         records.append(rec)
@@ -146,6 +243,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{i}/{len(paths)}] {rec['board']}: {rec['status']} {rec['optimum']} "
               f"({_num(rec['seconds'])} s, {_num(rec['peak_mb'], 0)} MB, load {os.getloadavg()[0]:.1f})",
               file=sys.stderr, flush=True)
+    cf = finish_colorfill(*jvm, Path(args.colorfill), work) if jvm is not None else None
+    shutil.rmtree(work, ignore_errors=True)
     load_after = os.getloadavg()
     before, after = (", ".join(f"{x:.1f}" for x in load) for load in (load_before, load_after))
     machine = (f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}; "
@@ -153,7 +252,12 @@ def main(argv: list[str] | None = None) -> None:
     command = command_line("floodit99.py", argv)
     records.sort(key=lambda r: r["board"])
     lines = [machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
-    write(args.out, command, "\n".join(lines), {"records": records})
+    if cf is not None:
+        order = [p.name for p in paths]
+        lines += ["", "### Beside ColorFill", *colorfill_tables(records, order, cf)]
+        wrong += [n for n, m in zip(order, cf["moves"], strict=False)
+                  if next(r for r in records if r["board"] == n)["optimum"] not in (None, m)]
+    write(args.out, command, "\n".join(lines), {"records": records, "colorfill": cf})
     Path(args.out).with_suffix(".partial.json").unlink(missing_ok=True)
     if wrong:
         raise SystemExit(f"proven optima differ from the published ones on {', '.join(wrong)}")

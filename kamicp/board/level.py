@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from kamicp.board.lattice import GEOMETRIES, lattice
 from kamicp.errors import FormatError
@@ -18,6 +18,26 @@ from kamicp.errors import FormatError
 Label = tuple[int, int] | str
 
 HOLE = "."
+
+
+def _edges(geometry: str, labels: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The pairs (i, j), i < j, of cells of a grid (its cells' labels in reading order) that share an edge."""
+    lat = lattice(geometry)
+    index = {lab: i for i, lab in enumerate(labels)}
+    edges = set()
+    for i, (r, c) in enumerate(labels):
+        for nb in lat.neighbours(r, c):
+            j = index.get(nb)
+            if j is not None and i < j:
+                edges.add((i, j))
+    return tuple(sorted(edges))
+
+
+@lru_cache(maxsize=16)
+def _full_grid(geometry: str, height: int, width: int) -> tuple[tuple[Label, ...], tuple[tuple[int, int], ...]]:
+    """The labels and edges of a grid with no holes (kept: a pack's boards share them)."""
+    labels = tuple((r, c) for r in range(height) for c in range(width))
+    return labels, _edges(geometry, labels)
 
 
 @dataclass(frozen=True)
@@ -72,29 +92,22 @@ class Level:
         for r, row in enumerate(rows):
             if len(row) != width:
                 raise FormatError(f"row {r + 1} has {len(row)} cells, row 1 has {width} (ragged rows)")
-        lat = lattice(geometry)
-        labels: list[Label] = []
-        colours: list[str] = []
-        for r, row in enumerate(rows):
-            for c, ch in enumerate(row):
-                if ch in holes or ch.isspace():
-                    continue
-                labels.append((r, c))
-                colours.append(ch)
-        index = {lab: i for i, lab in enumerate(labels)}
-        edges = set()
-        for i, (r, c) in enumerate(labels):  # type: ignore[misc]
-            for nb in lat.neighbours(r, c):
-                j = index.get(nb)
-                if j is not None and i < j:
-                    edges.add((i, j))
+        text = "".join(rows)
+        if any(ch in holes or ch.isspace() for ch in set(text)):
+            kept = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)
+                    if ch not in holes and not ch.isspace()]
+            labels, edges = tuple(kept), _edges(geometry, kept)
+            colours = tuple(rows[r][c] for r, c in kept)
+        else:  # a full grid: its cells and edges are those of every full grid of its size
+            labels, edges = _full_grid(geometry, len(rows), width)
+            colours = tuple(text)
         if not labels:
             raise FormatError("the level has no cells (every cell is a hole)")
         return cls(
             geometry=geometry,
-            labels=tuple(labels),
-            colours=tuple(colours),
-            edges=tuple(sorted(edges)),
+            labels=labels,
+            colours=colours,
+            edges=edges,
             name=name,
             par=par,
             palette=tuple((palette or {}).items()),

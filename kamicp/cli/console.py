@@ -110,8 +110,13 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
 
 
 def print_json(data: Any) -> None:
-    """JSON on stdout, every non-ASCII character escaped (so no control character reaches the terminal)."""
-    out.print_json(json.dumps(data), ensure_ascii=True)
+    """JSON on stdout, every non-ASCII character escaped (so no control character reaches the terminal):
+    highlighted on a terminal, written as it is to a pipe or a file, where rich's highlighting of a large
+    answer (a pack of 1000 levels) would cost more than the answers themselves."""
+    if out.is_terminal:
+        out.print_json(json.dumps(data), ensure_ascii=True)
+        return
+    out.file.write(json.dumps(data, indent=2, ensure_ascii=True) + "\n")
 
 
 @contextmanager

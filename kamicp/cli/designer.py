@@ -4,7 +4,6 @@ of a proven par)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import Sequence
 from enum import StrEnum
@@ -18,7 +17,7 @@ from rich.text import Text
 
 from kamicp.board.level import Level
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, plural
+from kamicp.cli.console import bad_input, err, fail, out, plural, print_json
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import (
     EngineChoice,
@@ -115,7 +114,7 @@ def count_cmd(
                 raise  # (the solve before the count: interruptible says what it had proven)
             raise _count_interrupted(e.result, e.signal) from None
     if as_json:
-        out.print_json(json.dumps(res.to_dict(level)))
+        print_json(res.to_dict(level))
     else:
         print_count(level, res, pivot=not how.chooses_region)
     none = res.optimum is None and res.complete  # (Flood-It: islands of several colours the flood cannot reach)
@@ -233,7 +232,7 @@ def generate_cmd(
     with interruptible():  # (SIGTERM raised as Terminated; _generate reports what was written)
         made, code = _generate(spec, targets, deadline, force=force, quiet=as_json)
     if as_json:
-        out.print_json(json.dumps([_summary(g, p) for g, p in made]))
+        print_json([_summary(g, p) for g, p in made])
     raise typer.Exit(code)
 
 

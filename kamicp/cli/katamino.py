@@ -3,7 +3,6 @@ solve every puzzle of a book of challenges (the game's lines) with a table and p
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
@@ -16,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, plural, spinner
+from kamicp.cli.console import bad_input, err, fail, out, plural, print_json, spinner
 from kamicp.cli.exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import ForceOpt, JsonOpt, TimeLimit
 from kamicp.cli.signals import interruptible
@@ -119,7 +118,7 @@ def _one_puzzle(puzzle: Puzzle, engine: str, count: bool, all_solutions: bool, t
         err.print(f"interrupted: {puzzle.name or 'katamino'} not decided{so_far}", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_INTERRUPTED[signal_of(e)]) from None
     if as_json:
-        out.print_json(json.dumps(result.to_dict()))
+        print_json(result.to_dict())
     else:
         printed = [0]
         try:
@@ -236,7 +235,7 @@ def _solve_book(book: Book, engine: str, count: bool, time_limit: float | None, 
 def _report_book(book: Book, results: dict[int, list[KataminoResult]], count: bool, as_json: bool, draw: bool,
                  finished: bool, deadline: Deadline = NEVER) -> None:
     if as_json:
-        out.print_json(json.dumps(_book_json(book, results, finished)))
+        print_json(_book_json(book, results, finished))
         return
     if draw:
         for drawn, k in enumerate(sorted(results)):

@@ -21,7 +21,7 @@ from rich.progress import (
 from rich.text import Text
 
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out
+from kamicp.cli.console import bad_input, err, fail, out, print_json
 from kamicp.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import (
     MAX_WORKERS,
@@ -46,12 +46,12 @@ from kamicp.packs import (
     Row,
     Verdict,
     discover,
+    json_rows,
     load_pack,
     pack_outcome,
     run_pack,
     summarize,
     to_csv,
-    to_json,
     to_markdown,
 )
 from kamicp.packs.runner import default_jobs, with_pars
@@ -105,7 +105,7 @@ def pack_progress(total: int, plain: bool) -> Iterator[PackShow]:
             if plain:
                 how = "from the store" if skipped else f"{row.seconds:.2f} s"
                 word = VERDICT_TEXT[row.verdict]  # (the table's word: "bad input", not the code "bad-input")
-                err.print(f"[{counts['done']}/{total}] {printable(row.level)}: {word} ({how})", markup=False)
+                err.file.write(f"[{counts['done']}/{total}] {printable(row.level)}: {word} ({how})\n")  # (plain)
         yield PackShow(line, lambda _running: None)
         return
     columns = (TextColumn("validating"), BarColumn(), MofNCompleteColumn(),
@@ -287,7 +287,7 @@ def _print_rows(rows: list[Row], *, as_json: bool, skipped: int, summary: bool =
         elif r.verdict == Verdict.ERROR:
             err.print(f"error: {r.path}: {r.error}", markup=False, soft_wrap=True)
     if as_json:
-        out.print_json(to_json(rows))
+        print_json(json_rows(rows))
     elif any(r.verdict != Verdict.BAD_INPUT for r in rows):
         out.print(pack_table(rows))
         if len(rows) > 1 and summary:
@@ -312,7 +312,7 @@ def report_cmd(
     elif as_markdown:
         out.out(to_markdown(rows), end="", highlight=False)
     elif as_json:
-        out.print_json(to_json(rows))
+        print_json(json_rows(rows))
     else:
         out.print(report_tables(rows))
         out.print(f"[bold]{summarize(rows).line()}[/]")

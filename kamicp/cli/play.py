@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import webbrowser
 from pathlib import Path
@@ -12,7 +11,7 @@ import typer
 
 from kamicp.board.level import Level, Move
 from kamicp.cli.app import app
-from kamicp.cli.console import bad_input, err, fail, out, plural
+from kamicp.cli.console import bad_input, err, fail, out, plural, print_json
 from kamicp.cli.exits import EXIT_OK, EXIT_UNKNOWN
 from kamicp.cli.options import EngineChoice, EngineOpt, FormatOpt, GeometryOpt, JsonOpt, LevelArg, TimeLimit, load
 from kamicp.cli.progress import following
@@ -79,7 +78,7 @@ def hint_cmd(
         answer = hint(level, played, budget=Budget.start(time_limit, engine=engine.value, watch=follow.watch if live
                                                          else None, progress=follow.progress if live else None))
     if as_json:
-        out.print_json(json.dumps(answer.to_dict(level)))
+        print_json(answer.to_dict(level))
     else:
         _print_hint(level, answer)
     raise typer.Exit(EXIT_UNKNOWN if answer.status is HintStatus.UNKNOWN else EXIT_OK)

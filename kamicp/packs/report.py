@@ -170,9 +170,14 @@ def table_rows(rows: Sequence[Row]) -> list[dict[str, str]]:
             for r in rows]
 
 
+def json_rows(rows: Sequence[Row]) -> list[dict]:
+    """A dict per level (Row.to_json: level, path, par, verdict, optimum, bounds, ..., result)."""
+    return [r.to_json() for r in rows]
+
+
 def to_json(rows: Sequence[Row]) -> str:
-    """A list with a dict per level (Row.to_json: level, path, par, verdict, optimum, bounds, ..., result)."""
-    return json.dumps([r.to_json() for r in rows], indent=2)
+    """The list of `json_rows`, as text."""
+    return json.dumps(json_rows(rows), indent=2)
 
 
 def to_csv(rows: Sequence[Row]) -> str:

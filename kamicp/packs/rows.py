@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from kamicp.board.level import Level
@@ -93,7 +93,7 @@ class Row:
     settings: str = ""
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}  # (shallow: asdict copies every result)
         data["verdict"] = str(self.verdict)
         data["proof"] = [list(p) for p in self.proof]
         return data

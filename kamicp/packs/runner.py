@@ -6,14 +6,15 @@ Levels are read here and sent as data, so Dask workers on other machines need no
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from queue import Queue
+from queue import Empty, Queue
 
 from kamicp.board.hashing import level_hash
 from kamicp.errors import KamiError, Terminated, UsageError
@@ -191,12 +192,15 @@ def _run_local(todo: list[worker.Todo], settings: PackSettings, jobs: int,
 
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="kamicp-level")
     pending: dict[Future, int] = {}
+    finished: Queue[Future] = Queue()  # (a queue, not wait() on all pending: that costs O(levels) an answer)
     try:
         for i, item, key, rules in todo:
-            pending[pool.submit(run, item, key, rules)] = i
+            fut = pool.submit(run, item, key, rules)
+            pending[fut] = i
+            fut.add_done_callback(finished.put)
         while pending:
-            done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for fut in done:
+            with contextlib.suppress(Empty):
+                fut = finished.get(timeout=0.5)
                 record(pending.pop(fut), fut.result(), False)
             if on_live is not None:
                 on_live([live for w in workers if (live := w.running()) is not None])

@@ -115,6 +115,8 @@ def _serve(conn, settings: PackSettings, live) -> None:
     on_parent_death(signal.SIGTERM)
     with contextlib.suppress(ValueError, OSError):  # a crashing level leaves its row, not a core file
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if settings.rules != "pivot" or settings.engine != "auto":  # (the pivot rules' A* needs no CP-SAT)
+        import kamicp.prover.model  # noqa: F401 - OR-Tools loaded once a worker, inherited by the race's forks
     while True:
         try:
             job = conn.recv()
@@ -181,8 +183,6 @@ class LevelWorker:
                     None if live[4] < 0 else int(live[4]))
 
     def _start(self) -> bool:
-        import kamicp.prover.model  # noqa: F401 - OR-Tools loaded once here, inherited by every forked process
-
         ctx = mp.get_context("fork")
         parent, child = ctx.Pipe(duplex=True)
         proc = ctx.Process(target=_child, args=(child, self.settings, self.live))

@@ -100,3 +100,20 @@ def test_the_builds_benchmark_takes_boards_of_a_pack(tmp_path):
     assert all(r["status"] == "optimal" for r in records)
     published = [int(p.read_text().split()[-1]) for p in files[1:]]
     assert [r["moves"] for r in records] == published
+
+
+def test_colorfill_beside_kamicp_is_read_and_totalled():
+    """The ColorFill side of floodit99.py without a JVM: its per-board lines read, the sample (every ninth
+    board by name) and the whole set totalled from the same records, a disagreement counted."""
+    bench = bench_script("floodit99")
+    log = ("1      5241742646514626724172835____________25         milliSeconds=1374\n"
+           "2      171215847645175867214358____________24          milliSeconds=77\n")
+    assert bench.CF_BOARD.findall(log) == [("1", "1374"), ("2", "77")]
+    names = [f"12_12_06_{k:03d}" for k in range(1, 12)]
+    assert bench.sample(names) == ["12_12_06_001", "12_12_06_010"]
+    records = [{"board": n, "optimum": 20, "status": "optimal", "cpu": 0.5, "process_cpu": 1.0} for n in names]
+    cf = {"cpu": 13.0, "wall": 20.0, "startup_cpu": 1.0, "exit": 0, "ms": [1000] * 11, "moves": [20] * 10 + [21]}
+    text = "\n".join(bench.colorfill_tables(records, names, cf))
+    assert "| sample of 2 (every 9th) | 2/2 | 1.0 | 2.0 | 2.0 | - | 0.50 | - |" in text
+    assert "| all 11 | 10/11 | 5.5 | 11.0 | 11.0 | 13.0 | 0.50 | 0.92 |" in text
+    assert "| 12_12_06_011 | 20 | 21 | 0.50 | 1.00 | 1.00 | 0.50 |" in text

@@ -31,6 +31,26 @@ def test_square_adjacency_and_holes():
     assert adj[(1, 1)] == {(1, 0), (1, 2)}
 
 
+@pytest.mark.parametrize("geometry", ["square", "triangle"])
+def test_a_full_grid_and_a_grid_with_a_hole_agree_with_the_lattice(geometry):
+    """A grid with no holes takes its cells and edges from a cache shared by every grid of its size: both paths
+    give exactly the pairs of cells the lattice calls neighbours, and two boards of one size share them."""
+    from kamicp.board.lattice import lattice
+
+    def oracle(level):
+        cells = set(level.labels)
+        return {frozenset((a, b)) for a in cells for b in lattice(geometry).neighbours(*a) if b in cells}
+
+    for rows in (["ABCA", "BBCA", "CABC"], ["AB.A", "BBCA", "CA.C"]):
+        level = Level.from_rows(rows, geometry)
+        assert [level.labels[i] for i in range(level.size)] == sorted(level.labels)  # reading order
+        assert {frozenset((level.labels[i], level.labels[j])) for i, j in level.edges} == oracle(level)
+        assert list(level.edges) == sorted(level.edges) and all(i < j for i, j in level.edges)
+        assert "".join(level.colours) == "".join(rows).replace(".", "")
+    other = Level.from_rows(["CCCC", "AAAA", "BBBB"], geometry)
+    assert other.edges is Level.from_rows(["ABCA", "BBCA", "CABC"], geometry).edges
+
+
 def test_region_graph_contracts_same_colour_neighbours():
     level = Level.from_rows(["AAB", "CAB"], "square")
     g = region_graph(level)
