@@ -116,7 +116,8 @@ def print_json(data: Any) -> None:
     if out.is_terminal:
         out.print_json(json.dumps(data), ensure_ascii=True)
         return
-    out.file.write(json.dumps(data, indent=2, ensure_ascii=True) + "\n")
+    text = json.dumps(data, indent=2, ensure_ascii=True).replace("\x7f", "\\u007f")  # (DEL: ASCII, not escaped)
+    out.file.write(text + "\n")
 
 
 @contextmanager

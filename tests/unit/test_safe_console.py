@@ -62,3 +62,20 @@ def test_a_live_display_and_what_follows_it_are_escaped():
     assert ESCAPED in written and "\x1b[?25l" in written  # the display's own cursor control passes
     assert_clean(written)
     assert buffer.getvalue().rstrip().endswith(ESCAPED)
+
+
+def test_json_to_a_pipe_is_written_plain_with_every_control_character_escaped(monkeypatch):
+    """`print_json` writes JSON to a pipe or file as it is (no highlighting: a pack of 1000 rows), yet every
+    control character, DEL included (ASCII, which json leaves as it is), is a JSON escape."""
+    import json
+
+    from kamicp.cli import console as console_module
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(console_module, "out", SafeConsole(file=buffer, highlight=False))
+    data = {"level": HOSTILE + "\x7f\u009b", "rows": [1, 2]}
+    console_module.print_json(data)
+    written = buffer.getvalue()
+    assert_clean(written)
+    assert json.loads(written) == data
+    assert written.startswith('{\n  "level": ') and written.endswith("\n}\n")  # (indented, as on a terminal)
