@@ -96,11 +96,20 @@ def run_board(path: Path, args: argparse.Namespace) -> dict:
 
 
 SAMPLE_EVERY = 9  # the sample: every ninth board of the 99 by name (eleven boards), from the same run
-CF_BOARD = re.compile(r"^(\d+)\s+\S+\s+milliSeconds=(\d+)", re.MULTILINE)  # ColorFill's line per board
+CF_BOARD = re.compile(r"^(\d+)\s+(\S+)\s+milliSeconds=(\d+)", re.MULTILINE)  # ColorFill's line per board
 
 
 def sample(names: list[str]) -> list[str]:
     return sorted(names)[::SAMPLE_EVERY]
+
+
+def read_colorfill_log(text: str) -> dict[int, tuple[int, int]]:
+    """ColorFill's -benchmark output: board number (from 1) -> (solution length, milliseconds). A line shows
+    the solution, padding and its length (`5241...835____________25`)."""
+    def length(shown: str) -> int:
+        return int(shown.rsplit("_", 1)[1]) if "_" in shown else len(shown)
+
+    return {int(k): (length(shown), int(ms)) for k, shown, ms in CF_BOARD.findall(text)}
 
 
 def _java(colorfill: Path, board_file: Path) -> list[str]:
@@ -109,11 +118,21 @@ def _java(colorfill: Path, board_file: Path) -> list[str]:
             "AStarPuchertStrategy"]
 
 
-def _reap(proc: subprocess.Popen) -> float:
-    """Wait for `proc`; its CPU seconds, all its threads (os.wait4: this child's own, not the others')."""
+def _reap(proc: subprocess.Popen, within: float | None = None) -> tuple[float, bool]:
+    """Wait for `proc` (stopped after `within` seconds); its CPU seconds, all its threads (os.wait4: this
+    child's own, not the others'), and whether it was stopped."""
+    deadline = None if within is None else time.monotonic() + within
+    while deadline is not None and time.monotonic() < deadline:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return usage.ru_utime + usage.ru_stime, False
+        time.sleep(1.0)
+    if deadline is not None:
+        proc.terminate()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_utime + usage.ru_stime
+    return usage.ru_utime + usage.ru_stime, deadline is not None
 
 
 def start_colorfill(paths: list[Path], colorfill: Path, work: Path) -> tuple[subprocess.Popen, float]:
@@ -126,36 +145,48 @@ def start_colorfill(paths: list[Path], colorfill: Path, work: Path) -> tuple[sub
         return subprocess.Popen(_java(colorfill, board_file), stdout=log, stderr=subprocess.STDOUT), time.monotonic()
 
 
-def finish_colorfill(proc: subprocess.Popen, started: float, colorfill: Path, work: Path) -> dict:
-    """The JVM's CPU and wall seconds, its milliseconds and solution length per board (in order), and the CPU
-    seconds of the same JVM given no board (its start-up)."""
-    cpu = _reap(proc)
+def finish_colorfill(proc: subprocess.Popen, started: float, colorfill: Path, work: Path,
+                     stop: float | None = None) -> dict:
+    """The JVM's CPU and wall seconds (stopped `stop` seconds after kamicp's last board, if given), its
+    solution length and milliseconds per board it finished (in order), and the CPU seconds of the same
+    JVM given no board (its start-up)."""
+    cpu, stopped = _reap(proc, stop)
     wall = time.monotonic() - started
-    ms = {int(k): int(v) for k, v in CF_BOARD.findall((work / "colorfill.log").read_text())}
-    solutions = work / "boards.txt_solution_AStarPuchertStrategy.txt"
-    lengths = [len(x.strip()) for x in solutions.read_text().splitlines() if x.strip()] if solutions.exists() else []
     (work / "empty.txt").write_text("")
     idle = subprocess.Popen(_java(colorfill, work / "empty.txt"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return {"cpu": cpu, "wall": wall, "startup_cpu": _reap(idle), "exit": proc.returncode,
-            "ms": [ms.get(k) for k in range(1, len(lengths) + 1)], "moves": lengths}
+    return {"cpu": cpu, "wall": wall, "startup_cpu": _reap(idle)[0], "exit": proc.returncode, "stopped": stopped,
+            **boards_of((work / "colorfill.log").read_text())}
+
+
+def boards_of(log: str) -> dict:
+    """The per-board facts of ColorFill's output, in board order (up to the last board it finished)."""
+    done = read_colorfill_log(log)
+    count = max(done, default=0)
+    return {"moves": [done.get(k, (None, None))[0] for k in range(1, count + 1)],
+            "ms": [done.get(k, (None, None))[1] for k in range(1, count + 1)]}
 
 
 def colorfill_tables(records: list[dict], order: list[str], cf: dict) -> list[str]:
-    """Per board and in total (the sample apart): kamicp's CPU against ColorFill's, same boards, same run."""
+    """Per board and in total (the sample apart): kamicp's CPU against ColorFill's, same boards, same run. A
+    ColorFill stopped before the end: its CPU so far is a lower bound on what the whole set costs it."""
     by_name = {r["board"]: r for r in records}
-    cf_ms = dict(zip(order, cf["ms"], strict=False))
-    cf_len = dict(zip(order, cf["moves"], strict=False))
+    cf_ms = {n: ms for n, ms in zip(order, cf["ms"], strict=False) if ms is not None}
+    cf_len = {n: m for n, m in zip(order, cf["moves"], strict=False) if m is not None}
     lines = ["| board | kamicp | ColorFill | kamicp CPU s (solve) | kamicp CPU s (process) | ColorFill s (its timer) "
              "| kamicp solve / ColorFill |", "|---|---|---|---|---|---|---|"]
     for name in sorted(order):
         r, ms = by_name[name], cf_ms.get(name)
         ratio = f"{r['cpu'] / (ms / 1000):.2f}" if ms and r.get("cpu") is not None else "-"
         lines.append(f"| {name} | {r['optimum'] if r['optimum'] is not None else r['status']} | "
-                     f"{cf_len.get(name, '-')} | {_num(r['cpu'])} | {_num(r.get('process_cpu'))} | "
+                     f"{cf_len.get(name, 'not reached')} | {_num(r['cpu'])} | {_num(r.get('process_cpu'))} | "
                      f"{_num(None if ms is None else ms / 1000)} | {ratio} |")
     net = cf["cpu"] - cf["startup_cpu"]
+    finished = len(cf_len) == len(order)
+    at_least = "" if finished else ">= "
+    how = "" if finished else (f", **stopped after {len(cf_len)} of {len(order)} boards** (its CPU so far is a "
+                               "lower bound on the set's)")
     total = ["", f"ColorFill: one JVM, {cf['wall']:.0f} s of wall time beside kamicp's boards, {cf['cpu']:.1f} s of "
-             f"CPU (all its threads; a JVM given no board: {cf['startup_cpu']:.1f} s), exit {cf['exit']}.", "",
+             f"CPU (all its threads; a JVM given no board: {cf['startup_cpu']:.1f} s){how}.", "",
              "| boards | agree | kamicp CPU s (solve) | kamicp CPU s (process) | ColorFill s (its timer, sum) | "
              "ColorFill JVM CPU s | solve / ColorFill timer | process / ColorFill JVM CPU less start-up |",
              "|---|---|---|---|---|---|---|---|"]
@@ -165,11 +196,13 @@ def colorfill_tables(records: list[dict], order: list[str], cf: dict) -> list[st
         agree = sum(r["optimum"] is not None and r["optimum"] == cf_len.get(r["board"]) for r in rs)
         solve = sum(r["cpu"] or 0.0 for r in rs)
         process = sum(r.get("process_cpu") or 0.0 for r in rs)
-        timer = sum((cf_ms.get(n) or 0) for n in names) / 1000
-        whole = f"{cf['cpu']:.1f}" if len(names) == len(order) else "-"
-        vs_jvm = f"{process / net:.2f}" if len(names) == len(order) and net > 0 else "-"
-        total.append(f"| {label} | {agree}/{len(rs)} | {solve:.1f} | {process:.1f} | {timer:.1f} | {whole} | "
-                     f"{solve / timer if timer else float('nan'):.2f} | {vs_jvm} |")
+        timer = sum(cf_ms.get(n, 0) for n in names) / 1000
+        part = "" if all(n in cf_ms for n in names) else ">= "
+        whole = f"{at_least}{cf['cpu']:.1f}" if len(names) == len(order) else "-"
+        vs_jvm = f"{'<= ' if at_least else ''}{process / net:.2f}" if len(names) == len(order) and net > 0 else "-"
+        ratio = f"{'<= ' if part else ''}{solve / timer:.2f}" if timer else "-"
+        total.append(f"| {label} | {agree}/{len(rs)} | {solve:.1f} | {process:.1f} | {part}{timer:.1f} | {whole} | "
+                     f"{ratio} | {vs_jvm} |")
     return total + ["", *lines]
 
 
@@ -217,6 +250,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, help="threads of the pivot A* (default: the CPUs, at most 8) or CP-SAT's")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
     ap.add_argument("--colorfill", help="a local build of ColorFill (classes/ and lib/) to run beside kamicp")
+    ap.add_argument("--colorfill-stop", type=float, help="stop ColorFill this many seconds after kamicp's last board "
+                    "(default: wait for it); its CPU so far is then a lower bound")
+    ap.add_argument("--tally", nargs=2, metavar=("RESULT_JSON", "COLORFILL_LOG"), help="no run: the tables again "
+                    "from a run's JSON and ColorFill's saved output (a run whose JVM was stopped by hand)")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one board in this process, JSON out
     args = ap.parse_args(argv)
     if args.one:
@@ -228,6 +265,9 @@ def main(argv: list[str] | None = None) -> None:
     paths = sorted(p for p in folder.iterdir() if NAME.fullmatch(p.name) and re.search(args.only, p.name))
     published_ms = anchors(folder)
     paths.sort(key=lambda p: (published_ms.get(p.name, 0), p.name))  # the published easiest first
+    if args.tally:
+        tally(args, [p.name for p in paths], published_ms, argv)
+        return
     load_before = os.getloadavg()
     records, wrong = [], []
     work = Path(tempfile.mkdtemp(prefix="kamicp-floodit99-"))
@@ -243,7 +283,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{i}/{len(paths)}] {rec['board']}: {rec['status']} {rec['optimum']} "
               f"({_num(rec['seconds'])} s, {_num(rec['peak_mb'], 0)} MB, load {os.getloadavg()[0]:.1f})",
               file=sys.stderr, flush=True)
-    cf = finish_colorfill(*jvm, Path(args.colorfill), work) if jvm is not None else None
+    cf = finish_colorfill(*jvm, Path(args.colorfill), work, args.colorfill_stop) if jvm is not None else None
     shutil.rmtree(work, ignore_errors=True)
     load_after = os.getloadavg()
     before, after = (", ".join(f"{x:.1f}" for x in load) for load in (load_before, load_after))
@@ -252,15 +292,36 @@ def main(argv: list[str] | None = None) -> None:
     command = command_line("floodit99.py", argv)
     records.sort(key=lambda r: r["board"])
     lines = [machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
+    order = [p.name for p in paths]
     if cf is not None:
-        order = [p.name for p in paths]
         lines += ["", "### Beside ColorFill", *colorfill_tables(records, order, cf)]
-        wrong += [n for n, m in zip(order, cf["moves"], strict=False)
-                  if next(r for r in records if r["board"] == n)["optimum"] not in (None, m)]
-    write(args.out, command, "\n".join(lines), {"records": records, "colorfill": cf})
+        wrong += disagreements(records, order, cf)
+    write(args.out, command, "\n".join(lines), {"records": records, "order": order, "colorfill": cf})
     Path(args.out).with_suffix(".partial.json").unlink(missing_ok=True)
     if wrong:
         raise SystemExit(f"proven optima differ from the published ones on {', '.join(wrong)}")
+
+
+def disagreements(records: list[dict], order: list[str], cf: dict) -> list[str]:
+    by_name = {r["board"]: r for r in records}
+    return [n for n, m in zip(order, cf["moves"], strict=False) if m is not None
+            and by_name[n]["optimum"] not in (None, m)]
+
+
+def tally(args: argparse.Namespace, order: list[str], published_ms: dict[str, int], argv: list[str] | None) -> None:
+    """The tables of a finished run again, ColorFill's per-board facts read from its saved output."""
+    result, log = (Path(p) for p in args.tally)
+    data = json.loads(result.read_text())
+    records, cf = data["records"], {**data["colorfill"], **boards_of(log.read_text())}
+    text = result.with_suffix(".md").read_text()
+    machine = next(line for line in text.splitlines() if "load average (1, 5, 15 min)" in line)
+    lines = [f"Run at commit {data.get('commit')}; these tables made again from its JSON and ColorFill's output.",
+             "", machine, "", *totals(records, published_ms), "", *table(records, published_ms), "",
+             "### Beside ColorFill", *colorfill_tables(records, order, cf)]
+    command = data["command"] + " (tables: " + command_line("floodit99.py", argv) + ")"
+    write(args.out, command, "\n".join(lines), {**data, "order": order, "colorfill": cf})
+    if disagreements(records, order, cf):
+        raise SystemExit(f"ColorFill's optima differ on {', '.join(disagreements(records, order, cf))}")
 
 
 if __name__ == "__main__":

@@ -106,9 +106,11 @@ def test_colorfill_beside_kamicp_is_read_and_totalled():
     """The ColorFill side of floodit99.py without a JVM: its per-board lines read, the sample (every ninth
     board by name) and the whole set totalled from the same records, a disagreement counted."""
     bench = bench_script("floodit99")
-    log = ("1      5241742646514626724172835____________25         milliSeconds=1374\n"
+    log = ("running benchmark of solver strategy AStarPuchertStrategy\n"
+           "1      5241742646514626724172835____________25         milliSeconds=1374\n"
            "2      171215847645175867214358____________24          milliSeconds=77\n")
-    assert bench.CF_BOARD.findall(log) == [("1", "1374"), ("2", "77")]
+    assert bench.read_colorfill_log(log) == {1: (25, 1374), 2: (24, 77)}
+    assert bench.boards_of(log) == {"moves": [25, 24], "ms": [1374, 77]}
     names = [f"12_12_06_{k:03d}" for k in range(1, 12)]
     assert bench.sample(names) == ["12_12_06_001", "12_12_06_010"]
     records = [{"board": n, "optimum": 20, "status": "optimal", "cpu": 0.5, "process_cpu": 1.0} for n in names]
@@ -117,3 +119,8 @@ def test_colorfill_beside_kamicp_is_read_and_totalled():
     assert "| sample of 2 (every 9th) | 2/2 | 1.0 | 2.0 | 2.0 | - | 0.50 | - |" in text
     assert "| all 11 | 10/11 | 5.5 | 11.0 | 11.0 | 13.0 | 0.50 | 0.92 |" in text
     assert "| 12_12_06_011 | 20 | 21 | 0.50 | 1.00 | 1.00 | 0.50 |" in text
+    stopped = {**cf, "moves": [20] * 9, "ms": [1000] * 9}  # (a JVM stopped after nine boards)
+    text = "\n".join(bench.colorfill_tables(records, names, stopped))
+    assert "stopped after 9 of 11 boards" in text and "| 12_12_06_010 | 20 | not reached |" in text
+    assert "| sample of 2 (every 9th) | 1/2 | 1.0 | 2.0 | >= 1.0 | - | <= 1.00 | - |" in text
+    assert "| all 11 | 9/11 | 5.5 | 11.0 | >= 9.0 | >= 13.0 | <= 0.61 | <= 0.92 |" in text
