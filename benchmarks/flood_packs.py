@@ -12,7 +12,9 @@ local build of ColorFill (smack42/ColorFill: `classes/` compiled from its `src/`
 of this repository): `java -Xms6G -Xmx6G -cp classes:lib/* colorfill.ui.Starter -benchmark NAME.txt
 AStarPuchertStrategy` on a copy of the set, one JVM, one thread, and a set is right when every solution's
 length equals the optimal file's. `--boards N` takes the first N boards of each set. Wall seconds of both;
-kamicp's ratio to ColorFill (below 1: kamicp is faster). Writes OUT.md and OUT.json.
+kamicp's ratio to ColorFill (below 1: kamicp is faster). `--before TREE`: the same `validate` with another
+tree's kamicp first on PYTHONPATH (an older commit's checkout), right after this tree's, for a ratio of the
+two in one run. Writes OUT.md and OUT.json.
 """
 
 from __future__ import annotations
@@ -42,14 +44,16 @@ def _take(text: str, count: int | None, lines_per_board: int = 1) -> str:
     return "\n".join(text.splitlines()[:count * lines_per_board]) + "\n"
 
 
-def kamicp_run(board_file: Path, pars: Path, name: str, jobs: int, time_limit: float) -> dict:
+def kamicp_run(board_file: Path, pars: Path, name: str, jobs: int, time_limit: float, tree: Path | None = None
+               ) -> dict:
     command = [sys.executable, "-m", "kamicp", "validate", str(board_file), "--format", "floodpack", "--rules",
                "pivot", "--pars", str(pars), "--jobs", str(jobs), "--workers", "1", "--json",
                "--time-limit", str(time_limit)]
     if name in CENTRE:
         command += ["--pivot", CENTRE[name]]
+    env = os.environ | ({"PYTHONPATH": str(tree)} if tree is not None else {})  # (another tree's kamicp first)
     start = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
     seconds = time.monotonic() - start
     try:
         rows = json.loads(done.stdout)
@@ -79,6 +83,8 @@ def one_set(folder: Path, name: str, args, work: Path) -> dict:
     board_file.write_text(boards)
     pars.write_text(solutions)
     record = {"set": name, "kamicp": kamicp_run(board_file, pars, name, args.jobs, args.time_limit)}
+    if args.before:
+        record["before"] = kamicp_run(board_file, pars, name, args.jobs, args.time_limit, Path(args.before))
     if args.colorfill:
         optima = [len(line.strip()) for line in solutions.splitlines() if line.strip()]
         record["colorfill"] = colorfill_run(board_file, optima, Path(args.colorfill))
@@ -86,14 +92,18 @@ def one_set(folder: Path, name: str, args, work: Path) -> dict:
 
 
 def table(records: list[dict]) -> str:
+    before = any("before" in r for r in records)
     lines = ["| set | boards | kamicp correct | kamicp s (wall) | ColorFill right | ColorFill s (wall) | kamicp / "
-             "ColorFill |", "|---|---|---|---|---|---|---|"]
+             "ColorFill |" + (" kamicp before: correct | s (wall) | now / before |" if before else ""),
+             "|---|---|---|---|---|---|---|" + ("---|---|---|" if before else "")]
     for r in records:
-        k, c = r["kamicp"], r.get("colorfill")
+        k, c, b = r["kamicp"], r.get("colorfill"), r.get("before")
         ratio = f"{k['seconds'] / c['seconds']:.2f}" if c and c["seconds"] else "-"
         cf = (f"{c['correct']}/{c['boards']}", f"{c['seconds']:.1f}") if c else ("-", "-")
+        old = (f" {b['correct']}/{b['boards']} | {b['seconds']:.1f} | {k['seconds'] / b['seconds']:.2f} |" if b
+               else " - | - | - |" if before else "")
         lines.append(f"| {r['set']} | {k['boards']} | {k['correct']}/{k['boards']} | {k['seconds']:.1f} | {cf[0]} | "
-                     f"{cf[1]} | {ratio} |")
+                     f"{cf[1]} | {ratio} |{old}")
     return "\n".join(lines)
 
 
@@ -104,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", nargs="*", default=list(SETS))
     ap.add_argument("--boards", type=int, default=None, help="the first N boards of each set")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--before", help="another tree of kamicp (a checkout of an older commit, its compiled core "
+                    "built or copied in) run on each set right after this one")
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per board for kamicp")
     args = ap.parse_args(argv)
     command = command_line(__file__, argv)

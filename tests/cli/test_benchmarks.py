@@ -146,3 +146,30 @@ def test_estimate_benchmark_predicts_each_horizon_from_the_earlier_ones(tmp_path
     merged = tmp_path / "merged"
     bench_script("estimate").main(["--merge", str(out.with_suffix(".json")), "--out", str(merged)])
     assert "| tri-32b5c-s106 | 37 | 8 |" in merged.with_suffix(".md").read_text()
+
+
+def test_flood_packs_benchmark_validates_a_set_with_this_tree_and_another(tmp_path):
+    """benchmarks/flood_packs.py on a set the test writes (boards and optimal solutions from the exhaustive
+    oracle, never the field's files): every verdict correct, for this tree and for `--before` (here the same
+    tree again), both in the table. No ColorFill: its columns stay empty."""
+    from tests.helpers.boards import flood_square
+    from tests.helpers.oracle import bfs_pivot_optimum
+
+    levels = [flood_square(5, 3, seed) for seed in range(1, 4)]
+    lines, solutions = [], []
+    for level in levels:
+        _, moves = bfs_pivot_optimum(level, 0, limit=14)
+        cells = (level.colours[level.index((r, c))] for r in range(5) for c in range(5))
+        lines.append("".join("123"["ABC".index(ch)] for ch in cells))
+        solutions.append("".join("123"["ABC".index(m.colour)] for m in moves))
+    (tmp_path / "tiny.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "tiny.colorfill-optimal.txt").write_text("\n".join(solutions) + "\n")
+    bench = bench_script("flood_packs")
+    out = tmp_path / "res"
+    code = bench.main([str(tmp_path), "--sets", "tiny", "--jobs", "1", "--before", str(bench.ROOT), "--out", str(out)])
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert code == 0
+    record = data["records"][0]
+    assert record["kamicp"]["correct"] == record["kamicp"]["boards"] == 3
+    assert record["before"]["correct"] == 3
+    assert "| tiny | 3 | 3/3 |" in out.with_suffix(".md").read_text()
