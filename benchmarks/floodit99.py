@@ -96,7 +96,7 @@ def run_board(path: Path, args: argparse.Namespace) -> dict:
 
 
 SAMPLE_EVERY = 9  # the sample: every ninth board of the 99 by name (eleven boards), from the same run
-CF_BOARD = re.compile(r"^(\d+)\s+(\S+)\s+milliSeconds=(\d+)", re.MULTILINE)  # ColorFill's line per board
+CF_BOARD = re.compile(r"^(\d+)\s+(\S+?)\s*milliSeconds=(\d+)", re.MULTILINE)  # (a long solution: no space)
 
 
 def sample(names: list[str]) -> list[str]:
@@ -166,7 +166,7 @@ def boards_of(log: str) -> dict:
             "ms": [done.get(k, (None, None))[1] for k in range(1, count + 1)]}
 
 
-def colorfill_tables(records: list[dict], order: list[str], cf: dict) -> list[str]:
+def colorfill_tables(records: list[dict], order: list[str], cf: dict, every: list[str] | None = None) -> list[str]:
     """Per board and in total (the sample apart): kamicp's CPU against ColorFill's, same boards, same run. A
     ColorFill stopped before the end: its CPU so far is a lower bound on what the whole set costs it."""
     by_name = {r["board"]: r for r in records}
@@ -190,8 +190,8 @@ def colorfill_tables(records: list[dict], order: list[str], cf: dict) -> list[st
              "| boards | agree | kamicp CPU s (solve) | kamicp CPU s (process) | ColorFill s (its timer, sum) | "
              "ColorFill JVM CPU s | solve / ColorFill timer | process / ColorFill JVM CPU less start-up |",
              "|---|---|---|---|---|---|---|---|"]
-    for label, names in ((f"sample of {len(sample(order))} (every {SAMPLE_EVERY}th)", sample(order)),
-                         (f"all {len(order)}", order)):
+    picked = sample(order) if every is None else [n for n in sample(every) if n in order]  # (every: the folder's)
+    for label, names in ((f"sample of {len(picked)} (every {SAMPLE_EVERY}th)", picked), (f"all {len(order)}", order)):
         rs = [by_name[n] for n in names]
         agree = sum(r["optimum"] is not None and r["optimum"] == cf_len.get(r["board"]) for r in rs)
         solve = sum(r["cpu"] or 0.0 for r in rs)
@@ -262,11 +262,12 @@ def main(argv: list[str] | None = None) -> None:
     if not args.boards_dir:
         ap.error("BOARDS_DIR is required")
     folder = Path(args.boards_dir)
+    every = sorted(p.name for p in folder.iterdir() if NAME.fullmatch(p.name))  # (the sample is taken from all)
     paths = sorted(p for p in folder.iterdir() if NAME.fullmatch(p.name) and re.search(args.only, p.name))
     published_ms = anchors(folder)
     paths.sort(key=lambda p: (published_ms.get(p.name, 0), p.name))  # the published easiest first
     if args.tally:
-        tally(args, [p.name for p in paths], published_ms, argv)
+        tally(args, [p.name for p in paths], every, published_ms, argv)
         return
     load_before = os.getloadavg()
     records, wrong = [], []
@@ -294,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
     lines = [machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
     order = [p.name for p in paths]
     if cf is not None:
-        lines += ["", "### Beside ColorFill", *colorfill_tables(records, order, cf)]
+        lines += ["", "### Beside ColorFill", *colorfill_tables(records, order, cf, every)]
         wrong += disagreements(records, order, cf)
     write(args.out, command, "\n".join(lines), {"records": records, "order": order, "colorfill": cf})
     Path(args.out).with_suffix(".partial.json").unlink(missing_ok=True)
@@ -308,7 +309,8 @@ def disagreements(records: list[dict], order: list[str], cf: dict) -> list[str]:
             and by_name[n]["optimum"] not in (None, m)]
 
 
-def tally(args: argparse.Namespace, order: list[str], published_ms: dict[str, int], argv: list[str] | None) -> None:
+def tally(args: argparse.Namespace, order: list[str], every: list[str], published_ms: dict[str, int],
+          argv: list[str] | None) -> None:
     """The tables of a finished run again, ColorFill's per-board facts read from its saved output."""
     result, log = (Path(p) for p in args.tally)
     data = json.loads(result.read_text())
@@ -317,7 +319,7 @@ def tally(args: argparse.Namespace, order: list[str], published_ms: dict[str, in
     machine = next(line for line in text.splitlines() if "load average (1, 5, 15 min)" in line)
     lines = [f"Run at commit {data.get('commit')}; these tables made again from its JSON and ColorFill's output.",
              "", machine, "", *totals(records, published_ms), "", *table(records, published_ms), "",
-             "### Beside ColorFill", *colorfill_tables(records, order, cf)]
+             "### Beside ColorFill", *colorfill_tables(records, order, cf, every)]
     command = data["command"] + " (tables: " + command_line("floodit99.py", argv) + ")"
     write(args.out, command, "\n".join(lines), {**data, "order": order, "colorfill": cf})
     if disagreements(records, order, cf):

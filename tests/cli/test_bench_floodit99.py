@@ -108,9 +108,10 @@ def test_colorfill_beside_kamicp_is_read_and_totalled():
     bench = bench_script("floodit99")
     log = ("running benchmark of solver strategy AStarPuchertStrategy\n"
            "1      5241742646514626724172835____________25         milliSeconds=1374\n"
-           "2      171215847645175867214358____________24          milliSeconds=77\n")
-    assert bench.read_colorfill_log(log) == {1: (25, 1374), 2: (24, 77)}
-    assert bench.boards_of(log) == {"moves": [25, 24], "ms": [1374, 77]}
+           "2      171215847645175867214358____________24          milliSeconds=77\n"
+           "3      56a762a3769739128a372653817932468a____________34milliSeconds=89823\n")  # (no space: a long one)
+    assert bench.read_colorfill_log(log) == {1: (25, 1374), 2: (24, 77), 3: (34, 89823)}
+    assert bench.boards_of(log) == {"moves": [25, 24, 34], "ms": [1374, 77, 89823]}
     names = [f"12_12_06_{k:03d}" for k in range(1, 12)]
     assert bench.sample(names) == ["12_12_06_001", "12_12_06_010"]
     records = [{"board": n, "optimum": 20, "status": "optimal", "cpu": 0.5, "process_cpu": 1.0} for n in names]
