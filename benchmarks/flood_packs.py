@@ -51,9 +51,10 @@ def kamicp_run(board_file: Path, pars: Path, name: str, jobs: int, time_limit: f
                "--time-limit", str(time_limit)]
     if name in CENTRE:
         command += ["--pivot", CENTRE[name]]
-    env = os.environ | ({"PYTHONPATH": str(tree)} if tree is not None else {})  # (another tree's kamicp first)
+    # another tree's kamicp: run in that tree (`-m` puts the working directory first on sys.path)
+    env = os.environ | ({"PYTHONPATH": str(tree)} if tree is not None else {})
     start = time.monotonic()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
+    done = subprocess.run(command, cwd=tree or ROOT, capture_output=True, text=True, env=env)
     seconds = time.monotonic() - start
     try:
         rows = json.loads(done.stdout)
