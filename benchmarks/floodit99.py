@@ -297,7 +297,8 @@ def main(argv: list[str] | None = None) -> None:
     if cf is not None:
         lines += ["", "### Beside ColorFill", *colorfill_tables(records, order, cf, every)]
         wrong += disagreements(records, order, cf)
-    write(args.out, command, "\n".join(lines), {"records": records, "order": order, "colorfill": cf})
+    write(args.out, command, "\n".join(lines), {"records": records, "order": order, "colorfill": cf,
+                                                  "conditions": machine})
     Path(args.out).with_suffix(".partial.json").unlink(missing_ok=True)
     if wrong:
         raise SystemExit(f"proven optima differ from the published ones on {', '.join(wrong)}")
@@ -315,8 +316,7 @@ def tally(args: argparse.Namespace, order: list[str], every: list[str], publishe
     result, log = (Path(p) for p in args.tally)
     data = json.loads(result.read_text())
     records, cf = data["records"], {**data["colorfill"], **boards_of(log.read_text())}
-    text = result.with_suffix(".md").read_text()
-    machine = next(line for line in text.splitlines() if "load average (1, 5, 15 min)" in line)
+    machine = data.get("conditions", "(the run's load average was not recorded)")
     lines = [f"Run at commit {data.get('commit')}; these tables made again from its JSON and ColorFill's output.",
              "", machine, "", *totals(records, published_ms), "", *table(records, published_ms), "",
              "### Beside ColorFill", *colorfill_tables(records, order, cf, every)]

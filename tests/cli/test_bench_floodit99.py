@@ -125,3 +125,30 @@ def test_colorfill_beside_kamicp_is_read_and_totalled():
     assert "stopped after 9 of 11 boards" in text and "| 12_12_06_010 | 20 | not reached |" in text
     assert "| sample of 2 (every 9th) | 1/2 | 1.0 | 2.0 | >= 1.0 | - | <= 1.00 | - |" in text
     assert "| all 11 | 9/11 | 5.5 | 11.0 | >= 9.0 | >= 13.0 | <= 0.61 | <= 0.92 |" in text
+
+
+def test_tally_makes_the_tables_again_from_a_run_and_colorfills_output(tmp_path):
+    """--tally: no board is run; the tables come from a run's JSON and ColorFill's saved output (a JVM that
+    died or was stopped), in the order of the published times, a board it did not reach said so."""
+    bench = bench_script("floodit99")
+    folder = _folder(tmp_path)
+    records = [{"board": n, "rules": "pivot", "status": "optimal", "optimum": o, "published": o, "regions": 9,
+                "seconds": 0.2, "cpu": 0.1, "process_cpu": 0.5, "peak_mb": 40}
+               for n, o in (("06_06_03_000", 4), ("07_07_04_001", 6), ("07_07_04_002", 7))]
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"command": "python benchmarks/floodit99.py ...", "records": records,
+                               "conditions": "2 cores; load average (1, 5, 15 min) before 1, after 1",
+                               "colorfill": {"cpu": 3.0, "wall": 4.0, "startup_cpu": 0.5, "exit": 1}}))
+    log = tmp_path / "colorfill.log"
+    oom = 'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space\n'
+    # (the published order: the boards with no published time first, 06_06_03_000 last)
+    log.write_text("1      121212____________6    milliSeconds=100\n"
+                   "2      1212121____________7  milliSeconds=300\n" + oom)
+    out = tmp_path / "tally"
+    bench.main([str(folder), "--tally", str(run), str(log), "--out", str(out)])
+    text = out.with_suffix(".md").read_text()
+    assert "stopped after 2 of 3 boards" in text and "| all 3 | 2/3 |" in text
+    assert "| 06_06_03_000 | 4 | not reached |" in text and "load average (1, 5, 15 min) before 1" in text
+    log.write_text("1      121212____________6    milliSeconds=100\n2      12121212____________8 milliSeconds=300\n")
+    with pytest.raises(SystemExit, match="07_07_04_002"):
+        bench.main([str(folder), "--tally", str(run), str(log), "--out", str(out)])
