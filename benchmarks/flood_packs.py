@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.floodit99_builds import colorfill_command  # noqa: E402
 from benchmarks.report import command_line, options, write  # noqa: E402
 
 SETS = ("b10c15n1000", "b12c12n1000", "b14c8n1000", "b18c6n1000", "b24c4n1000", "pc19-tiles", "floodtest-1000")
@@ -65,9 +66,7 @@ def kamicp_run(board_file: Path, pars: Path, name: str, jobs: int, time_limit: f
 
 
 def colorfill_run(board_file: Path, optima: list[int], colorfill: Path) -> dict:
-    classpath = f"{colorfill / 'classes'}{os.pathsep}{colorfill / 'lib'}/*"
-    command = ["java", "-Xms6G", "-Xmx6G", "-cp", classpath, "colorfill.ui.Starter", "-benchmark",
-               str(board_file), "AStarPuchertStrategy"]
+    command = colorfill_command(colorfill, board_file)
     start = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True)
     seconds = time.monotonic() - start

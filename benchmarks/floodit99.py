@@ -45,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.floodit99_builds import colorfill_command, pack_line  # noqa: E402
 from benchmarks.report import command_line, options, write  # noqa: E402
 
 NAME = re.compile(r"([0-9]+)_([0-9]+)_([0-9]+)_([0-9]+)")
@@ -112,12 +113,6 @@ def read_colorfill_log(text: str) -> dict[int, tuple[int, int]]:
     return {int(k): (length(shown), int(ms)) for k, shown, ms in CF_BOARD.findall(text)}
 
 
-def _java(colorfill: Path, board_file: Path) -> list[str]:
-    classpath = f"{colorfill / 'classes'}{os.pathsep}{colorfill / 'lib'}/*"
-    return ["java", "-Xms6G", "-Xmx6G", "-cp", classpath, "colorfill.ui.Starter", "-benchmark", str(board_file),
-            "AStarPuchertStrategy"]
-
-
 def _reap(proc: subprocess.Popen, within: float | None = None) -> tuple[float, bool]:
     """Wait for `proc` (stopped after `within` seconds); its CPU seconds, all its threads (os.wait4: this
     child's own, not the others'), and whether it was stopped."""
@@ -137,12 +132,11 @@ def _reap(proc: subprocess.Popen, within: float | None = None) -> tuple[float, b
 
 def start_colorfill(paths: list[Path], colorfill: Path, work: Path) -> tuple[subprocess.Popen, float]:
     """ColorFill's JVM on `paths` (in this order), started now; it runs while kamicp's boards do."""
-    from benchmarks.floodit99_builds import pack_line
-
     board_file = work / "boards.txt"
     board_file.write_text("".join(pack_line(str(p)) + "\n" for p in paths))
     with open(work / "colorfill.log", "w") as log:
-        return subprocess.Popen(_java(colorfill, board_file), stdout=log, stderr=subprocess.STDOUT), time.monotonic()
+        jvm = subprocess.Popen(colorfill_command(colorfill, board_file), stdout=log, stderr=subprocess.STDOUT)
+    return jvm, time.monotonic()
 
 
 def finish_colorfill(proc: subprocess.Popen, started: float, colorfill: Path, work: Path,
@@ -153,7 +147,8 @@ def finish_colorfill(proc: subprocess.Popen, started: float, colorfill: Path, wo
     cpu, stopped = _reap(proc, stop)
     wall = time.monotonic() - started
     (work / "empty.txt").write_text("")
-    idle = subprocess.Popen(_java(colorfill, work / "empty.txt"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    idle = subprocess.Popen(colorfill_command(colorfill, work / "empty.txt"), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     return {"cpu": cpu, "wall": wall, "startup_cpu": _reap(idle)[0], "exit": proc.returncode, "stopped": stopped,
             **boards_of((work / "colorfill.log").read_text())}
 
@@ -322,8 +317,9 @@ def tally(args: argparse.Namespace, order: list[str], every: list[str], publishe
              "### Beside ColorFill", *colorfill_tables(records, order, cf, every)]
     command = data["command"] + " (tables: " + command_line("floodit99.py", argv) + ")"
     write(args.out, command, "\n".join(lines), {**data, "order": order, "colorfill": cf})
-    if disagreements(records, order, cf):
-        raise SystemExit(f"ColorFill's optima differ on {', '.join(disagreements(records, order, cf))}")
+    wrong = disagreements(records, order, cf)
+    if wrong:
+        raise SystemExit(f"ColorFill's optima differ on {', '.join(wrong)}")
 
 
 if __name__ == "__main__":

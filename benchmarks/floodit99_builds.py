@@ -79,19 +79,23 @@ def board_paths(source: Path, only: str, picks: str) -> list[str]:
     return [f"{source}#{k}" for k in range(lo, min(hi, count) + 1)]
 
 
+def colorfill_command(colorfill: Path, board_file: Path) -> list[str]:
+    """ColorFill's -benchmark run of its A* (Puchert strategy) on `board_file`, one JVM with a 6 GB heap."""
+    classpath = f"{colorfill / 'classes'}{os.pathsep}{colorfill / 'lib'}/*"
+    return ["java", "-Xms6G", "-Xmx6G", "-cp", classpath, "colorfill.ui.Starter", "-benchmark", str(board_file),
+            "AStarPuchertStrategy"]
+
+
 def colorfill_cpu(lines: list[str], colorfill: Path) -> dict:
     """ColorFill's A* (Puchert) on these boards in one JVM: its CPU seconds (the child's, all its threads), wall
     seconds, the solutions' lengths, and the CPU seconds of the same JVM given no board (its start-up)."""
-    classpath = f"{colorfill / 'classes'}{os.pathsep}{colorfill / 'lib'}/*"
-
     def one(text: str) -> tuple[float, float, list[int]]:
         with tempfile.TemporaryDirectory() as work:
             board_file = Path(work) / "boards.txt"
             board_file.write_text(text)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.monotonic()
-            subprocess.run(["java", "-Xms6G", "-Xmx6G", "-cp", classpath, "colorfill.ui.Starter", "-benchmark",
-                            str(board_file), "AStarPuchertStrategy"], capture_output=True, text=True, check=True)
+            subprocess.run(colorfill_command(colorfill, board_file), capture_output=True, text=True, check=True)
             wall = time.monotonic() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             out = Path(f"{board_file}_solution_AStarPuchertStrategy.txt")
