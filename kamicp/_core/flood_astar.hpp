@@ -5,9 +5,12 @@
 // and the moves that absorb something from a set F, and what they absorb, do not depend on the colour the
 // flood has (no region of the last colour played, nor of the flood's colour, touches F). Only the end
 // depends on it when the other islands fix a final colour: a child that floods the island is a solution
-// of g + 1 (+ 1 when its colour is not the final one) moves and is never stored. Two moves are pruned
-// (models/bounds.md): where a colour vanishes it is the only move; a move into a dead end (it opens no
-// new region and its colour keeps regions elsewhere) is never tried.
+// of g + 1 (+ 1 when its colour is not the final one) moves and is never stored. Moves are pruned
+// (models/bounds.md): a move into a dead end (it opens no new region and its colour keeps regions
+// elsewhere) is never tried; independent moves are played in a fixed order ("Moves in a fixed order": a move
+// whose regions all touched the set before the last move is played before that move instead, where that
+// absorbs more or the colours' order says so), which needs the last move and the set before it, kept as
+// the parent pointer; without that order (a switch for comparisons) a vanishing colour is the only move.
 //
 // f = g + h with h the layered bound (admissible, proof in models/bounds.md), raised along each edge to
 // h(parent) - 1 (also admissible: one move lowers the optimum by at most one). Open list: buckets by f,
@@ -324,8 +327,10 @@ class FloodAstar : public FloodSearch {
 public:
     // `limit` >= 0: only solutions of at most `limit` moves are looked for (none: no_solution, lower() = limit + 1);
     // `lanes`: threads that expand a batch of sets together (1: one set at a time)
-    FloodAstar(FloodBoard board, long long cap, int limit = -1, int lanes = 1)
-        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? NO_CHILD : limit + 1), pool_(lanes) {
+    // `order`: the order of independent moves (models/bounds.md, "Moves in a fixed order"); off for comparisons
+    FloodAstar(FloodBoard board, long long cap, int limit = -1, int lanes = 1, bool order = true)
+        : b_(std::move(board)), bound_(b_), cap_(cap), ceiling_(limit < 0 ? NO_CHILD : limit + 1), order_(order),
+          pool_(lanes) {
         W_ = WN > 0 ? WN : b_.W;
         while ((size_t{2} << block_bits_) * W_ <= (size_t{1} << 22)) ++block_bits_;  // about 32 MB of sets a block
         // about 2^20 words of bound work between looks at the clock (one node's bound is about n x W)
@@ -348,7 +353,7 @@ public:
         root_bound_ = h;
         lower_ = h;
         const std::uint64_t hr = hash(root.data());
-        if (room()) insert(slot(root.data(), hr), root.data(), hr, NONE, -1, 0, h);
+        if (room()) insert(slot(root.data(), hr), root.data(), hr, NONE, NO_MOVE, 0, h);
     }
 
     // Search for up to `seconds` (< 0: no limit): running (call again), optimal (plan() is proven
@@ -417,15 +422,24 @@ private:
     static constexpr int MAXF = 250;  // f, g and h live in bytes: beyond, the search stops as at the cap
     static constexpr int NO_CHILD = 1 << 20;  // no limit, no child
     static constexpr int BATCH = 2048;  // sets expanded together when there are several lanes
+    // A stored set's `move`: the colour of the last move (K <= 15) and FREE: the set was reached at its g by
+    // two paths the order cannot tell apart, so it imposes nothing on its children (models/bounds.md, "Moves
+    // in a fixed order").
+    static constexpr std::uint8_t MOVE_MASK = 0x0f, NO_MOVE = 0x0f, FREE = 0x10;
+    // What a set reached again at its g by another parent changes: nothing, its parent (the new one is
+    // preferred), or its FREE mark; AGAIN marks a Kid that carries such a change to commit()
+    enum Arrival { KEEP, SWITCH, TIE };
+    static constexpr std::uint8_t AGAIN = 0x40;
 
     FloodBoard b_;
     Layered<WN> bound_;
     long long cap_;
     long long poll_mask_ = 1023;  // expansions between looks at the clock, less one
     int ceiling_;  // solutions of this many moves or more are not looked for
+    bool order_;  // independent moves in a fixed order
     int W_ = WN;
-    // What a stored set keeps besides its bits: moves so far, bound, the colour of the last move, and the f
-    // it is queued at (its children of that f are stored next; 255: none)
+    // What a stored set keeps besides its bits: moves so far, bound, the last move (colour and marks, see
+    // MOVE_MASK), and the f it is queued at (its children of that f are stored next; 255: none)
     struct Meta {
         std::uint32_t parent;
         std::uint8_t g, h, move, F;
@@ -459,11 +473,12 @@ private:
     struct Found {
         std::uint32_t idx;
         int g, next, kids, solution, solution_colour;
+        std::uint32_t before;  // the parent whose move the order looked at (NONE: no order imposed)
     };
     struct Kid {
         std::uint64_t hash;
         size_t slot;  // where the table had it, or the empty slot where it belongs, while generating
-        std::uint8_t colour, h;
+        std::uint8_t move, h;  // the move's colour (with AGAIN: the child is stored already), the bound
     };
     Lanes pool_;
     std::vector<Scratch> scratch_;  // per lane
@@ -579,9 +594,8 @@ private:
     }
 
     // Store s (found at slot i by slot(), after room()) reached in g moves, or give a stored s the shorter path.
-    void insert(size_t i, const Word *s, std::uint64_t hs, std::uint32_t parent, int colour, int g, int h) {
-        const auto mv = static_cast<std::uint8_t>(colour < 0 ? 255 : colour);
-        if (table_[i] != EMPTY) {  // seen: keep the shorter path
+    void insert(size_t i, const Word *s, std::uint64_t hs, std::uint32_t parent, std::uint8_t mv, int g, int h) {
+        if (table_[i] != EMPTY) {  // seen: keep the shorter path (and its marks: FREE is cleared)
             const std::uint32_t k = table_[i] & INDEX_MASK;
             Meta &m = meta(k);
             if (g >= m.g) return;
@@ -610,7 +624,8 @@ private:
         best_plan_.clear();
         if (length > meta(idx).g + 1) best_plan_.push_back(b_.final_colour);
         best_plan_.push_back(colour);
-        for (std::uint32_t k = idx; meta(k).parent != NONE; k = meta(k).parent) best_plan_.push_back(meta(k).move);
+        for (std::uint32_t k = idx; meta(k).parent != NONE; k = meta(k).parent)
+            best_plan_.push_back(meta(k).move & MOVE_MASK);
         std::reverse(best_plan_.begin(), best_plan_.end());
     }
 
@@ -645,12 +660,18 @@ private:
     // The children of the set idx that are worth storing now, the smallest f of those withheld and the
     // shortest solution among them, into `out` and this position of kid_ and kidsets_ (reads shared state only).
     void generate(std::uint32_t idx, Scratch &sc, Found &out, int pos) {
-        const int g = meta(idx).g, hp = meta(idx).h, F = meta(idx).F;
-        out = Found{idx, g, NO_CHILD, 0, -1, -1};
+        const Meta me = meta(idx);
+        const int g = me.g, hp = me.h, F = me.F;
         Word *parent = sc.tmp.data(), *front = sc.front.data();
         std::copy(set(idx), set(idx) + w(), parent);
         b_.template frontier<WN>(parent, front);
-        const int only = b_.final_colour < 0 ? vanishing(parent, front) : -1;
+        // a vanishing colour is played alone, unless the order of independent moves is kept (it replaces that
+        // rule: models/bounds.md, "Moves in a fixed order")
+        const int only = b_.final_colour < 0 && !order_ ? vanishing(parent, front) : -1;
+        const bool ordered = order_ && me.parent != NONE && !(me.move & FREE);
+        const Word *before = ordered ? set(me.parent) : nullptr;  // the set before the last move
+        out = Found{idx, g, NO_CHILD, 0, -1, -1, ordered ? me.parent : NONE};
+        const int last = me.move & MOVE_MASK;
         // first the children and their hashes, their table slots fetched ahead (the table is far larger
         // than the caches: each look-up would otherwise wait for memory in turn)
         int kids = 0;
@@ -677,6 +698,8 @@ private:
                 stays |= m[j] & ~child[j];
             }
             if (!opens && stays) continue;  // a dead end: never needed (models/bounds.md)
+            if (before && comes_first(grow, cfront, c, before, last) && !b_.template is_island<WN>(child))
+                continue;  // played before the last move instead (models/bounds.md, "Moves in a fixed order")
             sc.hashes[kids] = hash(child);
             __builtin_prefetch(&table_[sc.hashes[kids] & (table_.size() - 1)]);
             sc.colours[kids++] = c;
@@ -698,19 +721,71 @@ private:
             }
             const size_t i = slot(child, sc.hashes[k]);
             const std::uint32_t seen = at(i);
-            if (seen != EMPTY && meta(seen).g <= g + 1) continue;  // reached as fast already: no bound needed
-            const Word *cfront = &sc.cfronts[static_cast<size_t>(k) * w()];
-            // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
-            const int h = std::max(sc.bound(child, cfront, F - g - 1), hp - 1);
-            if (g + 1 + h >= snapshot_best_) continue;  // too long
-            if (g + 1 + h > F) {
-                out.next = std::min(out.next, g + 1 + h);
-                continue;
+            std::uint8_t mv = static_cast<std::uint8_t>(c);
+            int h = 0;
+            if (seen != EMPTY && meta(seen).g <= g + 1) {  // reached as fast already: no bound needed
+                if (arrival(seen, idx, c, g + 1) == KEEP) continue;
+                mv |= AGAIN;  // but by a path the order prefers, or cannot tell apart: for commit()
+            } else {
+                const Word *cfront = &sc.cfronts[static_cast<size_t>(k) * w()];
+                // the walk stops once the child is past F: it is withheld then, and its f needs no more precision
+                h = std::max(sc.bound(child, cfront, F - g - 1), hp - 1);
+                if (g + 1 + h >= snapshot_best_) continue;  // too long
+                if (g + 1 + h > F) {
+                    out.next = std::min(out.next, g + 1 + h);
+                    continue;
+                }
             }
             const int at_ = pos * b_.K + out.kids++;
-            kid_[at_] = Kid{sc.hashes[k], i, static_cast<std::uint8_t>(c), static_cast<std::uint8_t>(h)};
+            kid_[at_] = Kid{sc.hashes[k], i, mv, static_cast<std::uint8_t>(h)};
             std::copy(child, child + w(), &kidsets_[static_cast<size_t>(at_) * w()]);
         }
+    }
+
+    int count(const Word *s) const {
+        int n = 0;
+        for (int j = 0; j < w(); ++j) n += __builtin_popcountll(s[j]);
+        return n;
+    }
+
+    // Whether the fixed order plays the move of colour c (absorbing `grow`; `cfront`: the frontier after it)
+    // before the last move (colour `last`, from the set `before`) instead: every region it absorbs touches
+    // `before`, and playing it first lets the last move absorb more (a region of colour `last` is in
+    // `cfront`) or the same with a smaller colour first (models/bounds.md, "Moves in a fixed order").
+    bool comes_first(const Word *grow, const Word *cfront, int c, const Word *before, int last) const {
+        const Word *m = b_.cm(last);
+        Word more = 0;
+        for (int j = 0; j < w(); ++j) more |= cfront[j] & m[j];
+        if (!more && c < last) return false;
+        for (int j = 0; j < w(); ++j)
+            for (Word bits = grow[j]; bits; bits &= bits - 1) {
+                const Word *row = b_.nb(j * 64 + __builtin_ctzll(bits));
+                Word touch = 0;
+                for (int q = 0; q < w(); ++q) touch |= row[q] & before[q];
+                if (!touch) return false;
+            }
+        return true;
+    }
+
+    // What a stored set `seen`, reached again in g moves by the move c from the set idx, changes (only where
+    // the order applies and g is its g): the order's preferred path into a set comes by the smallest colour,
+    // then from the largest parent; where both agree it cannot tell the two paths apart (models/bounds.md).
+    Arrival arrival(std::uint32_t seen, std::uint32_t idx, int c, int g) const {
+        const Meta &m = meta(seen);
+        if (!order_ || m.g != g || m.parent == idx || (m.move & FREE)) return KEEP;
+        const int last = m.move & MOVE_MASK;
+        if (c != last) return c < last ? SWITCH : KEEP;
+        const int mine = count(set(idx)), theirs = count(set(m.parent));
+        return mine > theirs ? SWITCH : mine < theirs ? KEEP : TIE;
+    }
+
+    // The set k was reached by a path the order prefers (or FREE): what its expansion tries may have grown,
+    // so it is queued again at its own f unless it waits there still.
+    void requeue(std::uint32_t k) {
+        Meta &m = meta(k);
+        if (m.F == m.g + m.h) return;
+        m.F = static_cast<std::uint8_t>(m.g + m.h);
+        push(k, m.g, m.g + m.h);
     }
 
     // Store what generate() found for one set, as expand() did: skipped when the set was reached by a
@@ -723,16 +798,34 @@ private:
             record(idx, out.solution_colour, out.solution);
         for (int k = 0; k < out.kids; ++k) {
             const Kid &kid = kid_[pos * b_.K + k];
-            if (g + 1 + kid.h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;
-            if (!room()) return;
+            const bool marks = kid.move & AGAIN;  // stored already: a change of parent or mark at most
+            if (!marks && g + 1 + kid.h >= (best_len_ >= 0 ? std::min(best_len_, ceiling_) : ceiling_)) continue;
+            if (!marks && !room()) return;
             const Word *child = &kidsets_[static_cast<size_t>(pos * b_.K + k) * w()];
             // the slot found while generating, unless the table grew: entries are never moved nor removed
             // otherwise, so the probe goes on from there
             const size_t i = table_.size() == snapshot_table_ ? slot_from(kid.slot, child, kid.hash) : slot(child, kid.hash);
             const std::uint32_t seen = at(i);
-            if (seen != EMPTY && meta(seen).g <= g + 1) continue;
-            insert(i, child, kid.hash, idx, kid.colour, g + 1, kid.h);
+            if (seen != EMPTY && meta(seen).g <= g + 1) {
+                const int colour = kid.move & MOVE_MASK;
+                const Arrival a = arrival(seen, idx, colour, g + 1);
+                if (a == SWITCH) {
+                    meta(seen).parent = idx;
+                    meta(seen).move = static_cast<std::uint8_t>(colour);
+                }
+                if (a == TIE) meta(seen).move |= FREE;
+                if (a != KEEP) requeue(seen);
+                continue;
+            }
+            if (marks) continue;  // (not reached: a stored set's g only decreases)
+            insert(i, child, kid.hash, idx, kid.move, g + 1, kid.h);
             if (capped_) return;
+        }
+        if (out.before != NONE && (meta(idx).parent != out.before || (meta(idx).move & FREE))) {
+            // reached by a preferred path meanwhile (a batch): expanded again, under the order that path imposes
+            meta(idx).F = static_cast<std::uint8_t>(g + meta(idx).h);
+            push(idx, g, g + meta(idx).h);
+            return;
         }
         meta(idx).F = static_cast<std::uint8_t>(out.next < MAXF ? out.next : 255);
         if (out.next < NO_CHILD) push(idx, g, out.next);
@@ -746,17 +839,18 @@ private:
 };
 
 // The search for `board` at its width (up to 8 words, 512 regions, unrolled; wider boards: any width).
-std::unique_ptr<FloodSearch> make_flood_astar(FloodBoard board, long long cap, int limit, int lanes = 1) {
+std::unique_ptr<FloodSearch> make_flood_astar(FloodBoard board, long long cap, int limit, int lanes = 1,
+                                             bool order = true) {
     switch (board.W) {
-        case 1: return std::make_unique<FloodAstar<1>>(std::move(board), cap, limit, lanes);
-        case 2: return std::make_unique<FloodAstar<2>>(std::move(board), cap, limit, lanes);
-        case 3: return std::make_unique<FloodAstar<3>>(std::move(board), cap, limit, lanes);
-        case 4: return std::make_unique<FloodAstar<4>>(std::move(board), cap, limit, lanes);
-        case 5: return std::make_unique<FloodAstar<5>>(std::move(board), cap, limit, lanes);
-        case 6: return std::make_unique<FloodAstar<6>>(std::move(board), cap, limit, lanes);
-        case 7: return std::make_unique<FloodAstar<7>>(std::move(board), cap, limit, lanes);
-        case 8: return std::make_unique<FloodAstar<8>>(std::move(board), cap, limit, lanes);
-        default: return std::make_unique<FloodAstar<0>>(std::move(board), cap, limit, lanes);
+        case 1: return std::make_unique<FloodAstar<1>>(std::move(board), cap, limit, lanes, order);
+        case 2: return std::make_unique<FloodAstar<2>>(std::move(board), cap, limit, lanes, order);
+        case 3: return std::make_unique<FloodAstar<3>>(std::move(board), cap, limit, lanes, order);
+        case 4: return std::make_unique<FloodAstar<4>>(std::move(board), cap, limit, lanes, order);
+        case 5: return std::make_unique<FloodAstar<5>>(std::move(board), cap, limit, lanes, order);
+        case 6: return std::make_unique<FloodAstar<6>>(std::move(board), cap, limit, lanes, order);
+        case 7: return std::make_unique<FloodAstar<7>>(std::move(board), cap, limit, lanes, order);
+        case 8: return std::make_unique<FloodAstar<8>>(std::move(board), cap, limit, lanes, order);
+        default: return std::make_unique<FloodAstar<0>>(std::move(board), cap, limit, lanes, order);
     }
 }
 

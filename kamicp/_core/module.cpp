@@ -398,12 +398,13 @@ std::unique_ptr<kamicp::FloodBoard> read_flood_board(PyObject *adj_obj, PyObject
 }
 
 PyObject *py_flood_create(PyObject *, PyObject *args, PyObject *kwargs) {
-    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "final", "cap", "limit", "lanes", nullptr};
+    static const char *kwlist[] = {"adj", "colours", "num_colors", "start", "final", "cap", "limit", "lanes", "order",
+                                   nullptr};
     PyObject *adj_obj, *colours_obj;
-    int K, start, final_colour = -1, limit = -1, lanes = 1;
+    int K, start, final_colour = -1, limit = -1, lanes = 1, order = 1;
     long long cap = 50000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOii|$iLii", const_cast<char **>(kwlist), &adj_obj, &colours_obj,
-                                     &K, &start, &final_colour, &cap, &limit, &lanes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOii|$iLiip", const_cast<char **>(kwlist), &adj_obj, &colours_obj,
+                                     &K, &start, &final_colour, &cap, &limit, &lanes, &order))
         return nullptr;
     if (limit < -1 || limit > 1000) return fail("limit: -1 (none) or 0..1000 moves"), nullptr;
     if (lanes < 1 || lanes > 256) return fail("lanes: 1..256 threads"), nullptr;
@@ -412,7 +413,7 @@ PyObject *py_flood_create(PyObject *, PyObject *args, PyObject *kwargs) {
     if (!board) return nullptr;
     kamicp::FloodSearch *s;
     try {
-        s = kamicp::make_flood_astar(std::move(*board), cap, limit, lanes).release();
+        s = kamicp::make_flood_astar(std::move(*board), cap, limit, lanes, order != 0).release();
     } catch (const std::bad_alloc &) {
         return PyErr_NoMemory();
     }
@@ -495,8 +496,9 @@ PyMethodDef methods[] = {
      "cluster_cost(dist, size, caps) -> (cluster cost of the sample of up to size of the r regions with r x r "
      "distances dist, [whether it is >= cap for each cap, asked in turn of one object])"},
     {"flood_create", KW(py_flood_create),
-     "flood_create(adj, colours, num_colors, start, *, final=-1, cap=50000000, limit=-1) -> handle of a Flood-It "
-     "A* (fixed pivot in region start; final: the colour the flood must end in, -1 any; limit: longest plan wanted)"},
+     "flood_create(adj, colours, num_colors, start, *, final=-1, cap=50000000, limit=-1, lanes=1, order=True) -> "
+     "handle of a Flood-It A* (fixed pivot in region start; final: the colour the flood must end in, -1 any; limit: "
+     "longest plan wanted; lanes: threads; order: independent moves in a fixed order)"},
     {"flood_run", KW(py_flood_run),
      "flood_run(handle, *, seconds=-1) -> {status: running|optimal|capped|no-solution, plan, lower, root_bound, "
      "stored, expanded, bytes}"},

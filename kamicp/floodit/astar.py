@@ -95,9 +95,10 @@ def default_threads() -> int:
 
 class PivotAStar:
     def __init__(self, game: PivotGame, memory_mb: int = MEMORY_MB, limit: int | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, order: bool = True) -> None:
         """`limit`: look only for plans of at most that many moves (`no-solution` when there is none);
-        `threads`: how many expand each batch of flood sets together (None: default_threads())."""
+        `threads`: how many expand each batch of flood sets together (None: default_threads()); `order`:
+        independent moves in a fixed order (models/bounds.md, "Moves in a fixed order"; off: for comparisons)."""
         if not available(game):
             raise SolverError("the compiled Flood-It A* is not available for this game")
         cap = max(1, min(memory_mb, _address_space_mb() // 2) * 2**20 // bytes_per_set(game.n))
@@ -105,7 +106,8 @@ class PivotAStar:
         self.threads = default_threads() if threads is None else threads
         self._handle = compiled_core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colours),
                                                   len(game.regions.palette), game.start, final=final, cap=cap,
-                                                  limit=-1 if limit is None else limit, lanes=self.threads)
+                                                  limit=-1 if limit is None else limit, lanes=self.threads,
+                                                  order=order)
         self.cap = cap
 
     def run(self, deadline: Deadline = NEVER,
