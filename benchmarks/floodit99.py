@@ -130,24 +130,24 @@ def _reap(proc: subprocess.Popen, within: float | None = None) -> tuple[float, b
     return usage.ru_utime + usage.ru_stime, deadline is not None
 
 
-def start_colorfill(paths: list[Path], colorfill: Path, work: Path) -> tuple[subprocess.Popen, float]:
+def start_colorfill(paths: list[Path], colorfill: Path, work: Path, heap_gb: int = 6) -> tuple[subprocess.Popen, float]:
     """ColorFill's JVM on `paths` (in this order), started now; it runs while kamicp's boards do."""
     board_file = work / "boards.txt"
     board_file.write_text("".join(pack_line(str(p)) + "\n" for p in paths))
     with open(work / "colorfill.log", "w") as log:
-        jvm = subprocess.Popen(colorfill_command(colorfill, board_file), stdout=log, stderr=subprocess.STDOUT)
+        jvm = subprocess.Popen(colorfill_command(colorfill, board_file, heap_gb), stdout=log, stderr=subprocess.STDOUT)
     return jvm, time.monotonic()
 
 
 def finish_colorfill(proc: subprocess.Popen, started: float, colorfill: Path, work: Path,
-                     stop: float | None = None) -> dict:
+                     stop: float | None = None, heap_gb: int = 6) -> dict:
     """The JVM's CPU and wall seconds (stopped `stop` seconds after kamicp's last board, if given), its
     solution length and milliseconds per board it finished (in order), and the CPU seconds of the same
     JVM given no board (its start-up)."""
     cpu, stopped = _reap(proc, stop)
     wall = time.monotonic() - started
     (work / "empty.txt").write_text("")
-    idle = subprocess.Popen(colorfill_command(colorfill, work / "empty.txt"), stdout=subprocess.DEVNULL,
+    idle = subprocess.Popen(colorfill_command(colorfill, work / "empty.txt", heap_gb), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     return {"cpu": cpu, "wall": wall, "startup_cpu": _reap(idle)[0], "exit": proc.returncode, "stopped": stopped,
             **boards_of((work / "colorfill.log").read_text())}
@@ -178,7 +178,8 @@ def colorfill_tables(records: list[dict], order: list[str], cf: dict, every: lis
     net = cf["cpu"] - cf["startup_cpu"]
     finished = len(cf_len) == len(order)
     at_least = "" if finished else ">= "
-    how = "" if finished else (f", **stopped after {len(cf_len)} of {len(order)} boards** (its CPU so far is a "
+    ended = "stopped by the run" if cf.get("stopped") else f"ended (exit {cf.get('exit')})"
+    how = "" if finished else (f", **{ended} after {len(cf_len)} of {len(order)} boards** (its CPU so far is a "
                                "lower bound on the set's)")
     total = ["", f"ColorFill: one JVM, {cf['wall']:.0f} s of wall time beside kamicp's boards, {cf['cpu']:.1f} s of "
              f"CPU (all its threads; a JVM given no board: {cf['startup_cpu']:.1f} s){how}.", "",
@@ -186,7 +187,10 @@ def colorfill_tables(records: list[dict], order: list[str], cf: dict, every: lis
              "ColorFill JVM CPU s | solve / ColorFill timer | process / ColorFill JVM CPU less start-up |",
              "|---|---|---|---|---|---|---|---|"]
     picked = sample(order) if every is None else [n for n in sample(every) if n in order]  # (every: the folder's)
-    for label, names in ((f"sample of {len(picked)} (every {SAMPLE_EVERY}th)", picked), (f"all {len(order)}", order)):
+    groups = [(f"sample of {len(picked)} (every {SAMPLE_EVERY}th)", picked)]
+    if not finished:
+        groups.append((f"the {len(cf_ms)} ColorFill solved", [n for n in order if n in cf_ms]))
+    for label, names in (*groups, (f"all {len(order)}", order)):
         rs = [by_name[n] for n in names]
         agree = sum(r["optimum"] is not None and r["optimum"] == cf_len.get(r["board"]) for r in rs)
         solve = sum(r["cpu"] or 0.0 for r in rs)
@@ -247,8 +251,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--colorfill", help="a local build of ColorFill (classes/ and lib/) to run beside kamicp")
     ap.add_argument("--colorfill-stop", type=float, help="stop ColorFill this many seconds after kamicp's last board "
                     "(default: wait for it); its CPU so far is then a lower bound")
+    ap.add_argument("--colorfill-heap", type=int, default=6, help="ColorFill's Java heap in GB (default 6)")
+    ap.add_argument("--colorfill-alone", action="store_true", help="no kamicp: ColorFill alone, one JVM per board, "
+                    "its CPU until it solves the board or runs out of its heap (a lower bound then)")
     ap.add_argument("--tally", nargs=2, metavar=("RESULT_JSON", "COLORFILL_LOG"), help="no run: the tables again "
-                    "from a run's JSON and ColorFill's saved output (a run whose JVM was stopped by hand)")
+                    "from a run's JSON and ColorFill's saved output (a run whose JVM was stopped by hand; '-': the "
+                    "output the JSON kept)")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one board in this process, JSON out
     args = ap.parse_args(argv)
     if args.one:
@@ -264,10 +272,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.tally:
         tally(args, [p.name for p in paths], every, published_ms, argv)
         return
+    if args.colorfill_alone:
+        if not args.colorfill:
+            ap.error("--colorfill-alone needs --colorfill CF_DIR")
+        colorfill_alone(args, paths, argv)
+        return
     load_before = os.getloadavg()
     records, wrong = [], []
     work = Path(tempfile.mkdtemp(prefix="kamicp-floodit99-"))
-    jvm = start_colorfill(paths, Path(args.colorfill), work) if args.colorfill else None
+    jvm = start_colorfill(paths, Path(args.colorfill), work, args.colorfill_heap) if args.colorfill else None
     for i, path in enumerate(paths, start=1):
         rec = run_board(path, args)
         records.append(rec)
@@ -279,12 +292,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{i}/{len(paths)}] {rec['board']}: {rec['status']} {rec['optimum']} "
               f"({_num(rec['seconds'])} s, {_num(rec['peak_mb'], 0)} MB, load {os.getloadavg()[0]:.1f})",
               file=sys.stderr, flush=True)
-    cf = finish_colorfill(*jvm, Path(args.colorfill), work, args.colorfill_stop) if jvm is not None else None
+    cf = (finish_colorfill(*jvm, Path(args.colorfill), work, args.colorfill_stop, args.colorfill_heap)
+          if jvm is not None else None)
     shutil.rmtree(work, ignore_errors=True)
     load_after = os.getloadavg()
     before, after = (", ".join(f"{x:.1f}" for x in load) for load in (load_before, load_after))
     machine = (f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}; "
-               f"rules {args.rules}, engine {args.engine}, {args.time_limit:g} s per board")
+               f"rules {args.rules}, engine {args.engine}, {args.time_limit:g} s per board"
+               + (f"; ColorFill's heap {args.colorfill_heap} GB" if args.colorfill else ""))
     command = command_line("floodit99.py", argv)
     records.sort(key=lambda r: r["board"])
     lines = [machine, "", *totals(records, published_ms), "", *table(records, published_ms)]
@@ -299,6 +314,33 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"proven optima differ from the published ones on {', '.join(wrong)}")
 
 
+def colorfill_alone(args: argparse.Namespace, paths: list[Path], argv: list[str] | None) -> None:
+    """ColorFill alone, one JVM per board (nothing beside it): its CPU seconds per board until it solves the
+    board or stops (out of its heap: then the CPU spent is a lower bound on what the board costs it)."""
+    rows, lines = [], ["| board | ColorFill | its ms | JVM CPU s | exit |", "|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory(prefix="kamicp-colorfill-") as work:
+        for path in paths:
+            board_file = Path(work) / "board.txt"
+            board_file.write_text(pack_line(str(path)) + "\n")
+            with open(Path(work) / "log.txt", "w") as log:
+                jvm = subprocess.Popen(colorfill_command(Path(args.colorfill), board_file, args.colorfill_heap),
+                                       stdout=log, stderr=subprocess.STDOUT)
+            cpu, _ = _reap(jvm)
+            text = (Path(work) / "log.txt").read_text()
+            moves, ms = read_colorfill_log(text).get(1, (None, None))
+            status = "out of heap" if "OutOfMemoryError" in text else str(jvm.returncode)
+            rows.append({"board": path.name, "moves": moves, "ms": ms, "cpu": cpu, "exit": status})
+            lines.append(f"| {path.name} | {moves if moves is not None else 'not solved'} | {ms if ms else '-'} | "
+                         f"{cpu:.1f} | {status} |")
+            print(lines[-1], file=sys.stderr, flush=True)
+    unsolved = [r for r in rows if r["moves"] is None]
+    total, lower = sum(r["cpu"] for r in rows), sum(r["cpu"] for r in unsolved)
+    lines.append(f"\nColorFill, heap {args.colorfill_heap} GB: {len(rows) - len(unsolved)}/{len(rows)} solved; "
+                 f"{total:.1f} s of JVM CPU in all ({lower:.1f} s of it on boards it could not finish: a lower "
+                 f"bound on what they cost it).")
+    write(args.out, command_line("floodit99.py", argv), "\n".join(lines), {"colorfill_alone": rows})
+
+
 def disagreements(records: list[dict], order: list[str], cf: dict) -> list[str]:
     by_name = {r["board"]: r for r in records}
     return [n for n, m in zip(order, cf["moves"], strict=False) if m is not None
@@ -310,7 +352,7 @@ def tally(args: argparse.Namespace, order: list[str], every: list[str], publishe
     """The tables of a finished run again, ColorFill's per-board facts read from its saved output."""
     result, log = (Path(p) for p in args.tally)
     data = json.loads(result.read_text())
-    records, cf = data["records"], {**data["colorfill"], **boards_of(log.read_text())}
+    records, cf = data["records"], {**data["colorfill"], **({} if log.name == "-" else boards_of(log.read_text()))}
     machine = data.get("conditions", "(the run's load average was not recorded)")
     lines = [f"Run at commit {data.get('commit')}; these tables made again from its JSON and ColorFill's output.",
              "", machine, "", *totals(records, published_ms), "", *table(records, published_ms), "",

@@ -4,7 +4,12 @@ process, with a limit on CPU time rather than wall time (the machine is shared: 
 build costs, wall time is what the other users leave). Node counts must agree between builds that
 share a bound; the table shows CPU seconds, the ratio to the first build, stored sets and bytes. A build
 given as BUILD@N runs the A* on N threads (kamicp/_core/flood_astar.hpp, `lanes`): the wall-time ratio
-then says what the threads bring, the CPU ratio what they cost (compare them on a quiet machine).
+then says what the threads bring, the CPU ratio what they cost (compare them on a quiet machine). A build
+given as BUILD:no-order (or BUILD@N:no-order) runs without the fixed order of independent moves
+(models/bounds.md, "Moves in a fixed order"), for that rule's ablation in one run:
+
+    nice .venv/bin/python benchmarks/floodit99_builds.py BOARDS_DIR kamicp/_fastsearch*.so@1:no-order \
+        kamicp/_fastsearch*.so@1 --out benchmarks/results/floodit99-order
 
     nice .venv/bin/python benchmarks/floodit99_builds.py BOARDS_DIR old.so new.so \\
         --only '^(12_12_10_073|16_16_08_002)$' --cpu-limit 600 --out benchmarks/results/floodit99-builds
@@ -79,11 +84,11 @@ def board_paths(source: Path, only: str, picks: str) -> list[str]:
     return [f"{source}#{k}" for k in range(lo, min(hi, count) + 1)]
 
 
-def colorfill_command(colorfill: Path, board_file: Path) -> list[str]:
-    """ColorFill's -benchmark run of its A* (Puchert strategy) on `board_file`, one JVM with a 6 GB heap."""
+def colorfill_command(colorfill: Path, board_file: Path, heap_gb: int = 6) -> list[str]:
+    """ColorFill's -benchmark run of its A* (Puchert strategy) on `board_file`, one JVM with a heap of `heap_gb` GB."""
     classpath = f"{colorfill / 'classes'}{os.pathsep}{colorfill / 'lib'}/*"
-    return ["java", "-Xms6G", "-Xmx6G", "-cp", classpath, "colorfill.ui.Starter", "-benchmark", str(board_file),
-            "AStarPuchertStrategy"]
+    return ["java", f"-Xms{heap_gb}G", f"-Xmx{heap_gb}G", "-cp", classpath, "colorfill.ui.Starter", "-benchmark",
+            str(board_file), "AStarPuchertStrategy"]
 
 
 def colorfill_cpu(lines: list[str], colorfill: Path) -> dict:
@@ -113,7 +118,10 @@ def run_one(build: str, path: str, cpu_limit: float, memory_mb: int | None) -> d
     from kamicp.floodit.astar import MEMORY_MB, bytes_per_set
     from kamicp.floodit.game import pivot_game
 
-    path_, _, threads = build.partition("@")
+    spec_, _, variant = build.partition(":")
+    path_, _, threads = spec_.partition("@")
+    if variant not in ("", "no-order"):
+        raise SystemExit(f"{build}: the only variant is :no-order")
     spec = importlib.util.spec_from_file_location("kamicp._fastsearch", path_)
     core = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(core)
@@ -122,7 +130,8 @@ def run_one(build: str, path: str, cpu_limit: float, memory_mb: int | None) -> d
     handle = core.flood_create([list(a) for a in game.regions.adj], list(game.regions.colours),
                                len(game.regions.palette), game.start, final=-1 if game.final is None else game.final,
                                cap=max(1, (memory_mb or MEMORY_MB) * 2**20 // bytes_per_set(game.n)),
-                               **({"lanes": int(threads)} if threads else {}))
+                               **({"lanes": int(threads)} if threads else {}),
+                               **({"order": False} if variant == "no-order" else {}))
     while True:
         info = core.flood_run(handle, seconds=SLICE)
         if info["status"] != "running" or time.process_time() - t0 >= cpu_limit:
