@@ -4,6 +4,7 @@ in its own process, the published optima checked, the table, the totals and the 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -122,7 +123,8 @@ def test_colorfill_beside_kamicp_is_read_and_totalled():
     assert "| 12_12_06_011 | 20 | 21 | 0.50 | 1.00 | 1.00 | 0.50 |" in text
     stopped = {**cf, "moves": [20] * 9, "ms": [1000] * 9}  # (a JVM stopped after nine boards)
     text = "\n".join(bench.colorfill_tables(records, names, stopped))
-    assert "stopped after 9 of 11 boards" in text and "| 12_12_06_010 | 20 | not reached |" in text
+    assert "ended (exit 0) after 9 of 11 boards" in text and "| 12_12_06_010 | 20 | not reached |" in text
+    assert "| the 9 ColorFill solved | 9/9 | 4.5 | 9.0 | 9.0 | - | 0.50 | - |" in text
     assert "| sample of 2 (every 9th) | 1/2 | 1.0 | 2.0 | >= 1.0 | - | <= 1.00 | - |" in text
     assert "| all 11 | 9/11 | 5.5 | 11.0 | >= 9.0 | >= 13.0 | <= 0.61 | <= 0.92 |" in text
 
@@ -147,8 +149,40 @@ def test_tally_makes_the_tables_again_from_a_run_and_colorfills_output(tmp_path)
     out = tmp_path / "tally"
     bench.main([str(folder), "--tally", str(run), str(log), "--out", str(out)])
     text = out.with_suffix(".md").read_text()
-    assert "stopped after 2 of 3 boards" in text and "| all 3 | 2/3 |" in text
+    assert "ended (exit 1) after 2 of 3 boards" in text and "| all 3 | 2/3 |" in text
     assert "| 06_06_03_000 | 4 | not reached |" in text and "load average (1, 5, 15 min) before 1" in text
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert data["colorfill"]["moves"] == [6, 7]
+    bench.main([str(folder), "--tally", str(out.with_suffix(".json")), "-", "--out", str(tmp_path / "again")])
+    assert "ended (exit 1) after 2 of 3 boards" in (tmp_path / "again.md").read_text()  # '-': the JSON's own
     log.write_text("1      121212____________6    milliSeconds=100\n2      12121212____________8 milliSeconds=300\n")
     with pytest.raises(SystemExit, match="07_07_04_002"):
         bench.main([str(folder), "--tally", str(run), str(log), "--out", str(out)])
+
+
+def test_colorfill_alone_runs_one_jvm_per_board_and_says_which_ran_out_of_heap(tmp_path, monkeypatch):
+    """--colorfill-alone with a stand-in `java` on PATH (a script: a solution line for one board, the JVM's
+    out-of-memory message for the others): one run per board, its heap passed on, each board's outcome
+    and CPU in the table, the unfinished boards' CPU totalled apart."""
+    bench = bench_script("floodit99")
+    folder = _folder(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    java = bin_dir / "java"
+    java.write_text('#!/bin/sh\necho "$1" >> "$(dirname "$0")/heaps"\n'
+                    'if cmp -s "$7" "$(dirname "$0")/solvable"; then\n'
+                    '  echo "1      121212____________6    milliSeconds=100"\nelse\n'
+                    '  echo \'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space\'; exit 1\nfi\n')
+    java.chmod(0o755)
+    (bin_dir / "solvable").write_text(bench.pack_line(str(folder / "07_07_04_001")) + "\n")
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    out = tmp_path / "alone"
+    bench.main([str(folder), "--colorfill", str(tmp_path), "--colorfill-alone", "--colorfill-heap", "3",
+                "--out", str(out)])
+    rows = json.loads(out.with_suffix(".json").read_text())["colorfill_alone"]
+    assert [r["board"] for r in rows] == ["07_07_04_001", "07_07_04_002", "06_06_03_000"]  # published order
+    assert [r["moves"] for r in rows] == [6, None, None]
+    assert [r["exit"] for r in rows] == ["0", "out of heap", "out of heap"]
+    assert (bin_dir / "heaps").read_text().split() == ["-Xms3G"] * 3
+    text = out.with_suffix(".md").read_text()
+    assert "1/3 solved" in text and "| 07_07_04_002 | not solved | - |" in text
