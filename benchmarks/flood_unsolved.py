@@ -41,8 +41,12 @@ def _solve(path: str, k: int, time_limit: float, memory_mb: int) -> dict:
 
 
 def _boards(text: str) -> list[int]:
-    first, _, last = text.partition("-")
-    return list(range(int(first), int(last or first) + 1))
+    """Board numbers from ranges K-L and single numbers, comma-separated (`78,80,116-120`)."""
+    out = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        out += range(int(first), int(last or first) + 1)
+    return out
 
 
 def table(records: list[dict], budget: float, processes: int) -> str:
@@ -62,7 +66,7 @@ def table(records: list[dict], budget: float, processes: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = options(__doc__)
     ap.add_argument("pack", type=Path)
-    ap.add_argument("--boards", default="1-16", help="a range K-L of board numbers (from 1)")
+    ap.add_argument("--boards", default="1-16", help="board numbers (from 1): ranges K-L and numbers, comma-separated")
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--budget", type=float, default=600.0, help="wall seconds for the whole run")
     ap.add_argument("--time-limit", type=float, default=3600.0, help="seconds per board at most")
