@@ -782,8 +782,11 @@ private:
     // The set k was reached by a path the order prefers (or FREE): what its expansion tries may have grown,
     // so it is queued again at its own f unless it waits there still.
     void requeue(std::uint32_t k) {
+        if (meta(k).F != meta(k).g + meta(k).h) queue_at_own_f(k);
+    }
+
+    void queue_at_own_f(std::uint32_t k) {
         Meta &m = meta(k);
-        if (m.F == m.g + m.h) return;
         m.F = static_cast<std::uint8_t>(m.g + m.h);
         push(k, m.g, m.g + m.h);
     }
@@ -823,8 +826,8 @@ private:
         }
         if (out.before != NONE && (meta(idx).parent != out.before || (meta(idx).move & FREE))) {
             // reached by a preferred path meanwhile (a batch): expanded again, under the order that path imposes
-            meta(idx).F = static_cast<std::uint8_t>(g + meta(idx).h);
-            push(idx, g, g + meta(idx).h);
+            // (its F is still its own f here, so requeue() would take it for waiting)
+            queue_at_own_f(idx);
             return;
         }
         meta(idx).F = static_cast<std::uint8_t>(out.next < MAXF ? out.next : 255);
