@@ -184,13 +184,13 @@ class LevelWorker:
 
     def _start(self) -> bool:
         ctx = mp.get_context("fork")
-        parent, child = ctx.Pipe(duplex=True)
-        proc = ctx.Process(target=_child, args=(child, self.settings, self.live))
         with _lock:  # stop_all sets _stopping under this lock: a process is either not started or seen by it
             if _stopping.is_set():
-                child.close()
-                parent.close()
                 return False
+            # The pipe is made under the lock too: made outside it, another thread's fork could copy its
+            # child end into that worker's processes, and this worker's crash would never reach EOF here.
+            parent, child = ctx.Pipe(duplex=True)
+            proc = ctx.Process(target=_child, args=(child, self.settings, self.live))
             proc.start()
             child.close()  # before another thread forks: a copy left open there would delay this EOF
             _children.add(proc)

@@ -164,6 +164,28 @@ def test_a_crashing_level_is_a_row_not_the_end(monkeypatch, how, needle):
     assert pack_outcome(rows) == PackOutcome.UNKNOWN
 
 
+def test_a_crash_reaches_the_runner_when_workers_start_together(monkeypatch):
+    """Two workers start at once, each making its pipe while the other forks: a worker's crash must still
+    reach the runner as EOF at once (a pipe end copied into the other worker's processes would hold it open
+    until the pack's end). A slow Pipe() widens the window that made this a 60 s timeout in CI."""
+    import multiprocessing.connection
+    import time
+
+    real_pipe = multiprocessing.connection.Pipe
+
+    def slow_pipe(*args, **kwargs):
+        ends = real_pipe(*args, **kwargs)
+        time.sleep(0.3)
+        return ends
+
+    monkeypatch.setattr(multiprocessing.connection, "Pipe", slow_pipe)
+    monkeypatch.setattr(worker, "solve_level", crash_on("tri-ember", "abort"))
+    files = [PUZZLES / "tri-ember.json", PUZZLES / "blog-18.json", PUZZLES / "tri-dawn.json"]
+    rows = run_pack(load_pack(files), FAST, jobs=2)
+    assert rows[0].verdict == Verdict.ERROR and "SIGABRT" in rows[0].error, rows[0].error
+    assert rows[0].seconds < 20
+
+
 def row(verdict: Verdict, **kw) -> Row:
     return Row(path=f"{verdict}.json", level=str(verdict), level_hash="h", verdict=verdict, **kw)
 
