@@ -40,7 +40,7 @@ def _solve(path: str, k: int, time_limit: float, memory_mb: int) -> dict:
             "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
 
 
-def _boards(text: str) -> list[int]:
+def board_numbers(text: str) -> list[int]:
     """Board numbers from ranges K-L and single numbers, comma-separated (`78,80,116-120`)."""
     out = []
     for part in text.split(","):
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     command = command_line(__file__, argv)
     end = time.monotonic() + args.budget
-    todo = _boards(args.boards)
+    todo = board_numbers(args.boards)
     records: list[dict] = []
     ctx = mp.get_context("spawn")  # a fresh process per board: its own peak memory
     with ctx.Pool(args.processes, maxtasksperchild=1) as pool:

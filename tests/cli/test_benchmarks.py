@@ -173,3 +173,9 @@ def test_flood_packs_benchmark_validates_a_set_with_this_tree_and_another(tmp_pa
     assert record["kamicp"]["correct"] == record["kamicp"]["boards"] == 3
     assert record["before"]["correct"] == 3
     assert "| tiny | 3 | 3/3 |" in out.with_suffix(".md").read_text()
+
+
+def test_flood_unsolved_reads_board_lists():
+    numbers = bench_script("flood_unsolved").board_numbers
+    assert numbers("78,80,116-120") == [78, 80, 116, 117, 118, 119, 120]
+    assert numbers("5") == [5] and numbers("3-3") == [3]
