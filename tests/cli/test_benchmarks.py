@@ -179,3 +179,14 @@ def test_flood_unsolved_reads_board_lists():
     numbers = bench_script("flood_unsolved").board_numbers
     assert numbers("78,80,116-120") == [78, 80, 116, 117, 118, 119, 120]
     assert numbers("5") == [5] and numbers("3-3") == [3]
+
+
+@pytest.mark.skipif(not HAVE_COMPILED, reason="the pivot A* is the compiled core's")
+def test_pivot_colours_recomputes_the_root_bound_and_stays_below_the_optimum(tmp_path):
+    out = tmp_path / "pc"
+    bench_script("pivot_colours").main([str(PUZZLES / "tri-harbour.json"), "--out", str(out)])
+    (r,) = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert r["any_final"] == r["bound"]  # the product's bound, recomputed from its parts
+    best = r["pivot_any"][0]
+    assert all(best <= p <= best + 1 for p in r["pivot_per_colour"])  # one move repaints a flooded board
+    assert r["bound"] <= r["per_colour"] <= 6  # tri-harbour's proven optimum
