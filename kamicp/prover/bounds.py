@@ -17,9 +17,9 @@ Only bounds with a proof enter here (see models/bounds.md):
   earlier disappearances, so the moves beyond one per colour are at least max over j of (the j-th smallest
   gathering cost) - (j - 1) (`colour_bound(order=True)`).
 - the pivot relation (optional, `bound_report(pivot=...)`, injected by `kamicp.prover.pivot_bound`, which
-  runs the compiled pivot A*): on a connected island the pivot game from any region needs at most twice the
-  free game's moves, for every final colour (models/pivot-free.md), so half a proven pivot lower bound,
-  rounded up, is a lower bound on the island.
+  runs the compiled pivot A*): on a connected island the pivot game from any region v needs at most twice the
+  free game's moves for every final colour d, one fewer when v's colour is not d (models/pivot-free.md), so
+  (a proven pivot lower bound + [colour(v) != d]) / 2, rounded up, is a lower bound on the island for d.
 Islands (components of a disconnected board) are independent except that all must end in the same
 colour d: the bound is min over d of the sum over islands of max(radius term, colour bound for d, pivot term).
 """
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kamicp.board.regions import Quotient, islands
 from kamicp.runtime.clock import NEVER, Deadline
@@ -229,19 +229,38 @@ def island_colour_bounds(counts: Counter[int], gather: dict[int, int] | None = N
     return absent, present
 
 
-def _best_final(per_island: Sequence[tuple[int, Counter[int], dict[int, int] | None]], num_colours: int,
-                order: bool) -> tuple[int, int, int]:
-    """(min over final colours d of sum over islands of max(radius term, colour bound for d), the first d
-    that attains it, the summed colour bound for that d), in time linear in the islands' colours."""
-    tables = [(rad, *island_colour_bounds(counts, gather, order)) for rad, counts, gather in per_island]
-    base = sum(max(rad, absent) for rad, absent, _ in tables)
+def _best_final(per_island: Sequence[tuple[int, Counter[int], dict[int, int] | None, ColourTerm]],
+                num_colours: int, order: bool) -> tuple[int, int, int, int]:
+    """(min over final colours d of sum over islands of max(radius term, colour bound for d, the island's
+    term for d), the first d that attains it, the summed colour bound and the summed extra term for that d),
+    in time linear in the islands' colours."""
+    tables = []
+    for rad, counts, gather, term in per_island:
+        absent, present = island_colour_bounds(counts, gather, order)
+        other = max(rad, absent, term.other)
+        by = {c: max(rad, present.get(c, absent), term.for_colour(c)) for c in present.keys() | term.by_colour.keys()}
+        tables.append((other, by, absent, present, term))
+    base = sum(other for other, *_ in tables)
     delta = [0] * num_colours
-    for rad, absent, present in tables:
-        for c, value in present.items():
-            delta[c] += max(rad, value) - max(rad, absent)
+    for other, by, *_ in tables:
+        for c, value in by.items():
+            delta[c] += value - other
     best_d = min(range(num_colours), key=lambda d: (delta[d], d)) if num_colours else 0
-    colour_part = sum(present.get(best_d, absent) for _, absent, present in tables)
-    return base + (delta[best_d] if num_colours else 0), best_d, colour_part
+    colour_part = sum(present.get(best_d, absent) for _, _, absent, present, _ in tables)
+    extra = sum(term.for_colour(best_d) for *_, term in tables)
+    return base + (delta[best_d] if num_colours else 0), best_d, colour_part, extra
+
+
+@dataclass(frozen=True)
+class ColourTerm:
+    """A lower bound on an island's moves that depends on the final colour d: `by_colour[d]` for the colours
+    listed, `other` for every other colour (the pivot relation's term, `kamicp.prover.pivot_bound`)."""
+
+    other: int = 0
+    by_colour: dict[int, int] = field(default_factory=dict)
+
+    def for_colour(self, d: int) -> int:
+        return self.by_colour.get(d, self.other)
 
 
 @dataclass(frozen=True)
@@ -256,23 +275,22 @@ class BoundReport:
     colour_part: int = 0  # the colour bound (summed over islands) for that final colour
     ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
     cut: bool = False  # the deadline cut the radius search (`radius` only a lower bound) or the gathering costs
-    pivot: int = 0  # the pivot relation's term, summed over the islands (0: not computed; models/pivot-free.md)
+    pivot: int = 0  # the pivot relation's term for that final colour, summed over the islands (0: not computed)
 
 
 def bound_report(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int,
                  deadline: Deadline = NEVER, clusters: int = 0, vanishing_order: bool = False,
-                 pivot: Callable[[Sequence[int]], int] | None = None) -> BoundReport:
+                 pivot: Callable[[Sequence[int]], ColourTerm] | None = None) -> BoundReport:
     """Combined lower bound for a (contracted) region graph with colour indices < num_colors. Past the
     `deadline` the radius part is only estimated from below (`cut`), so the bound stays sound. With
     `clusters` = N > 0 each colour's gathering cost is also at least its `cluster_costs` (samples of N);
     with `vanishing_order` the colour bound counts the costs by the vanishing order (`colour_bound`).
-    `pivot`: a lower bound on an island's moves (its regions given) for every final colour, such as
+    `pivot`: a lower bound on an island's moves (its regions given) per final colour, such as
     `pivot_bound.pivot_term`'s (models/pivot-free.md)."""
     n = len(colours)
     parts = islands(n, adj)
     per_island = []
     radii = []
-    pivots: list[int] = []
     cut = False
     for nodes in parts:
         radius, ring, island_cut = _ring_radius(nodes, adj, colours, deadline)
@@ -286,10 +304,8 @@ def bound_report(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colou
         if clusters > 0 and gather is not None:
             for c, cost in cluster_costs(nodes, adj, colours, clusters, deadline).items():
                 gather[c] = max(gather[c], cost)
-        pivots.append(pivot(nodes) if pivot is not None else 0)
-        # (the pivot term holds for every final colour, so it joins the radius term)
-        per_island.append((max(radii[-1][1], pivots[-1]), counts, gather))
-    best, best_d, colour_part = _best_final(per_island, num_colours, vanishing_order)
+        per_island.append((radii[-1][1], counts, gather, pivot(nodes) if pivot is not None else ColourTerm()))
+    best, best_d, colour_part, pivot_part = _best_final(per_island, num_colours, vanishing_order)
     return BoundReport(
         value=best,
         radius=max(r for r, _ in radii),
@@ -299,7 +315,7 @@ def bound_report(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colou
         colour_part=colour_part,
         ring=sum(refined > r for r, refined in radii),
         cut=cut,
-        pivot=sum(pivots),
+        pivot=pivot_part,
     )
 
 

@@ -1,6 +1,7 @@
 """The pivot relation as a lower bound (models/pivot-free.md): on a connected island, for every region v and
-final colour d, pivot(v, d) <= 2 free(d), so the free game needs at least ceil(L / 2) moves for any proven
-lower bound L on the pivot game's optimum from v (any final colour). L comes from the compiled pivot A*
+final colour d, pivot(v, d) <= 2 free(d) - [colour(v) != d] (a plan that must recolour v pays one move less
+for it), so the free game needs at least ceil((L + [colour(v) != d]) / 2) moves for any proven lower bound L
+on the pivot game's optimum from v (any final colour). L comes from the compiled pivot A*
 (kamicp/_core/flood_astar.hpp): its optimum, or, when its node cap or its time stops it, the lower bound it
 proved; a cap or a deadline only weakens the bound, never makes it wrong.
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from kamicp.prover.bounds import distances
+from kamicp.prover.bounds import ColourTerm, distances
 from kamicp.prover.search import compiled_core
 from kamicp.runtime.clock import NEVER, Deadline
 
@@ -69,28 +70,38 @@ def pivot_lower(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colour
             return int(info["lower"])  # capped or out of time: the smallest f still open, proven
 
 
+def term_of(lowers: dict[int, int], colours: Sequence[int]) -> ColourTerm:
+    """The term of proven pivot lower bounds L_v (region v -> L_v): for a final colour d, the largest
+    ceil((L_v + [colour(v) != d]) / 2)."""
+    if not lowers:
+        return ColourTerm()
+    other = max((low + 2) // 2 for low in lowers.values())
+    by_colour: dict[int, int] = {}
+    for c in {colours[v] for v in lowers}:
+        by_colour[c] = max((low + 1 + (colours[v] != c)) // 2 for v, low in lowers.items())
+    return ColourTerm(other, by_colour)
+
+
 def island_pivot_bound(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequence[int],
                        num_colours: int, count: int, deadline: Deadline = NEVER, cap: int | None = None,
-                       exact: bool = True) -> int:
-    """max over up to `count` far regions v of the island of ceil(L_v / 2): a lower bound on the island's
-    moves for every final colour (0 without the compiled core, or when the deadline has passed); `exact`: see
-    `far_regions`."""
+                       exact: bool = True) -> ColourTerm:
+    """The island's term from up to `count` far regions v: a lower bound on the island's moves for each final
+    colour (all 0 without the compiled core, or when the deadline has passed); `exact`: see `far_regions`."""
     if compiled_core is None or num_colours > MAX_COLOURS or not 2 <= len(nodes) <= MAX_REGIONS or count <= 0:
-        return 0
+        return ColourTerm()
     if deadline.expired():
-        return 0
+        return ColourTerm()
     index, sub_adj, sub_colours = _sub_board(nodes, adj, colours)
-    best = 0
+    lowers: dict[int, int] = {}
     for v in far_regions(nodes, adj, count, exact):
-        lower = pivot_lower(sub_adj, sub_colours, num_colours, index[v], deadline, cap)
-        best = max(best, (lower + 1) // 2)
+        lowers[v] = pivot_lower(sub_adj, sub_colours, num_colours, index[v], deadline, cap)
         if deadline.expired():
             break
-    return best
+    return term_of(lowers, colours)
 
 
 def pivot_term(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int, count: int,
-               deadline: Deadline = NEVER, exact: bool = True) -> Callable[[Sequence[int]], int] | None:
+               deadline: Deadline = NEVER, exact: bool = True) -> Callable[[Sequence[int]], ColourTerm] | None:
     """The per-island bound for `bounds.bound_report(pivot=...)`, or None when it is off (count 0) or the
     compiled core is missing."""
     if count <= 0 or compiled_core is None:
