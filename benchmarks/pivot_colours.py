@@ -1,16 +1,18 @@
-"""The pivot relation per final colour (models/pivot-free.md, "What the bound uses"): does the per-colour form
-raise the root bound where the product's "any final colour" form stops?
+"""The pivot relation per final colour (models/pivot-free.md, "What the bound uses"), three forms in one run:
+what each gives at the root.
 
     .venv/bin/python benchmarks/pivot_colours.py --out benchmarks/results/pivot-colours \\
-        benchmarks/levels/*.json
+        benchmarks/levels/*.json /work/shared/bench/*.json /work/shared/flood99/12_12_*
 
-The product's island term is max(ring radius, colour bound for d, max_v ceil(pivot(v) / 2)), pivot(v) the
-pivot A*'s optimum from a far region v with any final colour, the same for every final colour d. The
-theorem gives more: free(d) >= ceil(pivot(v, d) / 2) for each d with its own best v, and pivot(v, d) is
-pivot(v) or pivot(v) + 1 (one more move repaints a flooded board). Per connected level: the product's root
-bound, the same bound with pivot(v, d) from the same far regions for every colour d (the A* with a final
-colour, `flood_create(final=d)`), how many colours' terms rose, and the A* seconds of each form. Levels
-with islands are skipped (the per-colour form would be summed per island; not written here).
+The island's term for a final colour d, from the same far regions v (`BoundOptions().pivot` of them) and the
+pivot A*'s optimum L_v from each (any final colour) or pivot(v, d) (the A* with final colour d):
+- *half*: max_v ceil(L_v / 2), the same for every d (the product before the recoloured region counted);
+- *product*: max_v ceil((L_v + [colour(v) != d]) / 2), the root bound of `solve` now (a plan ending in d
+  recolours every region of another colour, which the relation counts one move cheaper); the bound is
+  computed by `bound_report` and recomputed here from its parts (they must agree);
+- *per colour*: max_v ceil((pivot(v, d) + [colour(v) != d]) / 2), k A* runs more per region.
+Each joins the ring radius and the colour bound (gathering and cluster costs) for d; the root bound is the
+minimum over d. Levels with islands are skipped (the terms would be summed per island; not written here).
 """
 
 from __future__ import annotations
@@ -69,28 +71,31 @@ def profile(path: str, seconds: float) -> dict:
     t0 = time.monotonic()
     anyf = {v: pivot_optimum(adj, colours, k, v, -1, seconds) for v in far}
     t1 = time.monotonic()
-    per = {d: max(pivot_optimum(adj, colours, k, v, d, seconds) for v in far) for d in range(k)}
+    per = {(v, d): pivot_optimum(adj, colours, k, v, d, seconds) for v in far for d in range(k)}
     t2 = time.monotonic()
-    half_any = max((p + 1) // 2 for p in anyf.values())
-    terms_any = [max(ring, present.get(d, absent), half_any) for d in range(k)]
-    terms_per = [max(ring, present.get(d, absent), (per[d] + 1) // 2) for d in range(k)]
-    return {**record, "bound": product, "any_final": min(terms_any), "per_colour": min(terms_per),
-            "pivot_any": sorted(anyf.values(), reverse=True), "pivot_per_colour": [per[d] for d in range(k)],
-            "colours_raised": sum(b > a for a, b in zip(terms_any, terms_per, strict=True)),
+
+    def bound(term) -> int:
+        return min(max(ring, present.get(d, absent), max(term(v, d) for v in far)) for d in range(k))
+
+    top = max(anyf.values())
+    return {**record, "bound": product, "half": bound(lambda v, d: (anyf[v] + 1) // 2),
+            "recomputed": bound(lambda v, d: (anyf[v] + 1 + (colours[v] != d)) // 2),
+            "per_colour": bound(lambda v, d: (per[v, d] + 1 + (colours[v] != d)) // 2),
+            "pivot_top": top, "top_colours": len({colours[v] for v in far if anyf[v] == top}),
             "seconds_any": t1 - t0, "seconds_per_colour": t2 - t1}
 
 
 def table(records: list[dict]) -> str:
-    lines = ["| level | regions | colours | root bound (product) | any final colour (recomputed) | per final colour | "
-             "colours whose term rose | best pivot(v), any final | best pivot(v, d) per d | A* s: any, per colour |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| level | regions | colours | half the pivot game | product (+ a recoloured region) | per final colour "
+             "| longest pivot game (colours of its regions) | A* s: any final, per colour |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in records:
         if "skipped" in r:
-            lines.append(f"| {r['level']} | {r['regions']} | {r['colours']} | skipped ({r['skipped']}) | | | | | | |")
+            lines.append(f"| {r['level']} | {r['regions']} | {r['colours']} | skipped ({r['skipped']}) | | | | |")
             continue
-        lines.append(f"| {r['level']} | {r['regions']} | {r['colours']} | {r['bound']} | {r['any_final']} | "
-                     f"{r['per_colour']} | {r['colours_raised']}/{r['colours']} | {r['pivot_any'][0]} | "
-                     f"{', '.join(map(str, r['pivot_per_colour']))} | {r['seconds_any']:.1f}, "
+        rise = "**" if r["bound"] > r["half"] else ""
+        lines.append(f"| {r['level']} | {r['regions']} | {r['colours']} | {r['half']} | {rise}{r['bound']}{rise} | "
+                     f"{r['per_colour']} | {r['pivot_top']} ({r['top_colours']}) | {r['seconds_any']:.1f}, "
                      f"{r['seconds_per_colour']:.1f} |")
     return "\n".join(lines)
 

@@ -78,7 +78,7 @@ def proof_table(result: Result) -> RenderableType:
             ring = " + 1 by the ring rule" if b.ring else ""
             radius = f"≥ {b.radius}" if b.cut else str(b.radius)  # (the time limit cut the radius search)
             table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value}", "-", "bound")
-            pivot = (f"; half the pivot game from a far region: {plural(b.pivot, 'move')}"
+            pivot = (f"; from the pivot game on far regions: {plural(b.pivot, 'move')}"
                      if b.pivot == b.value > max(b.radius + (b.ring > 0), b.colour_part) else "")
             notes.append(f"bound {b.value}: radius {radius}{ring}; {b.colours} colours need "
                          f"{plural(b.colour_part, 'move')}{pivot}; {plural(b.islands, 'island')}")

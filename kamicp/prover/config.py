@@ -62,7 +62,7 @@ class BoundOptions:
     """The root lower bound (the first horizon of every engine; models/bounds.md)."""
 
     clusters: int = 8  # each colour's gathering cost also from clusters of up to this many of its regions (0: off)
-    pivot: int = 16  # half the pivot A*'s optimum from up to this many far regions per island (0: off; pivot-free.md)
+    pivot: int = 16  # the pivot A*'s optimum from up to this many far regions per island (0: off; pivot-free.md)
     pivot_seconds: float = 2.0  # its budget (all islands and regions together) ...
     pivot_share: float = 0.05  # ... at most this share of a time limit
 

@@ -140,7 +140,7 @@ def test_a_region_the_plan_must_recolour_counts_one_more():
 def test_the_root_bound_of_s705_rises_by_one():
     """gen-tri-110b5c-mirror-proper-s705 (99 regions, optimum 12): its longest pivot games from far regions are
     16 moves, from regions of two colours, so every final colour recolours one of them: 9, where radius, ring,
-    colours, clusters and half the pivot game give 8 (models/pivot-free.md)."""
+    colours, clusters and half the longest pivot game give 8 (models/pivot-free.md)."""
     regions = regions_of(load_level(HARD / "gen-tri-110b5c-mirror-proper-s705.json"))
     k = len(regions.palette)
     before = bound_report(regions.adj, regions.colours, k, clusters=8)
