@@ -78,10 +78,10 @@ def proof_table(result: Result) -> RenderableType:
             ring = " + 1 by the ring rule" if b.ring else ""
             radius = f"≥ {b.radius}" if b.cut else str(b.radius)  # (the time limit cut the radius search)
             table.add_row(f"≤ {h.steps}", f"impossible: lower bound {b.value}", "-", "bound")
-            pivot = (f"; from the pivot game on far regions: {plural(b.pivot, 'move')}"
-                     if b.pivot == b.value > max(b.radius + (b.ring > 0), b.colour_part) else "")
             notes.append(f"bound {b.value}: radius {radius}{ring}; {b.colours} colours need "
-                         f"{plural(b.colour_part, 'move')}{pivot}; {plural(b.islands, 'island')}")
+                         f"{plural(b.colour_part, 'move')}; {plural(b.islands, 'island')}")
+            if b.value > b.plain:  # (the parts above are one final colour's; the pivot game may raise the others)
+                notes.append(f"the pivot game from far regions raises the bound from {b.plain}")
         else:
             table.add_row(str(h.steps), words[h.outcome], f"{h.seconds:.3f}", h.engine)
     return Group(table, *(Text(printable(note), style="dim") for note in notes))

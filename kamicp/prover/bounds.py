@@ -276,6 +276,7 @@ class BoundReport:
     ring: int = 0  # islands where no centre's outermost ring is one colour (their radius term is radius + 1)
     cut: bool = False  # the deadline cut the radius search (`radius` only a lower bound) or the gathering costs
     pivot: int = 0  # the pivot relation's term for that final colour, summed over the islands (0: not computed)
+    plain: int = 0  # the bound without the pivot relation (the value when it was not computed)
 
 
 def bound_report(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int,
@@ -306,6 +307,9 @@ def bound_report(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colou
                 gather[c] = max(gather[c], cost)
         per_island.append((radii[-1][1], counts, gather, pivot(nodes) if pivot is not None else ColourTerm()))
     best, best_d, colour_part, pivot_part = _best_final(per_island, num_colours, vanishing_order)
+    plain = best if pivot is None else _best_final([(rad, counts, gather, ColourTerm())
+                                                    for rad, counts, gather, _ in per_island],
+                                                   num_colours, vanishing_order)[0]
     return BoundReport(
         value=best,
         radius=max(r for r, _ in radii),
@@ -316,6 +320,7 @@ def bound_report(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colou
         ring=sum(refined > r for r, refined in radii),
         cut=cut,
         pivot=pivot_part,
+        plain=plain,
     )
 
 

@@ -27,7 +27,7 @@ def test_solve_prints_taps_and_proof(blog_path):
     assert "radius 3 + 1 by the ring" in res.output  # no centre of blog-18 has a one-colour outermost ring
     for tap in ("10", "8", "5"):
         assert tap in res.output
-    searched = run("solve", PUZZLES / "tri-harbour.json")  # lower bound 4, optimum 6: horizons searched
+    searched = run("solve", PUZZLES / "tri-harbour.json")  # lower bound 5, optimum 6: a horizon searched
     assert searched.exit_code == 0, searched.output
     assert "optimal: 6 moves" in searched.output and "impossible (proven)" in searched.output
 

@@ -44,7 +44,7 @@ def test_the_bound_note_names_the_pivot_relation_where_it_raises_the_bound(tmp_p
     res = CliRunner().invoke(app, ["solve", str(level)])
     text = " ".join(res.output.split())  # (the note wraps at the console's width)
     assert res.exit_code == 0, res.output
-    assert "lower bound 3" in text and "from the pivot game on far regions: 3 moves; 1 island" in text
+    assert "lower bound 3" in text and "the pivot game from far regions raises the bound from 2" in text
     data = json.loads(CliRunner().invoke(app, ["solve", str(level), "--json"]).stdout)
     assert (data["bound"]["value"], data["bound"]["pivot"], data["optimum"]) == (3, 3, 3)
     off = json.loads(CliRunner().invoke(app, ["solve", str(level), "--json", "--no", "pivot-bound"]).stdout)
