@@ -36,21 +36,12 @@ from kamicp.prover.bounds import (  # noqa: E402
     ring_radius,
 )
 from kamicp.prover.config import BoundOptions  # noqa: E402
-from kamicp.prover.pivot_bound import far_regions, pivot_term  # noqa: E402
-from kamicp.prover.search import compiled_core  # noqa: E402
+from kamicp.prover.pivot_bound import far_regions, pivot_lower, pivot_term  # noqa: E402
+from kamicp.runtime.clock import Deadline  # noqa: E402
 
 CLUSTERS = BoundOptions().clusters
 PIVOT = BoundOptions().pivot
 CAP = 2_000_000  # stored sets per A* run (beyond: its proven lower bound, still sound)
-
-
-def pivot_optimum(adj, colours, k: int, start: int, final: int, seconds: float) -> int:
-    """The pivot A*'s optimum from `start` ending in `final` (-1: any), or its proven lower bound when stopped."""
-    handle = compiled_core.flood_create([list(a) for a in adj], list(colours), k, start, final=final, cap=CAP)
-    info = compiled_core.flood_run(handle, seconds=seconds)
-    if info["status"] == "optimal" and info["plan"] is not None:
-        return len(info["plan"])
-    return int(info["lower"])
 
 
 def profile(path: str, seconds: float) -> dict:
@@ -69,9 +60,10 @@ def profile(path: str, seconds: float) -> dict:
     absent, present = island_colour_bounds(Counter(colours), gather)
     far = far_regions(nodes, adj, PIVOT)
     t0 = time.monotonic()
-    anyf = {v: pivot_optimum(adj, colours, k, v, -1, seconds) for v in far}
+    anyf = {v: pivot_lower(adj, colours, k, v, Deadline.slice(seconds), CAP) for v in far}
     t1 = time.monotonic()
-    per = {(v, d): pivot_optimum(adj, colours, k, v, d, seconds) for v in far for d in range(k)}
+    per = {(v, d): pivot_lower(adj, colours, k, v, Deadline.slice(seconds), CAP, final=d)
+           for v in far for d in range(k)}
     t2 = time.monotonic()
 
     def bound(term) -> int:

@@ -56,12 +56,14 @@ def _sub_board(nodes: Sequence[int], adj: Sequence[Sequence[int]], colours: Sequ
 
 
 def pivot_lower(adj: Sequence[Sequence[int]], colours: Sequence[int], num_colours: int, start: int,
-                deadline: Deadline = NEVER, cap: int | None = None) -> int:
+                deadline: Deadline = NEVER, cap: int | None = None, final: int = -1) -> int:
     """A proven lower bound on the pivot game's optimum from `start` on a connected region graph (any final
-    colour): the A*'s optimum, or what it proved when the cap or the deadline stopped it."""
+    colour, or ending in colour `final`): the A*'s optimum, or what it proved when the cap or the deadline
+    stopped it."""
     assert compiled_core is not None
     cap = _cap(len(colours)) if cap is None else cap
-    handle = compiled_core.flood_create([list(a) for a in adj], list(colours), num_colours, start, cap=cap, lanes=1)
+    handle = compiled_core.flood_create([list(a) for a in adj], list(colours), num_colours, start, final=final,
+                                        cap=cap, lanes=1)
     while True:
         info = compiled_core.flood_run(handle, seconds=min(SLICE, deadline.left()))
         if info["status"] == "optimal" and info["plan"] is not None:
