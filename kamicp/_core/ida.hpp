@@ -11,6 +11,10 @@
 //   r <= sigma(r) (off when a prior move is given: it is not compatible with the order against it);
 // - a prior move P (the last move of a cube, kamicp/prover/prior.py): the root is searched as if reached by P,
 //   so the search answers "a solution canonical after P?" (models/cubes.md), not "a solution?";
+// - the pivot test (pivot_test.hpp): a one-island node whose plain bound leaves slack under the budget is
+//   also pruned when the pivot relation shows every final colour needs more; such a failure is a bound of
+//   the board alone, so it is stored under the plain key. `probe` and `count` do not ask it (their dives
+//   would pay an A* run per node): with the test on, they size a larger tree than within() searches;
 // - the bound's rules (ablations only).
 // `probe` (Knuth's random probes) and `count` (an exact count) size the tree a horizon's search would build,
 // without the transposition table: for the estimate of an open horizon's cost (kamicp/prover/estimate.py).
@@ -31,6 +35,7 @@
 #include "clusters.hpp"
 #include "contraction.hpp"
 #include "fail_table.hpp"
+#include "pivot_test.hpp"
 
 namespace kamicp {
 namespace {  // internal linkage: the units form one translation unit (module.cpp), inlined into each other
@@ -47,6 +52,7 @@ struct SearchSettings {
     int prior_min = -1;
     std::vector<char> prior_near;
     int prior_color = -1;
+    PivotSettings pivot;  // the pivot test at nodes with slack under the budget (pivot_test.hpp; 0 regions: off)
 };
 
 enum class Outcome { infeasible = 0, feasible = 1, timeout = 2 };
@@ -57,7 +63,8 @@ class Ida {
         : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
           por_(s_.por > 0), por_store_(s_.por > 1), root_sym_(!s_.symmetry.empty() && s_.prior_min < 0),
           contraction_(board_), bounds_(n_, K_, s_.rules),
-          child_(n_, K_, s_.rules), clusters_(s_.clusters), merged_(K_, 0), gather_(K_, 0) {
+          child_(n_, K_, s_.rules), clusters_(s_.clusters), pivot_(n_, K_, s_.pivot), merged_(K_, 0),
+          gather_(K_, 0) {
         table_.set_width(1);
         if (s_.clusters > 0) child_.use_clusters(&clusters_);
     }
@@ -97,6 +104,7 @@ class Ida {
 
     const std::vector<std::pair<int, int>> &plan() const { return plan_; }  // (initial region, colour)
     long long nodes() const { return nodes_; }
+    const PivotTest &pivot() const { return pivot_; }
 
     struct ProbeStats {  // Knuth's estimates, one per probe: their count, mean and sum of squared deviations
         long long probes = 0, visited = 0;
@@ -165,6 +173,7 @@ class Ida {
     Bounds bounds_;
     ChildBounds child_;
     Clusters clusters_;
+    PivotTest pivot_;
     FailTable table_;
     std::vector<int> merged_, gather_, order_, colour_regions_;
     std::vector<Frame> frames_;
@@ -297,6 +306,17 @@ class Ida {
         });
     }
 
+    // The pivot test (pivot_test.hpp) where the plain bound leaves at least `slack` moves of the budget: below
+    // that the subtree it could cut costs less than the test's A* runs.
+    bool pivot_prunes(const Quot &q, int budget) {
+        if (s_.pivot.slack > 0 && bounds_.prunes(q, budget - s_.pivot.slack)) return false;
+        double left = -1.0;
+        if (has_deadline_) left = std::max(0.0, std::chrono::duration<double>(deadline_ - std::chrono::steady_clock::now()).count());
+        return pivot_.prunes(q, budget, left, [this](const Quot &qq, const int *verts, int size, const int *cnt, int *g) {
+            bounds_.gather_costs(qq, verts, size, cnt, g);
+        });
+    }
+
     // N[P] over initial regions for the clicked set of current region a
     void mark_near(const Quot &q, int a, char *near) const {
         std::memset(near, 0, n_);
@@ -331,6 +351,10 @@ class Ida {
             restricted_key(k, rk, prev_min, near_prev, prev_color);
             rh = FailTable::hash(rk, width_);
             if (table_.find(rk, rh) >= budget) return false;
+        }
+        if (s_.pivot.regions > 0 && one_island && pivot_prunes(q, budget)) {
+            store(k, kh, budget);  // a bound of the board alone: no plan within budget, whatever the order
+            return false;
         }
         bool pruned;
         generate(f, root, prev_min, near_prev, prev_color, pruned);

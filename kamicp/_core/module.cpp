@@ -3,8 +3,8 @@
 // parsed here, by keyword, into the units' plain data (contraction.hpp's Board, ida.hpp's
 // SearchSettings); the units know nothing of Python. Units, bottom up: contraction (regions of a
 // colouring), bfs (searches over them), bounds (the sound lower bound), child_bounds (children decided
-// at their parent), clusters (the cluster gathering cost), fail_table (transposition table), ida (the
-// search), heuristics (beam, rollout).
+// at their parent), clusters (the cluster gathering cost), fail_table (transposition table), flood_astar
+// (the fixed-pivot A*), pivot_test (the pivot relation at a node), ida (the search), heuristics (beam, rollout).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -119,14 +119,18 @@ bool read_prior(int prior_min, PyObject *near_obj, int prior_color, int n, int K
 PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"adj", "start", "num_colors", "table_limit", "por", "gather", "ring",
                                    "adjacent", "symmetry", "clusters", "prior_min", "prior_near", "prior_color",
-                                   nullptr};
+                                   "pivot_regions", "pivot_slack", "pivot_cap", nullptr};
     PyObject *adj_obj, *start_obj, *sigma_obj = Py_None, *near_obj = Py_None;
     int K, por = 2, gather = 1, ring = 1, adjacent = 1, clusters = 0, prior_min = -1, prior_color = -1;
     long long table_limit = 3000000;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOiiOi", const_cast<char **>(kwlist), &adj_obj,
+    kamicp::PivotSettings pivot;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOiiOiiiL", const_cast<char **>(kwlist), &adj_obj,
                                      &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj,
-                                     &clusters, &prior_min, &near_obj, &prior_color))
+                                     &clusters, &prior_min, &near_obj, &prior_color, &pivot.regions,
+                                     &pivot.slack, &pivot.cap))
         return nullptr;
+    if (pivot.regions < 0 || pivot.regions > 64 || pivot.cap < 1)
+        return fail("pivot: 0..64 regions and a cap >= 1"), nullptr;
     auto board = read_board(adj_obj, start_obj, K);
     if (!board) return nullptr;
     kamicp::SearchSettings settings;
@@ -144,6 +148,7 @@ PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     settings.por = por;
     settings.adjacent = adjacent != 0;
     settings.rules = {gather != 0, ring != 0};
+    settings.pivot = pivot;
     auto *s = new Ida(std::move(*board), std::move(settings));
     return PyCapsule_New(s, CAPSULE, destroy);
 }
@@ -171,6 +176,16 @@ PyObject *py_set_counter(PyObject *, PyObject *args) {
     if (!s) return nullptr;
     s->attach_counter(reinterpret_cast<volatile long long *>(static_cast<uintptr_t>(address)));
     Py_RETURN_NONE;
+}
+
+// pivot_stats(handle) -> (tests, prunes, A* runs) of the pivot test so far (pivot_test.hpp)
+PyObject *py_pivot_stats(PyObject *, PyObject *args) {
+    PyObject *cap;
+    if (!PyArg_ParseTuple(args, "O", &cap)) return nullptr;
+    Ida *s = as_search(cap);
+    if (!s) return nullptr;
+    const auto &p = s->pivot();
+    return Py_BuildValue("(LLL)", p.tests(), p.prunes_found(), p.astar_runs());
 }
 
 PyObject *py_within(PyObject *, PyObject *args, PyObject *kwargs) {
@@ -476,7 +491,8 @@ PyObject *py_flood_bound(PyObject *, PyObject *args, PyObject *kwargs) {
 PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
-     "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1) -> handle of an IDA* search "
+     "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1, pivot_regions=0, pivot_slack=1, "
+     "pivot_cap=200000) -> handle of an IDA* search "
      "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"probe", KW(py_probe),
@@ -484,6 +500,7 @@ PyMethodDef methods[] = {
     {"count", KW(py_count), "count(handle, threshold, *, cap, seconds=-1) -> nodes of the pruned tree, or None"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"set_counter", py_set_counter, METH_VARARGS, "set_counter(handle, address of a shared int64 or 0)"},
+    {"pivot_stats", py_pivot_stats, METH_VARARGS, "pivot_stats(handle) -> (tests, prunes, A* runs) of the pivot test"},
     {"beam", KW(py_beam),
      "beam(adj, start, num_colors, width, fan, seconds, *, closeness=True, ring=True) -> plan or None"},
     {"rollout", KW(py_rollout),

@@ -50,6 +50,10 @@ class SearchOptions:
     ring: bool = True  # prune with the ring rule of the radius bound (models/bounds.md)
     symmetry: bool = False  # the model's symmetry rule at the search's root (measured slower: off)
     clusters: int = 8  # one-island nodes also pruned by the cluster gathering cost of up to this many regions (0: off)
+    # one-island nodes with `pivot_slack` moves of slack under the bound also pruned by the pivot relation from
+    # this many far regions (0: off; models/pivot-free.md, "At the search's nodes")
+    pivot: int = 2
+    pivot_slack: int = 1
     # internal to cubes (kamicp/prover/prior.py): the compiled search answers "a solution canonical after this move?";
     # `solver.solve` refuses it (its "no" is not the level's answer), `solver.solve_after` takes it
     after: After | None = None
@@ -143,6 +147,7 @@ TECHNIQUES: dict[str, Technique] = {
     "cluster-bound": Technique("bound", "clusters", 0),  # the root bound without the cluster gathering cost
     "pivot-bound": Technique("bound", "pivot", 0),  # the root bound (and the cubes') without the pivot relation
     "search-clusters": Technique("search", "clusters", 0),  # the search's pruning without it
+    "search-pivot": Technique("search", "pivot", 0),  # the search's nodes without the pivot test
     "cube-order": Technique("search", "cube_order"),  # --dask: every cube, each child unrestricted
 }
 

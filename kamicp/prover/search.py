@@ -107,6 +107,15 @@ class Probe(NamedTuple):
         return self.sd / self.probes ** 0.5 if self.probes else float("inf")
 
 
+class PivotStats(NamedTuple):
+    """The compiled search's pivot test so far (kamicp/_core/pivot_test.hpp): nodes tested, nodes pruned by it,
+    the fixed-pivot A* runs it made."""
+
+    tests: int
+    prunes: int
+    runs: int
+
+
 try:  # the optional compiled core (setup.py builds it at `pip install -e .`)
     import kamicp._fastsearch as _fastsearch
 except ImportError:  # pragma: no cover - no compiler on this machine: the pure-Python search is used
@@ -143,6 +152,8 @@ class CompiledIDAStar:
         por_adjacent: bool = True,
         clusters: int = 0,
         prior: RootPrior | None = None,
+        pivot: int = 0,
+        pivot_slack: int = 1,
     ) -> None:
         if _fastsearch is None:
             raise SolverError("the compiled search is not built (pip install -e . builds it)")
@@ -152,10 +163,16 @@ class CompiledIDAStar:
             por=2 if por is True else int(por), gather=gather, ring=ring, adjacent=por_adjacent,
             symmetry=None if symmetry is None else list(symmetry),  # first move on r only if r <= sigma(r)
             clusters=clusters,  # > 0: one-island nodes also pruned by the cluster gathering cost
+            # > 0: one-island nodes with that much slack also pruned by the pivot relation (models/pivot-free.md)
+            pivot_regions=pivot, pivot_slack=pivot_slack,
             **({} if prior is None else {  # the root searched as if reached by that move (kamicp/prover/prior.py)
                 "prior_min": prior.region, "prior_near": list(prior.near), "prior_color": prior.colour}),
         )
         self.nodes = 0
+
+    def pivot_stats(self) -> PivotStats:
+        """What the pivot test did so far (all horizons): nodes tested, nodes it pruned, A* runs."""
+        return PivotStats(*_fastsearch.pivot_stats(self._handle))
 
     def stop_on(self, flags) -> bool:
         """Stop a horizon h (as on a timeout) once `flags[h]` is non-zero: `flags` is a ctypes int array in
@@ -244,7 +261,7 @@ def rollout_plan(
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, *, compiled: bool | None = None,
     por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
-    clusters: int = 0, prior: RootPrior | None = None,
+    clusters: int = 0, prior: RootPrior | None = None, pivot: int = 0, pivot_slack: int = 1,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar (which
     ignores `prior`: it then answers the unrestricted question, kamicp/prover/prior.py)."""
@@ -256,5 +273,6 @@ def make_search(
 
             sigma = involution(adj0, start)
         return CompiledIDAStar(adj0, start, num_colours, por=por, symmetry=sigma, gather=gather, ring=ring,
-                               por_adjacent=por_adjacent, clusters=clusters, prior=prior)
+                               por_adjacent=por_adjacent, clusters=clusters, prior=prior, pivot=pivot,
+                               pivot_slack=pivot_slack)
     return IDAStar(adj0, start, num_colours, clusters=clusters)

@@ -1,0 +1,101 @@
+"""The pivot test at the compiled search's nodes (kamicp/_core/pivot_test.hpp; models/pivot-free.md, "At the
+search's nodes") against the exhaustive oracle, which shares no code with the search: on random small boards,
+islands included, the search with the test at every node it may be asked (slack 0, every region a pivot) finds
+the oracle's optimum, its plan replays, and the test prunes nodes on some of the boards (so the check is not
+empty). A few hundred boards here, 10,000 in the slow test; and on a level of the harder set it refutes a
+horizon with fewer nodes than without it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from kamicp import verify
+from kamicp.board.level import Level
+from kamicp.board.regions import regions_of
+from kamicp.formats import load_level
+from kamicp.prover.config import SolveOptions, options_without
+from kamicp.prover.outcome import to_moves
+from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar
+from tests.helpers import HARD
+from tests.helpers.boards import random_graph, random_grid
+from tests.helpers.boardsets import search_optimum
+from tests.helpers.oracle import bfs_optimum
+
+pytestmark = pytest.mark.skipif(not HAVE_COMPILED, reason="the pivot test is the compiled search's")
+
+
+def small_board(rng: random.Random, i: int) -> Level:
+    """Triangle and square grids (some with holes, so islands) and random graphs, 2-4 colours."""
+    kind = i % 3
+    if kind == 0:
+        return random_grid(rng, "triangle", rng.randint(2, 3), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.1)
+    if kind == 1:
+        return random_grid(rng, "square", rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.15)
+    return random_graph(rng, rng.randint(3, 8), rng.randint(2, 4), rng.choice([0.3, 0.45, 0.6]))
+
+
+@dataclass
+class Tally:
+    boards: int = 0
+    pruning: int = 0  # boards where the test pruned at least one node
+    prunes: int = 0  # nodes it pruned, all boards
+
+
+def check_board(level: Level, tally: Tally) -> None:
+    regions = regions_of(level)
+    if len(set(regions.colours)) < 2:
+        return
+    truth = bfs_optimum(level, limit=12)
+    assert truth is not None, level
+    k = len(regions.palette)
+    search = CompiledIDAStar(regions.adj, regions.colours, k, clusters=8, pivot=regions.size, pivot_slack=0)
+    t, plan = search_optimum(search)
+    assert t == truth[0], level
+    verify(level, to_moves(regions, plan), max_moves=t)
+    stats = search.pivot_stats()
+    tally.boards += 1
+    tally.pruning += stats.prunes > 0
+    tally.prunes += stats.prunes
+
+
+def run(seed: int, count: int) -> Tally:
+    rng = random.Random(seed)
+    tally = Tally()
+    for i in range(count):
+        check_board(small_board(rng, i), tally)
+    return tally
+
+
+def test_the_search_with_the_pivot_test_finds_the_oracles_optimum():
+    tally = run(36, 300)
+    # (on boards this small the pivot game rarely needs more than the plain bound: a few boards prune)
+    assert tally.boards >= 250 and tally.pruning >= 3, tally
+
+
+@pytest.mark.slow
+def test_the_pivot_test_on_ten_thousand_boards():
+    tally = run(3636, 11_200)  # (boards of one colour are skipped: 10,000 and more are searched)
+    assert tally.boards >= 10_000 and tally.pruning >= 50, tally
+    print(tally)  # (-s shows the counts: models/pivot-free.md quotes them)
+
+
+def test_the_pivot_test_refutes_a_horizon_with_fewer_nodes():
+    """gen-tri-80b5c-proper-s702 (80 regions, optimum 11): its root bound without the pivot relation is 8, and
+    at horizon 9 the pivot game from far regions refutes most one-move children, which the plain bound does not."""
+    regions = regions_of(load_level(HARD / "gen-tri-80b5c-proper-s702.json"))
+    k = len(regions.palette)
+    runs = {}
+    for pivot in (0, 2):
+        search = CompiledIDAStar(regions.adj, regions.colours, k, clusters=8, pivot=pivot)
+        assert search.within(9) is None
+        runs[pivot] = search.nodes, search.pivot_stats()
+    (plain, off), (nodes, on) = runs[0], runs[2]
+    assert off.tests == 0 and on.prunes > 0 and on.runs >= on.tests
+    assert nodes < plain
+
+
+def test_the_pivot_test_is_on_by_default_and_can_be_switched_off():
+    assert options_without(["search-pivot"]).search.pivot == 0 < SolveOptions().search.pivot
