@@ -310,6 +310,7 @@ class Ida {
     // that the subtree it could cut costs less than the test's A* runs.
     bool pivot_prunes(const Quot &q, int budget) {
         if (s_.pivot.slack > 0 && bounds_.prunes(q, budget - s_.pivot.slack)) return false;
+        if (!pivot_.wanted()) return false;
         double left = -1.0;
         if (has_deadline_) left = std::max(0.0, std::chrono::duration<double>(deadline_ - std::chrono::steady_clock::now()).count());
         return pivot_.prunes(q, budget, left, [this](const Quot &qq, const int *verts, int size, const int *cnt, int *g) {

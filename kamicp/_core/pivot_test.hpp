@@ -38,6 +38,14 @@ class PivotTest {
     long long prunes_found() const { return prunes_; }
     long long astar_runs() const { return runs_; }
 
+    // Whether to ask the test at the next node where it may be asked: while it has pruned at least one node in
+    // ten lately (a moving average over its answers), else at every 16th such node only, to notice when it
+    // starts to pay (on levels where it prunes nothing its A* runs cost more than the search saves).
+    bool wanted() {
+        ++offered_;
+        return rate_ >= 0.1 || (offered_ & 15) == 0;
+    }
+
     // No plan of at most `budget` moves from the one-island board q, by the pivot relation joined with the
     // colour bound per final colour. `seconds` < 0: no limit; an A* run stopped by the time limit still
     // answers with what it proved. `gather_costs` is the bound's (Bounds::gather_costs).
@@ -53,7 +61,7 @@ class PivotTest {
         gather_costs(q, order_.data(), m, cnt_.data(), g_.data());
         int open = 0;  // final colours not yet shown to need more than `budget` moves
         for (int d = 0; d < K_; ++d) open += open_[d] = colour_bound(K_, cnt_.data(), g_.data(), d) <= budget;
-        if (open == 0) return ++prunes_, true;
+        if (open == 0) return answer(true);
         build_board(q);
         const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds < 0 ? 1e12 : seconds);
         for (int v : far_regions(q)) {
@@ -65,9 +73,9 @@ class PivotTest {
             const int game = st == FloodStatus::optimal ? astar->best_length() : astar->lower();
             for (int d = 0; d < K_; ++d)
                 if (open_[d] && game + (q.color[v] != d) >= 2 * budget + 1) open_[d] = 0, --open;
-            if (open == 0) return ++prunes_, true;
+            if (open == 0) return answer(true);
         }
-        return false;
+        return answer(false);
     }
 
   private:
@@ -77,7 +85,14 @@ class PivotTest {
     std::vector<int> dist_, gap_, cnt_, g_, order_, colours_, picks_;
     std::vector<char> open_;
     std::vector<std::vector<int>> adj_;
-    long long tests_ = 0, prunes_ = 0, runs_ = 0;
+    long long tests_ = 0, prunes_ = 0, runs_ = 0, offered_ = 0;
+    double rate_ = 1.0;  // the moving average of the test's answers (1: pruned)
+
+    bool answer(bool pruned) {
+        prunes_ += pruned;
+        rate_ = 0.98 * rate_ + (pruned ? 0.02 : 0.0);
+        return pruned;
+    }
 
     void build_board(const Quot &q) {
         adj_.assign(q.m, {});
