@@ -7,11 +7,12 @@ per horizon of the compiled search without and with it, in one run.
         /work/shared/bench/*.json
 
 Per level, two compiled searches as `solve` builds them (clusters of 8, the commuting order), one with
-`SearchOptions().pivot` far regions and slack `SearchOptions().pivot_slack`, one without (`--no search-pivot`),
-each one object for all horizons (its table carries over), the two interleaved horizon by horizon from the root
-bound without the pivot relation (so the horizons the root's pivot term skips are measured too) until both have
-found a plan or one ran out of its seconds. Node counts do not depend on the machine's load; seconds do (same-run
-ratios only). Both must find plans of the same length where both finish.
+`SearchOptions().pivot` far regions and slack `SearchOptions().pivot_slack`, one without (`--no search-pivot`), each
+one object for all horizons (its table carries over), the two interleaved horizon by horizon from the root bound
+without the pivot relation (so the horizons the root's pivot term skips are measured too) until both have found a
+plan or one ran out of its seconds (`--variants on` runs one, `--from`/`--to` choose the horizons). Node counts do
+not depend on the machine's load; seconds do (same-run ratios only). Both must find plans of the same length where
+both finish.
 """
 
 from __future__ import annotations
@@ -45,14 +46,18 @@ def one_horizon(search: CompiledIDAStar, steps: int, seconds: float) -> dict:
             "tests": after.tests - stats.tests, "prunes": after.prunes - stats.prunes, "runs": after.runs - stats.runs}
 
 
-def profile(path: str, seconds: float) -> dict:
+VARIANTS = {"off": 0, "on": OPTS.pivot}
+
+
+def profile(path: str, seconds: float, variants: list[str], first: int | None, last: int | None) -> dict:
     regions = regions_of(load_level(path))
     k = len(regions.palette)
-    searches = {name: CompiledIDAStar(regions.adj, regions.colours, k, clusters=OPTS.clusters, pivot=pivot,
-                                      pivot_slack=OPTS.pivot_slack) for name, pivot in (("off", 0), ("on", OPTS.pivot))}
+    searches = {name: CompiledIDAStar(regions.adj, regions.colours, k, clusters=OPTS.clusters, pivot=VARIANTS[name],
+                                      pivot_slack=OPTS.pivot_slack) for name in variants}
     bound = bound_report(regions.adj, regions.colours, k, clusters=OPTS.clusters).value
     record: dict = {"level": Path(path).name, "regions": regions.size, "bound": bound, "horizons": []}
-    for steps in range(bound, bound + 30):
+    start = bound if first is None else first
+    for steps in range(start, (start + 29 if last is None else last) + 1):
         row = {"horizon": steps, **{name: one_horizon(s, steps, seconds) for name, s in searches.items()}}
         record["horizons"].append(row)
         print(line(record, row), flush=True)
@@ -64,13 +69,18 @@ def profile(path: str, seconds: float) -> dict:
 
 
 def cell(run: dict) -> str:
+    if run["outcome"] == "not run":
+        return "not run"
     mark = {"infeasible": "", "feasible": " plan", "timeout": " t/o"}[run["outcome"]]
     return f"{run['nodes']:,} ({run['seconds']:.1f} s){mark}"
 
 
+NOT_RUN = {"outcome": "not run", "seconds": 0.0, "nodes": 0, "tests": 0, "prunes": 0, "runs": 0}
+
+
 def line(record: dict, row: dict) -> str:
-    off, on = row["off"], row["on"]
-    done = off["nodes"] and "timeout" not in (off["outcome"], on["outcome"])
+    off, on = row.get("off", NOT_RUN), row.get("on", NOT_RUN)
+    done = off["nodes"] and not {"timeout", "not run"} & {off["outcome"], on["outcome"]}
     ratio = f"{on['nodes'] / off['nodes']:.2f}x" if done else ""
     secs = f"{on['seconds'] / off['seconds']:.2f}x" if off["seconds"] > 0.05 and ratio else ""
     return (f"| {record['level']} | {record['regions']} | {row['horizon']} | {cell(off)} | {cell(on)} | {ratio} | "
@@ -89,10 +99,17 @@ def main(argv: list[str] | None = None) -> None:
     ap = options(__doc__)
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--horizon-seconds", type=float, default=60.0, help="seconds per horizon and variant")
+    ap.add_argument("--variants", default="off,on", help="off (without the test), on (with it), or both")
+    ap.add_argument("--from", dest="first", type=int, default=None, help="first horizon (default: the root bound "
+                    "without the pivot relation)")
+    ap.add_argument("--to", dest="last", type=int, default=None, help="last horizon")
     args = ap.parse_args(argv)
+    variants = args.variants.split(",")
+    if not variants or set(variants) - set(VARIANTS):
+        ap.error("--variants: off, on or off,on")
     records = []
     for path in args.levels:
-        records.append(profile(path, args.horizon_seconds))
+        records.append(profile(path, args.horizon_seconds, variants, args.first, args.last))
         write(args.out, command_line(__file__, argv), table(records), {"records": records}, echo=False)
     write(args.out, command_line(__file__, argv), table(records), {"records": records})
 

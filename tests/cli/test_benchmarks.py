@@ -188,3 +188,14 @@ def test_pivot_colours_recomputes_the_root_bound_and_stays_below_the_optimum(tmp
     (r,) = json.loads(out.with_suffix(".json").read_text())["records"]
     assert r["recomputed"] == r["bound"]  # the product's bound, recomputed from its parts
     assert r["half"] <= r["bound"] <= r["per_colour"] <= 6  # tri-harbour's proven optimum
+
+
+@pytest.mark.skipif(not HAVE_COMPILED, reason="the pivot test is the compiled search's")
+def test_pivot_search_measures_both_variants_to_the_same_optimum(tmp_path):
+    out = tmp_path / "ps"
+    bench_script("pivot_search").main([str(PUZZLES / "tri-harbour.json"), "--horizon-seconds", "20", "--out", str(out)])
+    (r,) = json.loads(out.with_suffix(".json").read_text())["records"]
+    last = r["horizons"][-1]
+    assert last["off"]["outcome"] == last["on"]["outcome"] == "feasible" and last["horizon"] == 6  # its optimum
+    assert all(h["off"]["outcome"] == "infeasible" for h in r["horizons"][:-1])
+    assert "| tri-harbour.json |" in out.with_suffix(".md").read_text()
