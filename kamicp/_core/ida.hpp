@@ -11,8 +11,9 @@
 //   r <= sigma(r) (off when a prior move is given: it is not compatible with the order against it);
 // - a prior move P (the last move of a cube, kamicp/prover/prior.py): the root is searched as if reached by P,
 //   so the search answers "a solution canonical after P?" (models/cubes.md), not "a solution?";
-// - the pivot test (pivot_test.hpp): a one-island node whose plain bound leaves slack under the budget is
-//   also pruned when the pivot relation shows every final colour needs more; such a failure is a bound of
+// - the pivot test (pivot_test.hpp): a one-island node is also pruned when the pivot relation (the layered
+//   bound of far regions' pivot games; where the plain bound leaves slack, their A* optimum) shows every
+//   final colour needs more than the budget; such a failure is a bound of
 //   the board alone, so it is stored under the plain key. `probe` and `count` do not ask it (their dives
 //   would pay an A* run per node): with the test on, they size a larger tree than within() searches;
 // - the bound's rules (ablations only).
@@ -306,14 +307,14 @@ class Ida {
         });
     }
 
-    // The pivot test (pivot_test.hpp) where the plain bound leaves at least `slack` moves of the budget: below
-    // that the subtree it could cut costs less than the test's A* runs.
+    // The pivot test (pivot_test.hpp): its layered form at every one-island node, its A* only where the plain
+    // bound leaves at least `slack` moves of the budget (below that the subtree it could cut costs less).
     bool pivot_prunes(const Quot &q, int budget) {
-        if (s_.pivot.slack > 0 && bounds_.prunes(q, budget - s_.pivot.slack)) return false;
-        if (!pivot_.wanted()) return false;
+        const bool slack = s_.pivot.slack <= 0 || !bounds_.prunes(q, budget - s_.pivot.slack);
+        if (!slack && !s_.pivot.layered) return false;
         double left = -1.0;
         if (has_deadline_) left = std::max(0.0, std::chrono::duration<double>(deadline_ - std::chrono::steady_clock::now()).count());
-        return pivot_.prunes(q, budget, left, [this](const Quot &qq, const int *verts, int size, const int *cnt, int *g) {
+        return pivot_.prunes(q, budget, slack, left, [this](const Quot &qq, const int *verts, int size, const int *cnt, int *g) {
             bounds_.gather_costs(qq, verts, size, cnt, g);
         });
     }

@@ -119,16 +119,18 @@ bool read_prior(int prior_min, PyObject *near_obj, int prior_color, int n, int K
 PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"adj", "start", "num_colors", "table_limit", "por", "gather", "ring",
                                    "adjacent", "symmetry", "clusters", "prior_min", "prior_near", "prior_color",
-                                   "pivot_regions", "pivot_slack", "pivot_cap", nullptr};
+                                   "pivot_regions", "pivot_slack", "pivot_cap", "pivot_layered", nullptr};
     PyObject *adj_obj, *start_obj, *sigma_obj = Py_None, *near_obj = Py_None;
     int K, por = 2, gather = 1, ring = 1, adjacent = 1, clusters = 0, prior_min = -1, prior_color = -1;
     long long table_limit = 3000000;
     kamicp::PivotSettings pivot;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOiiOiiiL", const_cast<char **>(kwlist), &adj_obj,
+    int layered = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOiiOiiiLp", const_cast<char **>(kwlist), &adj_obj,
                                      &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj,
                                      &clusters, &prior_min, &near_obj, &prior_color, &pivot.regions,
-                                     &pivot.slack, &pivot.cap))
+                                     &pivot.slack, &pivot.cap, &layered))
         return nullptr;
+    pivot.layered = layered != 0;
     if (pivot.regions < 0 || pivot.regions > 64 || pivot.cap < 1)
         return fail("pivot: 0..64 regions and a cap >= 1"), nullptr;
     auto board = read_board(adj_obj, start_obj, K);
@@ -178,14 +180,15 @@ PyObject *py_set_counter(PyObject *, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-// pivot_stats(handle) -> (tests, prunes, A* runs) of the pivot test so far (pivot_test.hpp)
+// pivot_stats(handle) -> (nodes asked, pruned by the layered bound, A* asked, pruned by the A*, A* runs) of the
+// pivot test so far (pivot_test.hpp)
 PyObject *py_pivot_stats(PyObject *, PyObject *args) {
     PyObject *cap;
     if (!PyArg_ParseTuple(args, "O", &cap)) return nullptr;
     Ida *s = as_search(cap);
     if (!s) return nullptr;
     const auto &p = s->pivot();
-    return Py_BuildValue("(LLL)", p.tests(), p.prunes_found(), p.astar_runs());
+    return Py_BuildValue("(LLLLL)", p.asked(), p.by_layered(), p.astar_asked(), p.by_astar(), p.astar_runs());
 }
 
 PyObject *py_within(PyObject *, PyObject *args, PyObject *kwargs) {
@@ -492,7 +495,7 @@ PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
      "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1, pivot_regions=0, pivot_slack=1, "
-     "pivot_cap=200000) -> handle of an IDA* search "
+     "pivot_cap=200000, pivot_layered=True) -> handle of an IDA* search "
      "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"probe", KW(py_probe),
@@ -500,7 +503,7 @@ PyMethodDef methods[] = {
     {"count", KW(py_count), "count(handle, threshold, *, cap, seconds=-1) -> nodes of the pruned tree, or None"},
     {"set_stop", py_set_stop, METH_VARARGS, "set_stop(handle, address of a shared int array or 0, length)"},
     {"set_counter", py_set_counter, METH_VARARGS, "set_counter(handle, address of a shared int64 or 0)"},
-    {"pivot_stats", py_pivot_stats, METH_VARARGS, "pivot_stats(handle) -> (tests, prunes, A* runs) of the pivot test"},
+    {"pivot_stats", py_pivot_stats, METH_VARARGS, "pivot_stats(handle) -> (asked, by layered bound, A* asked, by A*, A* runs) of the pivot test"},
     {"beam", KW(py_beam),
      "beam(adj, start, num_colors, width, fan, seconds, *, closeness=True, ring=True) -> plan or None"},
     {"rollout", KW(py_rollout),

@@ -5,8 +5,10 @@
 // 2 budget + 1 - [colour(v) != d] moves. The pivot games come from the fixed-pivot A* (flood_astar.hpp),
 // asked only whether a game of at most 2 budget moves exists (its limit): its optimum, or the lower bound
 // it proved when its cap on stored sets stopped it; a cap only weakens the test, never makes it wrong.
-// The test costs one A* run per far region (milliseconds), so the search asks it only where the plain bound
-// leaves slack under the budget (ida.hpp): where it does not, the pivot game rarely adds enough to prune.
+// The layered bound of each far region's pivot game (a lower bound on its optimum, models/bounds.md) is tried
+// first: a walk over bitsets, asked at every one-island node the search builds. The A* costs one run per far
+// region (milliseconds), so it is asked only where the plain bound leaves slack under the budget (ida.hpp) and
+// while it pays.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +27,7 @@ struct PivotSettings {
     int regions = 0;          // far regions per test (0: the test is off)
     int slack = 1;            // only nodes whose plain bound leaves at least this many moves of the budget
     long long cap = 200000;   // flood sets an A* run may store
+    bool layered = true;      // the layered bound of the pivot game first, at every node asked
 };
 
 class PivotTest {
@@ -34,46 +37,47 @@ class PivotTest {
           open_(K, 0) {}
 
     const PivotSettings &settings() const { return s_; }
-    long long tests() const { return tests_; }
-    long long prunes_found() const { return prunes_; }
+    long long asked() const { return asked_; }
+    long long by_layered() const { return by_layered_; }
+    long long astar_asked() const { return astar_asked_; }
+    long long by_astar() const { return by_astar_; }
     long long astar_runs() const { return runs_; }
 
-    // Whether to ask the test at the next node where it may be asked: while it has pruned at least one node in
-    // ten lately (a moving average over its answers), else at every 16th such node only, to notice when it
-    // starts to pay (on levels where it prunes nothing its A* runs cost more than the search saves).
-    bool wanted() {
-        ++offered_;
-        return rate_ >= 0.1 || (offered_ & 15) == 0;
-    }
-
-    // No plan of at most `budget` moves from the one-island board q, by the pivot relation joined with the
-    // colour bound per final colour. `seconds` < 0: no limit; an A* run stopped by the time limit still
-    // answers with what it proved. `gather_costs` is the bound's (Bounds::gather_costs).
+    // No plan of at most `budget` moves from the one-island board q, by the pivot relation joined with the colour
+    // bound per final colour: first with the layered bound of each far region's pivot game (a walk over bitsets,
+    // cheap enough for every node), then, where `slack` (the plain bound leaves room) and the test pays lately,
+    // with the pivot A*'s optimum. `seconds` < 0: no limit; an A* run stopped by the time limit still answers
+    // with what it proved. `gather_costs` is the bound's (Bounds::gather_costs).
     template <class Gather>
-    bool prunes(const Quot &q, int budget, double seconds, Gather gather_costs) {
-        ++tests_;
+    bool prunes(const Quot &q, int budget, bool slack, double seconds, Gather gather_costs) {
         const int m = q.m;
         if (m < 2 || K_ > 15 || budget < 0) return false;
+        ++asked_;
         std::fill(cnt_.begin(), cnt_.end(), 0);
         for (int a = 0; a < m; ++a) cnt_[q.color[a]]++;
         order_.resize(m);
         for (int a = 0; a < m; ++a) order_[a] = a;
         gather_costs(q, order_.data(), m, cnt_.data(), g_.data());
-        int open = 0;  // final colours not yet shown to need more than `budget` moves
-        for (int d = 0; d < K_; ++d) open += open_[d] = colour_bound(K_, cnt_.data(), g_.data(), d) <= budget;
-        if (open == 0) return answer(true);
+        open_count_ = 0;  // final colours not yet shown to need more than `budget` moves
+        for (int d = 0; d < K_; ++d) open_count_ += open_[d] = colour_bound(K_, cnt_.data(), g_.data(), d) <= budget;
+        if (open_count_ == 0) return ++by_layered_, true;
         build_board(q);
+        const std::vector<int> &far = far_regions(q);
+        if (s_.layered) {
+            for (int v : far)
+                if (close(q, v, layered_game(v, 2 * budget + 1), budget)) return ++by_layered_, true;
+        }
+        if (!slack || !wanted()) return false;
+        ++astar_asked_;
         const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds < 0 ? 1e12 : seconds);
-        for (int v : far_regions(q)) {
+        for (int v : far) {
             const double left = std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count();
             if (left <= 0) break;
             ++runs_;
             auto astar = make_flood_astar(FloodBoard(adj_, colours_, K_, v, -1), s_.cap, 2 * budget, 1, true);
             const FloodStatus st = astar->run(seconds < 0 ? -1.0 : left);
             const int game = st == FloodStatus::optimal ? astar->best_length() : astar->lower();
-            for (int d = 0; d < K_; ++d)
-                if (open_[d] && game + (q.color[v] != d) >= 2 * budget + 1) open_[d] = 0, --open;
-            if (open == 0) return answer(true);
+            if (close(q, v, game, budget)) return answer(true);
         }
         return answer(false);
     }
@@ -85,13 +89,43 @@ class PivotTest {
     std::vector<int> dist_, gap_, cnt_, g_, order_, colours_, picks_;
     std::vector<char> open_;
     std::vector<std::vector<int>> adj_;
-    long long tests_ = 0, prunes_ = 0, runs_ = 0, offered_ = 0;
-    double rate_ = 1.0;  // the moving average of the test's answers (1: pruned)
+    std::vector<Word> root_, front_;
+    int open_count_ = 0;
+    long long asked_ = 0, by_layered_ = 0, astar_asked_ = 0, by_astar_ = 0, runs_ = 0, offered_ = 0;
+    double rate_ = 1.0;  // the moving average of the A* test's answers (1: pruned)
+
+    // Whether to run the A* at the next node where it may: while it has pruned at least one node in ten lately
+    // (a moving average over its answers), else at every 16th such node only, to notice when it starts to pay
+    // (on levels where it prunes nothing its runs cost more than the search saves).
+    bool wanted() {
+        ++offered_;
+        return rate_ >= 0.1 || (offered_ & 15) == 0;
+    }
 
     bool answer(bool pruned) {
-        prunes_ += pruned;
+        by_astar_ += pruned;
         rate_ = 0.98 * rate_ + (pruned ? 0.02 : 0.0);
         return pruned;
+    }
+
+    // Closes the final colours d for which a pivot game of at least `game` moves from v shows more than `budget`
+    // free moves (game + [colour(v) != d] >= 2 budget + 1); true once none is open.
+    bool close(const Quot &q, int v, int game, int budget) {
+        for (int d = 0; d < K_; ++d)
+            if (open_[d] && game + (q.color[v] != d) >= 2 * budget + 1) open_[d] = 0, --open_count_;
+        return open_count_ == 0;
+    }
+
+    // The layered bound of the pivot game from v (models/bounds.md, "The layered bound"), a lower bound on its
+    // optimum; the walk stops once it exceeds `limit`.
+    int layered_game(int v, int limit) {
+        const FloodBoard board(adj_, colours_, K_, v, -1);
+        root_.assign(board.W, 0);
+        front_.assign(board.W, 0);
+        root_[v / 64] |= Word{1} << (v % 64);
+        board.frontier<0>(root_.data(), front_.data());
+        Layered<0> layered(board);
+        return layered(root_.data(), front_.data(), limit);
     }
 
     void build_board(const Quot &q) {

@@ -108,12 +108,19 @@ class Probe(NamedTuple):
 
 
 class PivotStats(NamedTuple):
-    """The compiled search's pivot test so far (kamicp/_core/pivot_test.hpp): nodes tested, nodes pruned by it,
-    the fixed-pivot A* runs it made."""
+    """The compiled search's pivot test so far, all horizons (kamicp/_core/pivot_test.hpp): the nodes it was
+    asked at, those the layered bound of the pivot games pruned, those it ran the pivot A* at, those the A*
+    pruned, and the A* runs."""
 
-    tests: int
-    prunes: int
+    asked: int
+    by_layered: int
+    astar_asked: int
+    by_astar: int
     runs: int
+
+    @property
+    def prunes(self) -> int:
+        return self.by_layered + self.by_astar
 
 
 try:  # the optional compiled core (setup.py builds it at `pip install -e .`)
@@ -154,6 +161,7 @@ class CompiledIDAStar:
         prior: RootPrior | None = None,
         pivot: int = 0,
         pivot_slack: int = 1,
+        pivot_layered: bool = True,
     ) -> None:
         if _fastsearch is None:
             raise SolverError("the compiled search is not built (pip install -e . builds it)")
@@ -164,14 +172,14 @@ class CompiledIDAStar:
             symmetry=None if symmetry is None else list(symmetry),  # first move on r only if r <= sigma(r)
             clusters=clusters,  # > 0: one-island nodes also pruned by the cluster gathering cost
             # > 0: one-island nodes with that much slack also pruned by the pivot relation (models/pivot-free.md)
-            pivot_regions=pivot, pivot_slack=pivot_slack,
+            pivot_regions=pivot, pivot_slack=pivot_slack, pivot_layered=pivot_layered,
             **({} if prior is None else {  # the root searched as if reached by that move (kamicp/prover/prior.py)
                 "prior_min": prior.region, "prior_near": list(prior.near), "prior_color": prior.colour}),
         )
         self.nodes = 0
 
     def pivot_stats(self) -> PivotStats:
-        """What the pivot test did so far (all horizons): nodes tested, nodes it pruned, A* runs."""
+        """What the pivot test did so far (all horizons)."""
         return PivotStats(*_fastsearch.pivot_stats(self._handle))
 
     def stop_on(self, flags) -> bool:
@@ -261,7 +269,7 @@ def rollout_plan(
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, *, compiled: bool | None = None,
     por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
-    clusters: int = 0, prior: RootPrior | None = None, pivot: int = 0, pivot_slack: int = 1,
+    clusters: int = 0, prior: RootPrior | None = None, pivot: int = 0, pivot_slack: int = 1, pivot_layered: bool = True,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar (which
     ignores `prior`: it then answers the unrestricted question, kamicp/prover/prior.py)."""
@@ -274,5 +282,5 @@ def make_search(
             sigma = involution(adj0, start)
         return CompiledIDAStar(adj0, start, num_colours, por=por, symmetry=sigma, gather=gather, ring=ring,
                                por_adjacent=por_adjacent, clusters=clusters, prior=prior, pivot=pivot,
-                               pivot_slack=pivot_slack)
+                               pivot_slack=pivot_slack, pivot_layered=pivot_layered)
     return IDAStar(adj0, start, num_colours, clusters=clusters)

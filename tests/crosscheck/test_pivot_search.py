@@ -44,14 +44,19 @@ class Tally:
     prunes: int = 0  # nodes it pruned, all boards
 
 
-def check_board(level: Level, tally: Tally) -> None:
+# the two forms of the test, each alone at every node where it can be asked: the pivot A*'s optimum (slack 0,
+# the layered form off), the layered bound of the pivot games (the A* never asked: slack beyond any budget)
+MODES = {"astar": {"pivot_slack": 0, "pivot_layered": False}, "layered": {"pivot_slack": 99, "pivot_layered": True}}
+
+
+def check_board(level: Level, tally: Tally, mode: str) -> None:
     regions = regions_of(level)
     if len(set(regions.colours)) < 2:
         return
     truth = bfs_optimum(level, limit=12)
     assert truth is not None, level
     k = len(regions.palette)
-    search = CompiledIDAStar(regions.adj, regions.colours, k, clusters=8, pivot=regions.size, pivot_slack=0)
+    search = CompiledIDAStar(regions.adj, regions.colours, k, clusters=8, pivot=regions.size, **MODES[mode])
     t, plan = search_optimum(search)
     assert t == truth[0], level
     verify(level, to_moves(regions, plan), max_moves=t)
@@ -61,40 +66,43 @@ def check_board(level: Level, tally: Tally) -> None:
     tally.prunes += stats.prunes
 
 
-def run(seed: int, count: int) -> Tally:
+def run(seed: int, count: int, mode: str) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     for i in range(count):
-        check_board(small_board(rng, i), tally)
+        check_board(small_board(rng, i), tally, mode)
     return tally
 
 
-def test_the_search_with_the_pivot_test_finds_the_oracles_optimum():
-    tally = run(36, 300)
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_search_with_the_pivot_test_finds_the_oracles_optimum(mode):
+    tally = run(36, 300, mode)
     # (on boards this small the pivot game rarely needs more than the plain bound: a few boards prune)
     assert tally.boards >= 250 and tally.pruning >= 3, tally
 
 
 @pytest.mark.slow
-def test_the_pivot_test_on_ten_thousand_boards():
-    tally = run(3636, 11_200)  # (boards of one colour are skipped: 10,000 and more are searched)
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_pivot_test_on_ten_thousand_boards(mode):
+    tally = run(3636, 11_200, mode)  # (boards of one colour are skipped: 10,000 and more are searched)
     assert tally.boards >= 10_000 and tally.pruning >= 50, tally
-    print(tally)  # (-s shows the counts: models/pivot-free.md quotes them)
+    print(mode, tally)  # (-s shows the counts: models/pivot-free.md quotes them)
 
 
 def test_the_pivot_test_refutes_a_horizon_with_fewer_nodes():
     """gen-tri-80b5c-proper-s702 (80 regions, optimum 11): its root bound without the pivot relation is 8, and
-    at horizon 9 the pivot game from far regions refutes most one-move children, which the plain bound does not."""
+    at horizon 9 the pivot games from far regions refute most one-move children, which the plain bound does not;
+    the layered bound of those games prunes deeper nodes the A* is not asked at."""
     regions = regions_of(load_level(HARD / "gen-tri-80b5c-proper-s702.json"))
     k = len(regions.palette)
     runs = {}
-    for pivot in (0, 2):
-        search = CompiledIDAStar(regions.adj, regions.colours, k, clusters=8, pivot=pivot)
+    for pivot, layered in ((0, False), (2, False), (2, True)):
+        search = CompiledIDAStar(regions.adj, regions.colours, k, clusters=8, pivot=pivot, pivot_layered=layered)
         assert search.within(9) is None
-        runs[pivot] = search.nodes, search.pivot_stats()
-    (plain, off), (nodes, on) = runs[0], runs[2]
-    assert off.tests == 0 and on.prunes > 0 and on.runs >= on.tests
-    assert nodes < plain
+        runs[pivot, layered] = search.nodes, search.pivot_stats()
+    (plain, off), (astar, alone), (nodes, both) = runs[0, False], runs[2, False], runs[2, True]
+    assert off.asked == 0 and alone.by_layered == 0 and alone.by_astar > 0 and both.by_layered > 0
+    assert nodes < astar < plain
 
 
 def test_the_pivot_test_is_on_by_default_and_can_be_switched_off():
