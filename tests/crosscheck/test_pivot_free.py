@@ -20,20 +20,10 @@ from kamicp.prover.pivot_bound import far_regions, island_pivot_bound, pivot_low
 from kamicp.prover.search import compiled_core
 from kamicp.runtime.clock import Deadline
 from tests.helpers import HARD
-from tests.helpers.boards import random_graph, random_grid
+from tests.helpers.boards import mixed_small_board, random_grid
 from tests.helpers.oracle import bfs_optimum, finals_by_bfs
 
 pytestmark = pytest.mark.skipif(compiled_core is None, reason="the pivot bound runs the compiled pivot A*")
-
-
-def small_board(rng: random.Random, i: int) -> Level:
-    """Triangle and square grids (with holes, so some have islands) and random graphs, 2-4 colours."""
-    kind = i % 3
-    if kind == 0:
-        return random_grid(rng, "triangle", rng.randint(2, 3), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.1)
-    if kind == 1:
-        return random_grid(rng, "square", rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.15)
-    return random_graph(rng, rng.randint(3, 7), rng.randint(2, 4), rng.choice([0.3, 0.45, 0.6]))
 
 
 @dataclass
@@ -80,7 +70,7 @@ def run(seed: int, count: int) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     for i in range(count):
-        check_board(small_board(rng, i), tally)
+        check_board(mixed_small_board(rng, i), tally)
     return tally
 
 

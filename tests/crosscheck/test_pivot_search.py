@@ -20,21 +20,11 @@ from kamicp.prover.config import SolveOptions, options_without
 from kamicp.prover.outcome import to_moves
 from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar
 from tests.helpers import HARD
-from tests.helpers.boards import random_graph, random_grid
+from tests.helpers.boards import mixed_small_board
 from tests.helpers.boardsets import search_optimum
 from tests.helpers.oracle import bfs_optimum
 
 pytestmark = pytest.mark.skipif(not HAVE_COMPILED, reason="the pivot test is the compiled search's")
-
-
-def small_board(rng: random.Random, i: int) -> Level:
-    """Triangle and square grids (some with holes, so islands) and random graphs, 2-4 colours."""
-    kind = i % 3
-    if kind == 0:
-        return random_grid(rng, "triangle", rng.randint(2, 3), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.1)
-    if kind == 1:
-        return random_grid(rng, "square", rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.15)
-    return random_graph(rng, rng.randint(3, 8), rng.randint(2, 4), rng.choice([0.3, 0.45, 0.6]))
 
 
 @dataclass
@@ -70,7 +60,7 @@ def run(seed: int, count: int, mode: str) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     for i in range(count):
-        check_board(small_board(rng, i), tally, mode)
+        check_board(mixed_small_board(rng, i, graph_nodes=8), tally, mode)
     return tally
 
 

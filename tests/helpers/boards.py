@@ -101,3 +101,14 @@ def random_mixed(seed: int, triangle: tuple[int, int], square: tuple[int, int], 
     if kind == 1:
         return random_grid(rng, "square", rng.randint(*square), rng.randint(*square), rng.randint(3, 4))
     return random_graph(rng, rng.randint(*nodes), rng.randint(2, 4), rng.choice(edge_rates))
+
+
+def mixed_small_board(rng: random.Random, i: int, graph_nodes: int = 7) -> Level:
+    """The i-th of a cycle of triangle grids, square grids (with holes, so some have islands) and random graphs
+    of 3..graph_nodes nodes, 2-4 colours (the pivot relation's cross-checks)."""
+    kind = i % 3
+    if kind == 0:
+        return random_grid(rng, "triangle", rng.randint(2, 3), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.1)
+    if kind == 1:
+        return random_grid(rng, "square", rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 4), hole_rate=0.15)
+    return random_graph(rng, rng.randint(3, graph_nodes), rng.randint(2, 4), rng.choice([0.3, 0.45, 0.6]))
