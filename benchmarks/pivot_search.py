@@ -1,5 +1,5 @@
 """The pivot test at the search's nodes (models/pivot-free.md, "At the search's nodes"): node counts and seconds
-per horizon of the compiled search without and with it, in one run.
+per horizon of the compiled search without it, with its A* form, and with both forms, in one run.
 
     .venv/bin/python benchmarks/pivot_search.py --horizon-seconds 60 --out benchmarks/results/pivot-search-levels \\
         benchmarks/levels/*.json
@@ -12,8 +12,8 @@ Per level, three compiled searches as `solve` builds them (clusters of 8, the co
 (`solve`'s default), each one object for all horizons (its table carries over), interleaved horizon by horizon from
 the root bound without the pivot relation (so the horizons the root's pivot term skips are measured too) until all
 have found a plan or one ran out of its seconds (`--variants` chooses which run, `--from`/`--to` the horizons). Node
-counts do not depend on the machine's load; seconds do (same-run ratios only). Both must find plans of the same
-length where both finish.
+counts do not depend on the machine's load; seconds do (same-run ratios only). All must find plans of the same
+length where they finish.
 """
 
 from __future__ import annotations

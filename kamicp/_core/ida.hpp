@@ -13,9 +13,9 @@
 //   so the search answers "a solution canonical after P?" (models/cubes.md), not "a solution?";
 // - the pivot test (pivot_test.hpp): a one-island node is also pruned when the pivot relation (the layered
 //   bound of far regions' pivot games; where the plain bound leaves slack, their A* optimum) shows every
-//   final colour needs more than the budget; such a failure is a bound of
-//   the board alone, so it is stored under the plain key. `probe` and `count` do not ask it (their dives
-//   would pay an A* run per node): with the test on, they size a larger tree than within() searches;
+//   final colour needs more than the budget; such a failure is a bound of the board alone, so it is stored
+//   under the plain key. `probe` and `count` do not ask it (their dives would pay an A* run per node): with
+//   the test on, they size a larger tree than within() searches;
 // - the bound's rules (ablations only).
 // `probe` (Knuth's random probes) and `count` (an exact count) size the tree a horizon's search would build,
 // without the transposition table: for the estimate of an open horizon's cost (kamicp/prover/estimate.py).
@@ -53,7 +53,7 @@ struct SearchSettings {
     int prior_min = -1;
     std::vector<char> prior_near;
     int prior_color = -1;
-    PivotSettings pivot;  // the pivot test at nodes with slack under the budget (pivot_test.hpp; 0 regions: off)
+    PivotSettings pivot;  // the pivot test at one-island nodes (pivot_test.hpp; 0 regions: off)
 };
 
 enum class Outcome { infeasible = 0, feasible = 1, timeout = 2 };
@@ -314,9 +314,7 @@ class Ida {
         if (!slack && !s_.pivot.layered) return false;
         double left = -1.0;
         if (has_deadline_) left = std::max(0.0, std::chrono::duration<double>(deadline_ - std::chrono::steady_clock::now()).count());
-        return pivot_.prunes(q, budget, slack, left, [this](const Quot &qq, const int *verts, int size, const int *cnt, int *g) {
-            bounds_.gather_costs(qq, verts, size, cnt, g);
-        });
+        return pivot_.prunes(q, budget, slack, left, bounds_);
     }
 
     // N[P] over initial regions for the clicked set of current region a

@@ -36,7 +36,6 @@ class PivotTest {
         : s_(s), K_(K), bfs_(n), dist_(std::max(n, 1), 0), gap_(std::max(n, 1), 0), cnt_(K, 0), g_(K, 0),
           open_(K, 0) {}
 
-    const PivotSettings &settings() const { return s_; }
     long long asked() const { return asked_; }
     long long by_layered() const { return by_layered_; }
     long long astar_asked() const { return astar_asked_; }
@@ -47,9 +46,8 @@ class PivotTest {
     // bound per final colour: first with the layered bound of each far region's pivot game (a walk over bitsets,
     // cheap enough for every node), then, where `slack` (the plain bound leaves room) and the test pays lately,
     // with the pivot A*'s optimum. `seconds` < 0: no limit; an A* run stopped by the time limit still answers
-    // with what it proved. `gather_costs` is the bound's (Bounds::gather_costs).
-    template <class Gather>
-    bool prunes(const Quot &q, int budget, bool slack, double seconds, Gather gather_costs) {
+    // with what it proved. The colour bound's gathering costs are the search's own (`bounds`).
+    bool prunes(const Quot &q, int budget, bool slack, double seconds, Bounds &bounds) {
         const int m = q.m;
         if (m < 2 || K_ > 15 || budget < 0) return false;
         ++asked_;
@@ -57,7 +55,7 @@ class PivotTest {
         for (int a = 0; a < m; ++a) cnt_[q.color[a]]++;
         order_.resize(m);
         for (int a = 0; a < m; ++a) order_[a] = a;
-        gather_costs(q, order_.data(), m, cnt_.data(), g_.data());
+        bounds.gather_costs(q, order_.data(), m, cnt_.data(), g_.data());
         open_count_ = 0;  // final colours not yet shown to need more than `budget` moves
         for (int d = 0; d < K_; ++d) open_count_ += open_[d] = colour_bound(K_, cnt_.data(), g_.data(), d) <= budget;
         if (open_count_ == 0) return ++by_layered_, true;
