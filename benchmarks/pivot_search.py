@@ -1,19 +1,20 @@
 """The pivot test at the search's nodes (models/pivot-free.md, "At the search's nodes"): node counts and seconds
-per horizon of the compiled search without it, with its A* form, and with both forms, in one run.
+per horizon of the compiled search without it and with its forms and settings, in one run.
 
     .venv/bin/python benchmarks/pivot_search.py --horizon-seconds 60 --out benchmarks/results/pivot-search-levels \\
         benchmarks/levels/*.json
     .venv/bin/python benchmarks/pivot_search.py --horizon-seconds 30 --out benchmarks/results/pivot-search-bench \\
         /work/shared/bench/*.json
 
-Per level, three compiled searches as `solve` builds them (clusters of 8, the commuting order): without the test
-(`--no search-pivot`), with its A* only (`SearchOptions().pivot` far regions, where the plain bound leaves
-`SearchOptions().pivot_slack` moves of slack), and with the layered bound of the pivot games first at every node
-(`solve`'s default), each one object for all horizons (its table carries over), interleaved horizon by horizon from
-the root bound without the pivot relation (so the horizons the root's pivot term skips are measured too) until all
-have found a plan or one ran out of its seconds (`--variants` chooses which run, `--from`/`--to` the horizons). Node
-counts do not depend on the machine's load; seconds do (same-run ratios only). All must find plans of the same
-length where they finish.
+Per level, compiled searches as `solve` builds them (clusters of 8, the commuting order), one per variant: without
+the test (`off`, `--no search-pivot`), with its A* only (`astar`: `SearchOptions().pivot` far regions, where the
+plain bound leaves `SearchOptions().pivot_slack` moves of slack), with the layered bound of the pivot games first
+(`on`, `solve`'s default), and `on` with the A* only where the plain bound leaves a move of slack (`slack1`, the
+default before harder-set.md measured slack 0), each one object for all horizons (its table carries over),
+interleaved horizon by horizon from the root bound without the pivot relation (so the horizons the root's pivot term
+skips are measured too) until all have found a plan or one ran out of its seconds (`--variants` chooses which run,
+ratios are against the first; `--from`/`--to` the horizons). Node counts do not depend on the machine's load;
+seconds do (same-run ratios only). All must find plans of the same length where they finish.
 """
 
 from __future__ import annotations
@@ -47,18 +48,23 @@ def one_horizon(search: CompiledIDAStar, steps: int, seconds: float) -> dict:
             **{key: getattr(after, key) - getattr(stats, key) for key in after._fields}}
 
 
-# name -> (far regions, the layered bound first): off, the A* only (where the plain bound leaves slack), both
-VARIANTS = {"off": (0, False), "astar": (OPTS.pivot, False), "on": (OPTS.pivot, OPTS.pivot_layered)}
+# name -> (far regions, slack the plain bound must leave for the A*, the layered bound first): without the test,
+# the A* only (where `solve` asks it), both forms as `solve` runs them, and both with the A* only where the plain
+# bound leaves a move of slack (the default before the slack-0 measurement, harder-set.md)
+VARIANTS = {"off": (0, OPTS.pivot_slack, False), "astar": (OPTS.pivot, OPTS.pivot_slack, False),
+            "on": (OPTS.pivot, OPTS.pivot_slack, OPTS.pivot_layered), "slack1": (OPTS.pivot, 1, OPTS.pivot_layered)}
+TITLES = {"off": "without", "astar": "the A* only", "on": "both forms (`solve`)", "slack1": "both, A* at slack 1"}
 
 
 def profile(path: str, seconds: float, variants: list[str], first: int | None, last: int | None) -> dict:
     regions = regions_of(load_level(path))
     k = len(regions.palette)
     searches = {name: CompiledIDAStar(regions.adj, regions.colours, k, clusters=OPTS.clusters,
-                                      pivot=VARIANTS[name][0], pivot_slack=OPTS.pivot_slack,
-                                      pivot_layered=VARIANTS[name][1]) for name in variants}
+                                      pivot=VARIANTS[name][0], pivot_slack=VARIANTS[name][1],
+                                      pivot_layered=VARIANTS[name][2]) for name in variants}
     bound = bound_report(regions.adj, regions.colours, k, clusters=OPTS.clusters).value
-    record: dict = {"level": Path(path).name, "regions": regions.size, "bound": bound, "horizons": []}
+    record: dict = {"level": Path(path).name, "regions": regions.size, "bound": bound, "variants": variants,
+                    "horizons": []}
     start = bound if first is None else first
     for steps in range(start, (start + 29 if last is None else last) + 1):
         row = {"horizon": steps, **{name: one_horizon(s, steps, seconds) for name, s in searches.items()}}
@@ -72,40 +78,36 @@ def profile(path: str, seconds: float, variants: list[str], first: int | None, l
 
 
 def cell(run: dict) -> str:
-    if run["outcome"] == "not run":
-        return "not run"
     mark = {"infeasible": "", "feasible": " plan", "timeout": " t/o"}[run["outcome"]]
     return f"{run['nodes']:,} ({run['seconds']:.1f} s){mark}"
 
 
-NOT_RUN = {"outcome": "not run"}
-
-
-def ratios(run: dict, off: dict) -> str:
-    """nodes and seconds against the variant without the test, where both finished the horizon"""
-    if run["outcome"] in ("timeout", "not run") or off["outcome"] in ("timeout", "not run") or not off["nodes"]:
+def ratios(run: dict, base: dict) -> str:
+    """nodes and seconds against the first variant, where both finished the horizon"""
+    if "timeout" in (run["outcome"], base["outcome"]) or not base["nodes"]:
         return ""
-    secs = f", {run['seconds'] / off['seconds']:.2f}x s" if off["seconds"] > 0.05 else ""
-    return f"{run['nodes'] / off['nodes']:.2f}x{secs}"
+    secs = f", {run['seconds'] / base['seconds']:.2f}x s" if base["seconds"] > 0.05 else ""
+    return f"{run['nodes'] / base['nodes']:.2f}x{secs}"
 
 
 def pruned(run: dict) -> str:
-    if run["outcome"] == "not run":
-        return ""
     return (f"{run['by_layered']:,} + {run['by_astar']:,} of {run['asked']:,} ({run['astar_asked']:,} A*, "
             f"{run['runs']:,} runs)")
 
 
 def line(record: dict, row: dict) -> str:
-    off, astar, on = (row.get(name, NOT_RUN) for name in VARIANTS)
-    return (f"| {record['level']} | {record['regions']} | {row['horizon']} | {cell(off)} | {cell(astar)} | "
-            f"{ratios(astar, off)} | {cell(on)} | {ratios(on, off)} | {pruned(on)} |")
+    first, *rest = record["variants"]
+    cells = [cell(row[first])] + [f"{cell(row[name])} | {ratios(row[name], row[first])}" for name in rest]
+    return (f"| {record['level']} | {record['regions']} | {row['horizon']} | {' | '.join(cells)} | "
+            f"{pruned(row[record['variants'][-1]])} |")
 
 
 def table(records: list[dict]) -> str:
-    lines = ["| level | regions | horizon | without: nodes (s) | the A* only: nodes (s) | vs without | "
-             "layered bound and A*: nodes (s) | vs without | pruned by the layered bound + the A*, of asked |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    first, *rest = records[0]["variants"]
+    heads = [f"{TITLES[first]}: nodes (s)"] + [f"{TITLES[name]}: nodes (s) | vs {TITLES[first]}" for name in rest]
+    lines = [f"| level | regions | horizon | {' | '.join(heads)} | pruned by the layered bound + the A*, of asked "
+             f"({TITLES[records[0]['variants'][-1]]}) |",
+             "|---" * (4 + 2 * len(rest) + 1) + "|"]
     for r in records:
         lines += [line(r, row) for row in r["horizons"]]
     return "\n".join(lines)
@@ -116,14 +118,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("levels", nargs="+")
     ap.add_argument("--horizon-seconds", type=float, default=60.0, help="seconds per horizon and variant")
     ap.add_argument("--variants", default="off,astar,on", help="off (without the test), astar (the A* only), on "
-                    "(the layered bound, then the A*), comma-separated")
+                    "(the layered bound, then the A*: solve's), slack1 (both, the A* only where the plain bound "
+                    "leaves a move of slack), comma-separated; ratios are against the first")
     ap.add_argument("--from", dest="first", type=int, default=None, help="first horizon (default: the root bound "
                     "without the pivot relation)")
     ap.add_argument("--to", dest="last", type=int, default=None, help="last horizon")
     args = ap.parse_args(argv)
     variants = args.variants.split(",")
     if not variants or set(variants) - set(VARIANTS):
-        ap.error("--variants: off, astar, on, comma-separated")
+        ap.error("--variants: off, astar, on, slack1, comma-separated")
     records = []
     for path in args.levels:
         records.append(profile(path, args.horizon_seconds, variants, args.first, args.last))

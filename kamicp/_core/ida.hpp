@@ -12,7 +12,7 @@
 // - a prior move P (the last move of a cube, kamicp/prover/prior.py): the root is searched as if reached by P,
 //   so the search answers "a solution canonical after P?" (models/cubes.md), not "a solution?";
 // - the pivot test (pivot_test.hpp): a one-island node is also pruned when the pivot relation (the layered
-//   bound of far regions' pivot games; where the plain bound leaves slack, their A* optimum) shows every
+//   bound of far regions' pivot games, then their A* optimum) shows every
 //   final colour needs more than the budget; such a failure is a bound of the board alone, so it is stored
 //   under the plain key. `probe` and `count` do not ask it (their dives would pay an A* run per node): with
 //   the test on, they size a larger tree than within() searches;
@@ -307,8 +307,8 @@ class Ida {
         });
     }
 
-    // The pivot test (pivot_test.hpp): its layered form at every one-island node, its A* only where the plain
-    // bound leaves at least `slack` moves of the budget (below that the subtree it could cut costs less).
+    // The pivot test (pivot_test.hpp): its layered form at every one-island node, its A* where the plain bound
+    // leaves at least `slack` moves of the budget (0, the default: wherever the layered form did not prune).
     bool pivot_prunes(const Quot &q, int budget) {
         const bool slack = s_.pivot.slack <= 0 || !bounds_.prunes(q, budget - s_.pivot.slack);
         if (!slack && !s_.pivot.layered) return false;

@@ -494,7 +494,7 @@ PyObject *py_flood_bound(PyObject *, PyObject *args, PyObject *kwargs) {
 PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
-     "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1, pivot_regions=0, pivot_slack=1, "
+     "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1, pivot_regions=0, pivot_slack=0, "
      "pivot_cap=200000, pivot_layered=True) -> handle of an IDA* search "
      "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},

@@ -7,8 +7,8 @@
 // it proved when its cap on stored sets stopped it; a cap only weakens the test, never makes it wrong.
 // The layered bound of each far region's pivot game (a lower bound on its optimum, models/bounds.md) is tried
 // first: a walk over bitsets, asked at every one-island node the search builds. The A* costs one run per far
-// region (milliseconds), so it is asked only where the plain bound leaves slack under the budget (ida.hpp) and
-// while it pays.
+// region (milliseconds), so it is asked where the layered form did not prune (or, with a slack setting, only
+// where the plain bound leaves that much room under the budget: ida.hpp) and while it pays.
 #pragma once
 
 #include <algorithm>
@@ -25,7 +25,7 @@ namespace {  // internal linkage: the units form one translation unit (module.cp
 
 struct PivotSettings {
     int regions = 0;          // far regions per test (0: the test is off)
-    int slack = 1;            // only nodes whose plain bound leaves at least this many moves of the budget
+    int slack = 0;            // the A* only where the plain bound leaves at least this many moves (0: everywhere)
     long long cap = 200000;   // flood sets an A* run may store
     bool layered = true;      // the layered bound of the pivot game first, at every node asked
 };

@@ -52,9 +52,10 @@ class SearchOptions:
     clusters: int = 8  # one-island nodes also pruned by the cluster gathering cost of up to this many regions (0: off)
     # one-island nodes also pruned by the pivot relation from this many far regions (0: off; models/pivot-free.md,
     # "At the search's nodes"): the layered bound of their pivot games (`pivot_layered`) at every node, their
-    # A* optimum where the plain bound leaves `pivot_slack` moves of slack under the budget
+    # A* optimum where the plain bound leaves `pivot_slack` moves of slack under the budget (0: at every such node;
+    # benchmarks/topics/harder-set.md measures 0 against 1)
     pivot: int = 2
-    pivot_slack: int = 1
+    pivot_slack: int = 0
     pivot_layered: bool = True
     # internal to cubes (kamicp/prover/prior.py): the compiled search answers "a solution canonical after this move?";
     # `solver.solve` refuses it (its "no" is not the level's answer), `solver.solve_after` takes it

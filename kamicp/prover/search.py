@@ -160,7 +160,7 @@ class CompiledIDAStar:
         clusters: int = 0,
         prior: RootPrior | None = None,
         pivot: int = 0,
-        pivot_slack: int = 1,
+        pivot_slack: int = 0,
         pivot_layered: bool = True,
     ) -> None:
         if _fastsearch is None:
@@ -269,7 +269,7 @@ def rollout_plan(
 def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, *, compiled: bool | None = None,
     por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
-    clusters: int = 0, prior: RootPrior | None = None, pivot: int = 0, pivot_slack: int = 1, pivot_layered: bool = True,
+    clusters: int = 0, prior: RootPrior | None = None, pivot: int = 0, pivot_slack: int = 0, pivot_layered: bool = True,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar (which
     ignores `prior`: it then answers the unrestricted question, kamicp/prover/prior.py)."""
