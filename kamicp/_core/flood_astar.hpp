@@ -75,6 +75,30 @@ struct FloodBoard {
             if (island[v / 64] >> (v % 64) & 1) cmask[static_cast<size_t>(colour[v]) * W + v / 64] |= Word{1} << (v % 64);
     }
 
+    // The same from adjacency in CSR form (the search's quotient graphs, pivot_test.hpp: no lists to copy). A
+    // copy with another start in the same island is the board from that start.
+    FloodBoard(int n_, int K_, const int *astart, const int *adj, const int *colours, int start_)
+        : n(n_), K(K_), W((n_ + 63) / 64), start(start_), colour(colours, colours + n_) {
+        nbr.assign(static_cast<size_t>(n) * W, 0);
+        cmask.assign(static_cast<size_t>(K) * W, 0);
+        island.assign(W, 0);
+        for (int v = 0; v < n; ++v)
+            for (int e = astart[v]; e < astart[v + 1]; ++e)
+                nbr[static_cast<size_t>(v) * W + adj[e] / 64] |= Word{1} << (adj[e] % 64);
+        std::vector<int> stack{start};
+        island[start / 64] |= Word{1} << (start % 64);
+        while (!stack.empty()) {
+            const int v = stack.back();
+            stack.pop_back();
+            cmask[static_cast<size_t>(colour[v]) * W + v / 64] |= Word{1} << (v % 64);
+            for (int e = astart[v]; e < astart[v + 1]; ++e)
+                if (!(island[adj[e] / 64] >> (adj[e] % 64) & 1)) {
+                    island[adj[e] / 64] |= Word{1} << (adj[e] % 64);
+                    stack.push_back(adj[e]);
+                }
+        }
+    }
+
     const Word *nb(int v) const { return &nbr[static_cast<size_t>(v) * W]; }
     const Word *cm(int c) const { return &cmask[static_cast<size_t>(c) * W]; }
 
@@ -340,7 +364,7 @@ public:
         front_.assign(W_, 0);
         for (int lane = 0; lane < pool_.size(); ++lane) scratch_.emplace_back(b_);
         batch_size_ = pool_.size() == 1 ? 1 : BATCH;
-        table_.assign(size_t{1} << 16, EMPTY);
+        table_.assign(size_t{1} << 10, EMPTY);  // grows as sets are stored: small runs (pivot_test.hpp) stay cheap
         std::vector<Word> root(W_, 0);
         root[b_.start / 64] |= Word{1} << (b_.start % 64);
         if (b_.template is_island<WN>(root.data())) {  // solved already, or one move to the final colour

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <vector>
 
 #include "bfs.hpp"
@@ -59,8 +60,8 @@ class PivotTest {
         open_count_ = 0;  // final colours not yet shown to need more than `budget` moves
         for (int d = 0; d < K_; ++d) open_count_ += open_[d] = colour_bound(K_, cnt_.data(), g_.data(), d) <= budget;
         if (open_count_ == 0) return ++by_layered_, true;
-        build_board(q);
-        const std::vector<int> &far = far_regions(q);
+        board_.emplace(q.m, K_, q.astart.data(), q.adj.data(), q.color.data(), 0);
+        const std::vector<int> &far = far_regions(q);  // (all reached from region 0: the board's island)
         if (s_.layered) {
             for (int v : far)
                 if (close(q, v, layered_game(v, 2 * budget + 1), budget)) return ++by_layered_, true;
@@ -72,7 +73,9 @@ class PivotTest {
             const double left = std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count();
             if (left <= 0) break;
             ++runs_;
-            auto astar = make_flood_astar(FloodBoard(adj_, colours_, K_, v, -1), s_.cap, 2 * budget, 1, true);
+            FloodBoard board = *board_;
+            board.start = v;
+            auto astar = make_flood_astar(std::move(board), s_.cap, 2 * budget, 1, true);
             const FloodStatus st = astar->run(seconds < 0 ? -1.0 : left);
             const int game = st == FloodStatus::optimal ? astar->best_length() : astar->lower();
             if (close(q, v, game, budget)) return answer(true);
@@ -84,9 +87,9 @@ class PivotTest {
     PivotSettings s_;
     int K_;
     Bfs bfs_;
-    std::vector<int> dist_, gap_, cnt_, g_, order_, colours_, picks_;
+    std::vector<int> dist_, gap_, cnt_, g_, order_, picks_;
     std::vector<char> open_;
-    std::vector<std::vector<int>> adj_;
+    std::optional<FloodBoard> board_;  // the node's board (start: region 0; the far regions' games copy it)
     std::vector<Word> root_, front_;
     int open_count_ = 0;
     long long asked_ = 0, by_layered_ = 0, astar_asked_ = 0, by_astar_ = 0, runs_ = 0, offered_ = 0;
@@ -117,19 +120,13 @@ class PivotTest {
     // The layered bound of the pivot game from v (models/bounds.md, "The layered bound"), a lower bound on its
     // optimum; the walk stops once it exceeds `limit`.
     int layered_game(int v, int limit) {
-        const FloodBoard board(adj_, colours_, K_, v, -1);
+        const FloodBoard &board = *board_;  // (its start is not read: the walk starts from root_)
         root_.assign(board.W, 0);
         front_.assign(board.W, 0);
         root_[v / 64] |= Word{1} << (v % 64);
         board.frontier<0>(root_.data(), front_.data());
         Layered<0> layered(board);
         return layered(root_.data(), front_.data(), limit);
-    }
-
-    void build_board(const Quot &q) {
-        adj_.assign(q.m, {});
-        colours_.assign(q.color.begin(), q.color.begin() + q.m);
-        for (int a = 0; a < q.m; ++a) adj_[a].assign(q.adj.begin() + q.astart[a], q.adj.begin() + q.astart[a + 1]);
     }
 
     // Farthest-point picks from an end of a sweep (as kamicp/prover/pivot_bound.py's far_regions does on large
