@@ -13,8 +13,8 @@ plain bound leaves `SearchOptions().pivot_slack` moves of slack), with the layer
 default before harder-set.md measured slack 0), each one object for all horizons (its table carries over),
 interleaved horizon by horizon from the root bound without the pivot relation (so the horizons the root's pivot term
 skips are measured too) until all have found a plan or one ran out of its seconds (`--variants` chooses which run,
-ratios are against the first; `--from`/`--to` the horizons). Node counts do not depend on the machine's load;
-seconds do (same-run ratios only). All must find plans of the same length where they finish.
+ratios are against the first; `--from`/`--to` the horizons, `--range` a level's own). Node counts do not depend on
+the machine's load; seconds do (same-run ratios only). All must find plans of the same length where they finish.
 """
 
 from __future__ import annotations
@@ -123,13 +123,23 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--from", dest="first", type=int, default=None, help="first horizon (default: the root bound "
                     "without the pivot relation)")
     ap.add_argument("--to", dest="last", type=int, default=None, help="last horizon")
+    ap.add_argument("--range", action="append", default=[], metavar="LEVEL=FROM:TO",
+                    help="that level's horizons (its file name without .json), in place of --from/--to")
     args = ap.parse_args(argv)
     variants = args.variants.split(",")
     if not variants or set(variants) - set(VARIANTS):
         ap.error("--variants: off, astar, on, slack1, comma-separated")
+    ranges = {}
+    for spec in args.range:
+        name, _, span = spec.partition("=")
+        low, _, high = span.partition(":")
+        if not (low.isdigit() and high.isdigit()):
+            ap.error(f"--range {spec}: LEVEL=FROM:TO")
+        ranges[name] = int(low), int(high)
     records = []
     for path in args.levels:
-        records.append(profile(path, args.horizon_seconds, variants, args.first, args.last))
+        first, last = ranges.get(Path(path).stem, (args.first, args.last))
+        records.append(profile(path, args.horizon_seconds, variants, first, last))
         write(args.out, command_line(__file__, argv), table(records), {"records": records}, echo=False)
     write(args.out, command_line(__file__, argv), table(records), {"records": records})
 
