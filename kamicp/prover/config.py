@@ -144,6 +144,7 @@ TECHNIQUES: dict[str, Technique] = {
     "search-ring": Technique("search", "ring"),
     "ledger": Technique("race", "ledger"),
     "top-down": Technique("race", "top_down"),
+    "search-helps": Technique("race", "search_helps_up_to", 0),  # the race's search keeps its horizon on every board
     "rollout": Technique("upper", "rollout"),
     "cubes": Technique("cpsat", "cubes", 1),  # one part: every horizon solved whole
     "compiled-search": Technique("search", "compiled"),
