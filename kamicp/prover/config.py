@@ -95,10 +95,6 @@ class RaceOptions:
     top_down_span: int = 2  # measured: tri-90b5c-proper-s405 skips horizon 9
     first_slice: float = 0.4  # seconds of search before the processes are started
     search_grace: float = 3.0  # seconds the search keeps a horizon CP-SAT solves in cubes before it helps
-    # ... and a lower horizon than CP-SAT's top-down cubes: its refutation raises the proven bound now, where the
-    # cubes' proof may take hours (gen-tri-100b5c-proper-s704: the search refutes horizon 11 in 7-14 minutes,
-    # benchmarks/topics/harder-set.md, "The race and the search's horizon")
-    search_grace_below: float = 900.0
     search_helps_up_to: int = 110  # regions: on larger boards the search keeps its horizon (measured)
     wait_grace: float = 0.3  # seconds past the deadline the workers' answers are waited for, then they are stopped
 

@@ -11,7 +11,7 @@
    seed on the next horizons (the model proves deep horizons far faster, with a large spread by seed).
    A horizon CP-SAT does not solve whole within a few seconds is split into first-move cubes; the
    ledger hands them out, and once the search has spent `RaceOptions.search_grace` s on that
-   horizon too (`search_grace_below` s on a lower one, whose refutation raises the proven bound), its process
+   horizon too, its process
    leaves the horizon to the cubes and takes cubes itself, so both cores work on the model's parts.
 3. If the time runs out, both proven lower bounds are sound, so the larger one is reported, with the
    shorter replayed solution, and the proof steps of both engines (each tagged with its engine).
@@ -135,13 +135,12 @@ class Ledger:
     def nudge(self, steps: int, below: bool = False) -> None:
         """Called while CP-SAT solves cubes of this horizon: ask the search to help once its grace is over.
         With `below` (a connected board, where this horizon's proof implies the shorter ones) also when
-        the search is on a lower horizon, once it has spent `search_grace_below` s there."""
+        the search is on a lower horizon."""
         at = self.search_at.value
         if not (at == steps or (below and 0 <= at < steps)) or not 0 <= steps < self.SIZE:
             return
         since = self.search_since[at]
-        grace = self.race.search_grace if at == steps else max(self.race.search_grace, self.race.search_grace_below)
-        if since and time.monotonic() - since >= grace:
+        if since and time.monotonic() - since >= self.race.search_grace:
             self.halt[at] = 1
 
     def cubing(self, steps: int) -> bool:

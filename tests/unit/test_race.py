@@ -167,22 +167,6 @@ def test_ledger_hands_out_each_cube_once_and_calls_the_search_after_its_grace():
     assert not ledger.halted(10) and ledger.halt[10]
 
 
-def test_the_search_keeps_a_lower_horizon_longer_than_cpsats_own():
-    """Top-down cubes of a higher horizon wait `search_grace_below` s for the search's lower horizon (its
-    refutation raises the proven bound), the cubes of its own horizon only `search_grace` s."""
-    import multiprocessing as mp
-
-    from kamicp.prover.race import Ledger
-
-    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0, search_grace_below=3600.0))
-    ledger.search_started(11)
-    ledger.nudge(12, below=True)
-    assert not ledger.halted(11)
-    ledger.nudge(11, below=True)
-    assert ledger.halted(11)
-    assert RaceOptions().search_grace_below > RaceOptions().search_grace
-
-
 def _search_while_cubes_ask_for_help(level, ledger, cubes_at: int, search_at: int):
     """The race's search process (up to horizon 9) while "the CP-SAT process" (a thread) has refuted three
     of the four cubes of horizon `cubes_at` and asks for help until the search stops on `search_at`."""
@@ -297,7 +281,7 @@ def test_ledger_lets_the_search_leave_a_lower_horizon_only_when_monotone():
 
     from kamicp.prover.race import Ledger
 
-    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0, search_grace_below=0.0))
+    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0))
     ledger.search_started(8)
     assert ledger.claim(10, 4) == 0 and ledger.cubing_above(8) == 10 and ledger.cubing_above(10) is None
     ledger.nudge(10)
@@ -319,7 +303,7 @@ def test_search_leaves_its_horizon_for_a_higher_horizons_cubes():
     from kamicp.prover.solver import NO_SOLUTION
 
     level = bench_level("gen-tri-90b5c-mirror-proper-s703")
-    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0, search_grace_below=0.0))
+    ledger = Ledger(mp.get_context(), RaceOptions(search_grace=0.0))
     ledger.publish(Horizon(7, "infeasible", 1.0, "cpsat"))
     res = _search_while_cubes_ask_for_help(level, ledger, cubes_at=9, search_at=8)
     assert res.status == NO_SOLUTION and res.lower_bound == 10
