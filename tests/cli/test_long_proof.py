@@ -78,7 +78,7 @@ def test_stopped_mid_run_leaves_no_process_and_resumes(tmp_path, sig: int) -> No
     level, store = str(LEVELS / f"{name}.json"), tmp_path / "proofs.db"
     proc = cubes_in_a_process(level, store, subprocess.DEVNULL)
     try:
-        until_answered(proc, store, 5)
+        until_answered(proc, store, 2)  # (early: with the pivot test's A* at every node the proof takes seconds)
         family = psutil.Process(proc.pid).children(recursive=True)
         assert family, proc.poll()  # the pool's worker processes
         proc.send_signal(sig)
@@ -88,13 +88,13 @@ def test_stopped_mid_run_leaves_no_process_and_resumes(tmp_path, sig: int) -> No
             proc.kill()
     _, alive = psutil.wait_procs(family, timeout=15)  # (after SIGKILL: the kernel ends them with their parent)
     assert not alive, "processes left behind"
+    if proc.returncode == 0:  # (a quick machine finished before the signal)
+        pytest.skip("the proof ended before the signal")
     if sig == signal.SIGINT:
         assert proc.returncode == 130
         assert "cube answers saved to" in stderr and "interrupted:" in stderr, stderr
     answered = cube_rows(store)
-    assert answered >= 5
-    if answered == 148:  # (a quick machine finished before the signal)
-        pytest.skip("the proof ended before the signal")
+    assert answered >= 2
     data = solve(level, "--store", str(store))
     assert data["optimum"] == known_optima()[name]["optimum"]
     assert data["store"]["reused"] >= answered
