@@ -37,8 +37,8 @@ class Tally:
 # the two forms of the test, each alone at every node where it can be asked: the pivot A*'s optimum (slack 0,
 # the layered form off), the layered bound of the pivot games (the A* never asked: slack beyond any budget)
 MODES = {"astar": {"pivot_slack": 0, "pivot_layered": False}, "layered": {"pivot_slack": 99, "pivot_layered": True}}
-# as `solve` runs it: the layered form, then the A* where it did not prune
-BOTH = {"pivot_slack": 0, "pivot_layered": True}
+# ... and both as `solve` runs them: the layered form, then the A* where it did not prune
+FORMS = {**MODES, "both": {"pivot_slack": 0, "pivot_layered": True}}
 
 
 def check_board(level: Level, tally: Tally, mode: str) -> None:
@@ -49,7 +49,7 @@ def check_board(level: Level, tally: Tally, mode: str) -> None:
     assert truth is not None, level
     k = len(regions.palette)
     search = CompiledIDAStar(regions.adj, regions.colours, k, clusters=8, pivot=regions.size,
-                             **MODES.get(mode, BOTH))
+                             **FORMS[mode])
     t, plan = search_optimum(search)
     assert t == truth[0], level
     verify(level, to_moves(regions, plan), max_moves=t)
@@ -67,7 +67,7 @@ def run(seed: int, count: int, mode: str) -> Tally:
     return tally
 
 
-@pytest.mark.parametrize("mode", [*MODES, "both"])
+@pytest.mark.parametrize("mode", list(FORMS))
 def test_the_search_with_the_pivot_test_finds_the_oracles_optimum(mode):
     tally = run(36, 300, mode)
     # (on boards this small the pivot game rarely needs more than the plain bound: a few boards prune)
