@@ -60,19 +60,7 @@ struct FloodBoard {
         island.assign(W, 0);
         for (int v = 0; v < n; ++v)
             for (int w : adj[v]) nbr[static_cast<size_t>(v) * W + w / 64] |= Word{1} << (w % 64);
-        std::vector<int> stack{start};  // the island: the regions the pivot's region can reach
-        island[start / 64] |= Word{1} << (start % 64);
-        while (!stack.empty()) {
-            int v = stack.back();
-            stack.pop_back();
-            for (int w : adj[v])
-                if (!(island[w / 64] >> (w % 64) & 1)) {
-                    island[w / 64] |= Word{1} << (w % 64);
-                    stack.push_back(w);
-                }
-        }
-        for (int v = 0; v < n; ++v)
-            if (island[v / 64] >> (v % 64) & 1) cmask[static_cast<size_t>(colour[v]) * W + v / 64] |= Word{1} << (v % 64);
+        fill_island();
     }
 
     // The same from adjacency in CSR form (the search's quotient graphs, pivot_test.hpp: no lists to copy). A
@@ -85,16 +73,22 @@ struct FloodBoard {
         for (int v = 0; v < n; ++v)
             for (int e = astart[v]; e < astart[v + 1]; ++e)
                 nbr[static_cast<size_t>(v) * W + adj[e] / 64] |= Word{1} << (adj[e] % 64);
+        fill_island();
+    }
+
+    // island: the regions the start reaches through `nbr`; cmask: the island's regions of each colour
+    void fill_island() {
         std::vector<int> stack{start};
         island[start / 64] |= Word{1} << (start % 64);
         while (!stack.empty()) {
             const int v = stack.back();
             stack.pop_back();
             cmask[static_cast<size_t>(colour[v]) * W + v / 64] |= Word{1} << (v % 64);
-            for (int e = astart[v]; e < astart[v + 1]; ++e)
-                if (!(island[adj[e] / 64] >> (adj[e] % 64) & 1)) {
-                    island[adj[e] / 64] |= Word{1} << (adj[e] % 64);
-                    stack.push_back(adj[e]);
+            const Word *row = nb(v);
+            for (int i = 0; i < W; ++i)
+                for (Word b = row[i] & ~island[i]; b; b &= b - 1) {
+                    island[i] |= b & -b;
+                    stack.push_back(i * 64 + __builtin_ctzll(b));
                 }
         }
     }
