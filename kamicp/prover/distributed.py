@@ -5,7 +5,8 @@ the loop keeps the proof rows and decides the result; the run answers one horizo
 
 The parent computes what one machine knows first (`horizons.prepare`: regions, lower bound, best known
 solution), then refutes "best known - 1" directly: horizons here mean "at most h moves", so that one
-refutation proves the best solution optimal. A cube whose child is solved gives a shorter solution (the
+refutation proves the best solution optimal (on request the open horizon, the lower bound, first: bottom-up,
+when it is cheap to refute). A cube whose child is solved gives a shorter solution (the
 cube's moves, then the child's, replayed by the rules engine), and the next horizon is one below it;
 cubes refuted at a higher horizon stay refuted. Every answer is saved to the store (if any) as it
 arrives, so a rerun skips the cubes already refuted. The optional extra `kamicp[dask]` is needed.
@@ -147,9 +148,11 @@ class DistributedRun:
 
     def __init__(self, request: Request, client: Any, *, depth: int, store: Store | None,
                  progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW,
-                 hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = ()) -> None:
+                 hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = (),
+                 open_first: bool = False) -> None:
         check_depth(depth)
         self.refuted_before = refuted  # horizons proven infeasible before (the race's): the loop stops above them
+        self.open_first = open_first  # the open horizon bottom-up before the loop goes top-down
         # the pivot relation in the parent's child bounds (serial, before any task: on a local pool the
         # children's own solves compute it in parallel, so it is left to them there)
         self.parent_pivot = parent_pivot
@@ -184,7 +187,7 @@ class DistributedRun:
             self.prepared = prepare(self.level, self.options, self.deadline)
             self.prepare_seconds = self.deadline.elapsed()
             loop = HorizonLoop(self._footing(), self, self.budget.but(progress=None), label=EngineName.CUBES)
-            result = loop.run(self.refuted_before, top_down=True)
+            result = loop.run(self.refuted_before, top_down=True, open_first=self.open_first)
         except Interrupted as exc:
             self._cancel()
             raise CubesInterrupted(exc.result, exc.signal, None if self.store is None else self.saved) from None
@@ -497,13 +500,14 @@ def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str 
 
 def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store | None = None,
                 progress: CubeProgress | None = None, window: int = WINDOW,
-                hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = ()
-                ) -> DistributedResult:
+                hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = (),
+                open_first: bool = False) -> DistributedResult:
     """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics).
     `hint`: a solution already found (replayed, then the start when shorter than the parent's own).
     `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it).
-    `refuted`: horizons already proven infeasible (the race's proof rows), where the top-down loop stops."""
+    `refuted`: horizons already proven infeasible (the race's proof rows), where the top-down loop stops.
+    `open_first`: the open horizon (the lower bound) answered bottom-up before the loop goes top-down."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
                           options=None if options is None else as_solve_options(options), window=window,
-                          hint=hint, parent_pivot=parent_pivot, refuted=refuted).run()
+                          hint=hint, parent_pivot=parent_pivot, refuted=refuted, open_first=open_first).run()

@@ -243,9 +243,11 @@ class HorizonLoop:
         """What is proven so far (status 'unknown')."""
         return self._result(Status.UNKNOWN, self.lb)
 
-    def run(self, refuted: tuple[Horizon, ...] = (), *, top_down: bool = False) -> Result:
+    def run(self, refuted: tuple[Horizon, ...] = (), *, top_down: bool = False, open_first: bool = False
+            ) -> Result:
         """The loop: bottom-up (after the `refuted` horizons), or `top_down` from the best solution less one
-        (monotone horizons only: the cubes)."""
+        (monotone horizons only: the cubes); with `open_first`, the open horizon (the lower bound) is answered
+        bottom-up before the loop goes top-down."""
         if self.lb > 0:
             self.proof.append(Horizon(self.lb - 1, Outcome.BOUND, 0.0, EngineName.BOUND))
         for h in refuted:
@@ -256,6 +258,8 @@ class HorizonLoop:
         top = NO_TOP if self.best is None else len(self.best) - 1
         self.top = top if self.max_steps is None else min(top, self.max_steps)
         try:
+            if top_down and open_first and self.lb < self.top and (done := self._step_up(self.lb)) is not None:
+                return done
             return self._top_down(self.top) if top_down else self._bottom_up()
         except KeyboardInterrupt as exc:  # what is proven so far, for the caller to report
             raise Interrupted(self.partial(), signal_of(exc)) from None

@@ -3,6 +3,11 @@ by then), then, when the level is still open, its horizons split into cubes (kam
 solved over this machine's cores by a local pool of worker processes (kamicp.runtime.pool: no Dask
 needed), each cube's answer saved to the store when one is given. A store that already holds cube answers
 or a solution of the level resumes at once, without the race (what it holds is not proven again).
+
+The cubes go top-down from the best plan less one (its refutation is the whole proof), except that the open
+horizon (the race's lower bound) comes first, bottom-up, when the race's estimate of it fits in the time left:
+each horizon costs the search 100-500x the one below (benchmarks/topics/harder-set.md), so the cheap one raises
+the bound where the top one would not finish.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from kamicp.prover.watch import Snapshot, Watch, Watcher, ticking, watcher_of
 from kamicp.runtime.pool import LocalPool
 from kamicp.runtime.store import Store
 
-__all__ = ["CUBE_ENGINE", "FIRST", "FIRST_WITH_STORE", "MIN_LEFT", "first_for", "local_workers", "solve_long"]
+__all__ = ["CUBE_ENGINE", "FIRST", "FIRST_WITH_STORE", "MIN_LEFT", "first_for", "local_workers", "open_first",
+           "solve_long"]
 
 FIRST = 20.0  # seconds of the single-machine race before the cubes (benchmarks/topics/distributed.md)
 FIRST_WITH_STORE = 3.0  # ... with a store: a resumable proof asked for, its units saved from the start
@@ -66,7 +72,8 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
             hint = quick.moves if quick is not None else ()
             run = solve_cubes(cubes, pool, depth=depth, store=store, progress=_reporting(watcher, progress),
                               hint=hint, parent_pivot=False,  # (each child's solve bounds itself, in parallel)
-                              refuted=() if quick is None else _refuted(quick))
+                              refuted=() if quick is None else _refuted(quick),
+                              open_first=open_first(quick, workers, deadline.left()))
     except CubesInterrupted as e:
         if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
             raise CubesInterrupted(quick, e.signal, e.saved) from None
@@ -75,6 +82,15 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
     if watcher is not None:
         finished(watcher, run.result)
     return run
+
+
+def open_first(quick: Result | None, workers: int, left: float) -> bool:
+    """Should the cubes answer the open horizon (the race's lower bound) bottom-up first? Yes when the race's
+    estimate of it (an estimate, never a bound), spread over the `workers`, fits in the `left` seconds."""
+    estimate = None if quick is None else quick.estimate
+    if quick is None or estimate is None or estimate.horizon != quick.lower_bound:
+        return False
+    return estimate.seconds / max(1, workers) <= left
 
 
 def _not_done(watch: Watch | None) -> Watch | None:
