@@ -87,10 +87,9 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
 def open_first(quick: Result | None, workers: int, left: float) -> bool:
     """Should the cubes answer the open horizon (the race's lower bound) bottom-up first? Yes when the race's
     estimate of it (an estimate, never a bound), spread over the `workers`, fits in the `left` seconds."""
-    estimate = None if quick is None else quick.estimate
-    if quick is None or estimate is None or estimate.horizon != quick.lower_bound:
+    if quick is None or quick.estimate is None or quick.estimate.horizon != quick.lower_bound:
         return False
-    return estimate.seconds / max(1, workers) <= left
+    return quick.estimate.seconds / max(1, workers) <= left
 
 
 def _not_done(watch: Watch | None) -> Watch | None:
