@@ -25,7 +25,10 @@ from tests.helpers import PUZZLES, ROOT
 
 runner = CliRunner()
 EASY = sorted(PUZZLES.glob("*.json"))
-HARD = ROOT / "benchmarks" / "levels" / "gen-tri-150b5c-mirror-proper-s708.json"  # par 10: unknown in seconds
+HARD = ROOT / "benchmarks" / "levels" / "gen-tri-150b5c-mirror-proper-s708.json"
+# open at 12..15 after an hour: par 13 is unknown in seconds on any machine (par 10 was not: on a quiet machine
+# the root bound, 11, passes it within a second)
+HARD_PAR = 13
 
 
 def run(*args):
@@ -38,7 +41,7 @@ def make_pack(folder: Path, hard: int = 0) -> Path:
         shutil.copy(p, folder / p.name)
     data = json.loads(HARD.read_text())
     for k in range(hard):
-        (folder / f"zz-hard-{k}.json").write_text(json.dumps({**data, "name": f"zz-hard-{k}", "par": 10}))
+        (folder / f"zz-hard-{k}.json").write_text(json.dumps({**data, "name": f"zz-hard-{k}", "par": HARD_PAR}))
     return folder
 
 
@@ -209,9 +212,8 @@ def test_killed_mid_way_keeps_answers_leaves_no_process_and_resumes(tmp_path, si
     if sig != signal.SIGKILL:
         return
     res = run("validate", pack / "*.json", "--store", store, "--resume", "--time-limit", "4", "--jobs", "2")
-    # the hard ones are solved again: unknown in 4 s on a loaded machine (3), or on a quiet one their lower
-    # bound passes the par in time (unachievable, 1); never an error row or a crash
-    assert res.exit_code in (1, 3), res.output
+    # the hard ones are solved again: unknown in 4 s (3); never an error row or a crash
+    assert res.exit_code == 3, res.output
     assert f"({len(EASY)} answered before, from the store)" in " ".join(res.stdout.split())  # (may wrap)
 
 

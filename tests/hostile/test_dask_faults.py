@@ -224,7 +224,7 @@ def test_a_killed_scheduler_stops_validate_with_the_table_of_what_was_done(tmp_p
     for p in sorted(PUZZLES.glob("*.json")):
         shutil.copy(p, pack / p.name)
     hard = json.loads((HARD / "gen-tri-150b5c-mirror-proper-s708.json").read_text())
-    (pack / "zz-hard.json").write_text(json.dumps({**hard, "name": "zz-hard", "par": 10}))
+    (pack / "zz-hard.json").write_text(json.dumps({**hard, "name": "zz-hard", "par": 13}))  # open for an hour
     store = tmp_path / "v.db"
     easy = len(list(PUZZLES.glob("*.json")))
     with scheduler_and_workers() as (address, scheduler):
