@@ -26,6 +26,7 @@ from kamicp.prover.cubes import check_depth
 from kamicp.prover.distributed import (
     CubeProgress,
     CubesInterrupted,
+    CubeSource,
     DistributedResult,
     HorizonCubes,
     dask_client,
@@ -227,7 +228,11 @@ def _counts_text(h: HorizonCubes) -> str:
     parts += [f"{counts[k]} {label}" for k, label in (("store", "from the store"), ("higher", "refuted higher up"),
                                                       ("solved", "solved"), ("unknown", "unknown"))
               if k in counts]
-    return f"{refuted} refuted of {h.cubes} ({', '.join(parts) or 'none answered'})"
+    text = f"{refuted} refuted of {h.cubes} ({', '.join(parts) or 'none answered'})"
+    if (whole := h.whole) is not None:
+        how = "from the store" if whole.source == CubeSource.STORE else f"in {whole.seconds:.1f} s"
+        text += f"; the whole horizon {whole.outcome} by CP-SAT beside them ({how})"
+    return text
 
 
 def cube_label(level: Level, key: str) -> str:

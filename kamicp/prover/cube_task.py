@@ -1,6 +1,7 @@
 """A distributed proof's task, on a Dask worker: one cube's question (`CubeTask`) answered by the
 single-machine solver on the cube's child board (`run_cube`), as a `CubeAnswer` (models/cubes.md). The run
-that sends the tasks and gathers the answers is kamicp.prover.distributed.
+that sends the tasks and gathers the answers is kamicp.prover.distributed. Beside a horizon's cubes, a local
+pool may also answer the whole horizon by CP-SAT on one worker (`WholeTask`, `run_whole`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from multiprocessing import current_process
 from kamicp.board.level import Level, Move
 from kamicp.board.regions import regions_of
 from kamicp.prover.bounds import lower_bound
-from kamicp.prover.config import SolveOptions, UpperOptions
-from kamicp.prover.outcome import EngineName, Outcome, Result, Status, move_dict
+from kamicp.prover.config import CpSatOptions, ModelOptions, SolveOptions, UpperOptions
+from kamicp.prover.engines import CpSatEngine
+from kamicp.prover.outcome import EngineName, Outcome, Result, Status, move_dict, to_moves
 from kamicp.prover.prior import After
 from kamicp.prover.request import Budget, Request
 from kamicp.prover.solver import Free, solve_after
@@ -25,6 +27,7 @@ from kamicp.runtime.clock import Deadline
 # The children's own upper bound: the greedy alone; the beam and rollouts (up to 2 s + 4 s) would cost more
 # per cube than most cubes' proofs.
 CUBE_OPTIONS = SolveOptions(upper=UpperOptions(beam=False, rollout=False))
+WHOLE = "whole"  # the key of the whole-horizon task's answer (the level itself, no cube)
 
 
 class CubeOutcome(StrEnum):
@@ -53,6 +56,21 @@ class CubeTask:
     engine: str
     seed: int
     after: After | None = None  # the child searched canonical after this move (the cube's last; kamicp/prover/prior.py)
+
+
+@dataclass(frozen=True)
+class WholeTask:
+    """The whole horizon's question, beside its cubes: can the level be solved within `horizon` moves? Answered
+    by CP-SAT (`model`, `cpsat`: the parent's options) on one worker until `deadline` (as in CubeTask), or until
+    the file `stop_file` exists: the parent made it when the cubes answered the horizon first. (A file, so a
+    local pool only: Dask's workers on other machines would not see it.)"""
+
+    horizon: int
+    deadline: float | None
+    seed: int
+    model: ModelOptions
+    cpsat: CpSatOptions
+    stop_file: str
 
 
 @dataclass(frozen=True)
@@ -131,3 +149,18 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
     if result.status == Status.OPTIMAL:
         return answer(CubeOutcome.SOLVED, result.engine, result.moves)
     return answer(CubeOutcome.UNKNOWN, result.engine)
+
+
+def run_whole(level: Level, task: WholeTask) -> CubeAnswer:
+    """Answer the whole horizon by CP-SAT with one worker (runs on a local pool's worker): refuted (the
+    horizon infeasible, a proof as sound as the race's), solved (a solution within it), or unknown (the
+    deadline, or stopped)."""
+    t0, c0 = time.monotonic(), _cpu()
+    regions = regions_of(level)
+    engine = CpSatEngine(regions, workers=1, seed=task.seed, model=task.model, cpsat=task.cpsat, monotone=True)
+    out = engine.horizon(task.horizon, Deadline.resumed(task.deadline), lambda: os.path.exists(task.stop_file))
+    outcome = {Outcome.INFEASIBLE: CubeOutcome.REFUTED, Outcome.FEASIBLE: CubeOutcome.SOLVED}.get(
+        out.outcome, CubeOutcome.UNKNOWN)
+    moves = () if out.plan is None else to_moves(regions, out.plan)
+    return CubeAnswer(WHOLE, task.horizon, outcome, EngineName.CPSAT, moves, time.monotonic() - t0, _cpu() - c0,
+                      _worker_address())

@@ -9,13 +9,18 @@ refutation proves the best solution optimal (on request the open horizon, the lo
 when it is cheap to refute). A cube whose child is solved gives a shorter solution (the
 cube's moves, then the child's, replayed by the rules engine), and the next horizon is one below it;
 cubes refuted at a higher horizon stay refuted. Every answer is saved to the store (if any) as it
-arrives, so a rerun skips the cubes already refuted. The optional extra `kamicp[dask]` is needed.
+arrives, so a rerun skips the cubes already refuted. On request (a local pool of two workers or more), a
+top-down horizon is also answered whole by CP-SAT on one worker beside its cubes, whichever answers first
+(CP-SAT refutes some deep horizons far faster than the search's cubes: benchmarks/topics/harder-set.md).
+The optional extra `kamicp[dask]` is needed for a cluster.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import shutil
+import tempfile
 import time
 import uuid
 import warnings
@@ -30,7 +35,17 @@ from kamicp.board.level import Level, Move
 from kamicp.board.rules import verify
 from kamicp.errors import ClusterLost, FormatError, Interrupted, SolverError
 from kamicp.prover.config import SolveOptions, as_solve_options
-from kamicp.prover.cube_task import CUBE_OPTIONS, CubeAnswer, CubeOutcome, CubeSource, CubeTask, run_cube
+from kamicp.prover.cube_task import (
+    CUBE_OPTIONS,
+    WHOLE,
+    CubeAnswer,
+    CubeOutcome,
+    CubeSource,
+    CubeTask,
+    WholeTask,
+    run_cube,
+    run_whole,
+)
 from kamicp.prover.cubes import Cube, CubeSet, cell_colours, check_depth, child_bound, cube_moves, enumerate_cubes
 from kamicp.prover.engines import Answer
 from kamicp.prover.horizons import Footing, HorizonLoop, Prepared, prepare
@@ -72,11 +87,18 @@ class HorizonCubes:
     answers: tuple[CubeAnswer, ...]
     outcome: Outcome
 
+    @property
+    def whole(self) -> CubeAnswer | None:
+        """The answer of the whole horizon by CP-SAT beside the cubes, when it answered (or the store did)."""
+        return next((a for a in self.answers if a.key == WHOLE), None)
+
     def counts(self) -> dict[str, int]:
         """Cubes by how they were answered: refuted by the bound / cpsat / search, from the store or a
-        higher horizon, solved, unknown."""
+        higher horizon, solved, unknown. (Not the whole horizon's answer: `whole`.)"""
         out: dict[str, int] = {}
         for a in self.answers:
+            if a.key == WHOLE:
+                continue
             if a.source != CubeSource.TASK:
                 name = str(a.source)
             elif a.outcome == CubeOutcome.REFUTED:
@@ -87,8 +109,9 @@ class HorizonCubes:
         return out
 
     def to_dict(self) -> dict:
+        whole = None if self.whole is None else {k: v for k, v in self.whole.to_dict().items() if k != "key"}
         return {"horizon": self.horizon, "depth": self.depth, "cubes": self.cubes, "sequences": self.sequences,
-                "outcome": str(self.outcome), "counts": self.counts(),
+                "outcome": str(self.outcome), "counts": self.counts(), "whole": whole,
                 "answers": [a.to_dict() for a in self.answers]}
 
 
@@ -149,8 +172,12 @@ class DistributedRun:
     def __init__(self, request: Request, client: Any, *, depth: int, store: Store | None,
                  progress: CubeProgress | None, options: SolveOptions | None = None, window: int = WINDOW,
                  hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = (),
-                 open_first: bool = False) -> None:
+                 open_first: bool = False, whole: bool = False) -> None:
         check_depth(depth)
+        # the top-down horizons also by CP-SAT whole on one worker of a local pool (two workers or more)
+        self.whole = whole and isinstance(client, LocalPool) and client.workers >= 2
+        self.stops: str | None = None  # the folder of the whole tasks' stop files (made when first needed)
+        self.best_len: int | None = None  # the best solution's length (the top-down horizon is one less)
         self.refuted_before = refuted  # horizons proven infeasible before (the race's): the loop stops above them
         self.open_first = open_first  # the open horizon bottom-up before the loop goes top-down
         # the pivot relation in the parent's child bounds (serial, before any task: on a local pool the
@@ -201,6 +228,9 @@ class DistributedRun:
         except BaseException:
             self._cancel()
             raise
+        finally:
+            if self.stops is not None:
+                shutil.rmtree(self.stops, ignore_errors=True)
         return DistributedResult(result, tuple(self.horizons), self.workers, self.prepare_seconds, self._reused(),
                                  "local" if isinstance(self.client, LocalPool) else "dask")
 
@@ -241,6 +271,7 @@ class DistributedRun:
                 best, source, found_at = self.hint, EngineName.AUTO, self.deadline.elapsed()
                 self.stored_solution = False
                 self._keep(self.hint)
+        self.best_len = None if best is None else len(best)
         return Footing(level=self.level, lower=p.bound.value, best=best, source=source, found_at=found_at,
                        size=p.regions.size, colours=p.regions.colours_present, moves=tuple,
                        replay=lambda moves, most: verify(self.level, moves, max_moves=most), bound=p.bound,
@@ -264,13 +295,15 @@ class DistributedRun:
         if cubes.shorter is not None:  # a solution shorter than the cubes: they would not cover it
             self.found_by = EngineName.CUBES
             return self._found(to_moves(self.prepared.regions, list(cubes.shorter)), steps)
-        outcome, moves = self._horizon(steps, cubes)
+        whole = self.whole and self.best_len is not None and steps == self.best_len - 1
+        outcome, moves = self._horizon(steps, cubes, whole)
         return Answer(outcome, None) if moves is None else self._found(moves, steps)
 
     def _found(self, moves: tuple[Move, ...], steps: int) -> Answer:
         """A solution within `steps` moves: replayed, kept in the store, handed to the loop."""
         verify(self.level, moves, max_moves=steps)
         self._keep(moves)
+        self.best_len = len(moves)
         return Answer(Outcome.FEASIBLE, moves)  # type: ignore[arg-type]
 
     def _keep(self, moves: tuple[Move, ...]) -> None:
@@ -280,9 +313,9 @@ class DistributedRun:
             self.store.put_cubes(self.hash, cube_settings(self.depth),
                                  [("solution", len(moves), str(CubeOutcome.SOLVED), solution)])
 
-    def _horizon(self, top: int, cubes: CubeSet) -> tuple[Outcome, tuple[Move, ...] | None]:
+    def _horizon(self, top: int, cubes: CubeSet, whole: bool = False) -> tuple[Outcome, tuple[Move, ...] | None]:
         """Refute horizon `top` by its cubes (INFEASIBLE), or find a solution within it (FEASIBLE, its moves),
-        or run out of time (UNKNOWN)."""
+        or run out of time (UNKNOWN); with `whole`, CP-SAT answers the whole horizon beside the cubes."""
         answers, todo = self._known(top, cubes)
         self.progress(top, len(answers), len(cubes.cubes))
         by_key = {c.key: c for c in cubes.cubes}
@@ -295,7 +328,7 @@ class DistributedRun:
             self.horizons.append(HorizonCubes(top, cubes.depth, len(cubes.cubes), cubes.sequences, tuple(answers),
                                               Outcome.UNKNOWN))
             return Outcome.UNKNOWN, None
-        outcome, moves = (self._gather(top, todo, answers, by_key, len(cubes.cubes)) if todo
+        outcome, moves = (self._gather(top, todo, answers, by_key, len(cubes.cubes), whole) if todo
                           else (Outcome.INFEASIBLE, None))
         self._cancel()
         self.horizons.append(HorizonCubes(top, cubes.depth, len(cubes.cubes), cubes.sequences, tuple(answers),
@@ -327,21 +360,28 @@ class DistributedRun:
         return again
 
     def _gather(self, top: int, todo: list[Cube], answers: list[CubeAnswer], by_key: dict[str, Cube],
-                total: int) -> tuple[Outcome, tuple[Move, ...] | None]:
+                total: int, whole: bool = False) -> tuple[Outcome, tuple[Move, ...] | None]:
         """Send the cubes as tasks, a window at a time (so a deadline or a solved cube stops the run without
         tens of thousands of tasks to send and cancel), and take their answers as they come (each recorded
         at once) until one is solved (its solution: the cube's moves, then the child's) or unknown, all are
-        refuted, or the deadline."""
+        refuted, or the deadline. With `whole`, the whole horizon's CP-SAT task first (it then holds one
+        worker), whose refutation or solution answers the horizon too; it is stopped when the cubes answer."""
         assert self.prepared is not None
         as_completed = _as_completed(self.client)
         self.workers = len(self.client.nthreads())
         window = max(self.window, 8 * self.workers)
         left = self.deadline.limit()
+        first = self._submit_whole(top) if whole else None
         queue, in_flight = iter(todo), window
-        done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
+        done = as_completed([*([first] if first is not None else []), *self._submit(top, list(islice(queue, window)))],
+                            timeout=left)
         try:
             for batch in done.batches():
                 for fut in batch:
+                    if first is not None and fut.key == first.key:
+                        if (found := self._whole_answer(fut, answers)) is not None:
+                            return found
+                        continue
                     answer = self._answer_of(fut)
                     if answer is None:  # lost with a worker: sent again, still in flight
                         done.add(self._retry(fut))
@@ -362,13 +402,50 @@ class DistributedRun:
                     in_flight += len(more)
                     done.update(more)
                 self.progress(top, len(answers), total)
+                if len(answers) == total:  # (the whole task may still run: it is not waited for)
+                    break
         except TimeoutError:  # the deadline
             return Outcome.UNKNOWN, None
+        finally:
+            if first is not None:
+                self._stop_whole(top)
         return (Outcome.INFEASIBLE if len(answers) == total else Outcome.UNKNOWN), None
+
+    def _submit_whole(self, top: int) -> Any:
+        """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), with its stop file's path."""
+        if self.stops is None:
+            self.stops = tempfile.mkdtemp(prefix="kamicp-whole-")
+        task = WholeTask(top, self.deadline.portable(), self.seed, self.options.model, self.options.cpsat,
+                         f"{self.stops}/stop-{top}")
+        [fut] = self.client.map(run_whole, [self.shared], [task], pure=False,
+                                key=[f"kamicp-whole-{self.run_id}-{top}"])
+        self.futures.append(fut)
+        return fut
+
+    def _stop_whole(self, top: int) -> None:
+        """Tell the whole horizon's task to stop (its CP-SAT polls the file), if it still runs."""
+        assert self.stops is not None
+        with open(f"{self.stops}/stop-{top}", "w"):
+            pass
+
+    def _whole_answer(self, fut: Any, answers: list[CubeAnswer]) -> tuple[Outcome, tuple[Move, ...] | None] | None:
+        """The whole horizon's answer: refuted (the horizon is), solved (its solution), or None (unknown: the
+        cubes go on)."""
+        answer = self._answer_of(fut)
+        if answer is None or answer.outcome == CubeOutcome.UNKNOWN:
+            return None
+        answers.append(answer)
+        self._record(answer)
+        if answer.outcome == CubeOutcome.SOLVED:
+            self.found_by = EngineName.CPSAT
+            return Outcome.FEASIBLE, answer.moves
+        return Outcome.INFEASIBLE, None
 
     def _known(self, top: int, cubes: CubeSet) -> tuple[list[CubeAnswer], list[Cube]]:
         """The cubes already refuted at this horizon or a higher one (this run, then the store), and the rest."""
         stored, ordered = self._stored(cubes.depth, False, top), self._stored(cubes.depth, True, top)
+        if WHOLE in stored:  # the whole horizon refuted by CP-SAT in an earlier run: no cube is needed
+            return [replace(self._from_store(stored[WHOLE]), horizon=top)], []
         answers, todo = [], []
         for cube in cubes.cubes:
             after = cube.prior is not None
@@ -435,13 +512,18 @@ class DistributedRun:
             raise SolverError(f"the Dask task of cube {fut.key} failed: {type(e).__name__}: {e}") from None
 
     def _record(self, *answers: CubeAnswer) -> None:
-        """Save definite answers to the store (committed before the run goes on)."""
+        """Save definite answers to the store (committed before the run goes on): the cubes' under their
+        depth, the whole horizon's under the depth of the horizon's cubes (where `_known` looks)."""
         if self.store is None:
             return
-        for depth, after in {(a.key.count("/") + 1, a.after) for a in answers}:
+
+        def depth(a: CubeAnswer) -> int:
+            return min(self.depth, a.horizon) if a.key == WHOLE else a.key.count("/") + 1
+
+        for d, after in {(depth(a), a.after) for a in answers}:
             rows = [(a.key, a.horizon, str(a.outcome), a.to_dict()) for a in answers
-                    if a.outcome != CubeOutcome.UNKNOWN and (a.key.count("/") + 1, a.after) == (depth, after)]
-            self.store.put_cubes(self.hash, cube_settings(depth, after), rows)
+                    if a.outcome != CubeOutcome.UNKNOWN and (depth(a), a.after) == (d, after)]
+            self.store.put_cubes(self.hash, cube_settings(d, after), rows)
             self.saved += len(rows)
 
     def _stored_solutions(self) -> Iterator[tuple[Move, ...]]:
@@ -501,13 +583,15 @@ def solve_distributed(level: Level, client: Any, *, depth: int = 1, engine: str 
 def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store | None = None,
                 progress: CubeProgress | None = None, window: int = WINDOW,
                 hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = (),
-                open_first: bool = False) -> DistributedResult:
+                open_first: bool = False, whole: bool = False) -> DistributedResult:
     """`solve_distributed` of a Kami `request` (its rules' options: the parent's bounds and heuristics).
     `hint`: a solution already found (replayed, then the start when shorter than the parent's own).
     `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it).
     `refuted`: horizons already proven infeasible (the race's proof rows), where the top-down loop stops.
-    `open_first`: the open horizon (the lower bound) answered bottom-up before the loop goes top-down."""
+    `open_first`: the open horizon (the lower bound) answered bottom-up before the loop goes top-down.
+    `whole`: on a local pool of two workers or more, each top-down horizon also by CP-SAT whole on one worker."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
                           options=None if options is None else as_solve_options(options), window=window,
-                          hint=hint, parent_pivot=parent_pivot, refuted=refuted, open_first=open_first).run()
+                          hint=hint, parent_pivot=parent_pivot, refuted=refuted, open_first=open_first,
+                          whole=whole).run()

@@ -7,7 +7,9 @@ or a solution of the level resumes at once, without the race (what it holds is n
 The cubes go top-down from the best plan less one (its refutation is the whole proof), except that the open
 horizon (the race's lower bound) comes first, bottom-up, when the race's estimate of it fits in the time left:
 each horizon costs the search 100-500x the one below (benchmarks/topics/harder-set.md), so the cheap one raises
-the bound where the top one would not finish.
+the bound where the top one would not finish. On two cores or more, each top-down horizon is also answered whole
+by CP-SAT on one of the pool's workers, beside its cubes (the race's road to the proof: CP-SAT refutes some
+top horizons that the search's cubes would take hours over).
 """
 
 from __future__ import annotations
@@ -45,10 +47,11 @@ def first_for(store: object | None) -> float:
 
 def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store | None = None,
                first: float | None = None, progress: CubeProgress | None = None,
-               engine: str = CUBE_ENGINE) -> DistributedResult:
+               engine: str = CUBE_ENGINE, whole: bool = True) -> DistributedResult:
     """A shortest solution of a Kami `request` and its proof: the race for `first` seconds (default
     `first_for(store)`; no race when the store holds units of this level), then cubes of `depth` moves on
-    `workers` local processes, each cube answered by `engine`, all within the request's deadline. A result
+    `workers` local processes, each cube answered by `engine`, all within the request's deadline; with `whole`
+and two workers or more, each top-down horizon also by CP-SAT whole on one worker. A result
     with no horizons and `workers` 0 is the race's own answer (the level was settled, or too little time
     was left for the cubes)."""
     deadline, watch = request.budget.deadline, request.budget.watch
@@ -73,7 +76,7 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
             run = solve_cubes(cubes, pool, depth=depth, store=store, progress=_reporting(watcher, progress),
                               hint=hint, parent_pivot=False,  # (each child's solve bounds itself, in parallel)
                               refuted=() if quick is None else _refuted(quick),
-                              open_first=open_first(quick, workers, deadline.left()))
+                              open_first=open_first(quick, workers, deadline.left()), whole=whole)
     except CubesInterrupted as e:
         if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
             raise CubesInterrupted(quick, e.signal, e.saved) from None

@@ -1,0 +1,101 @@
+"""The whole horizon by CP-SAT beside its cubes (kamicp.prover.cube_task.run_whole, the cubes' run with `whole`):
+its answers agree with the search's optimum, a stop file ends it, it answers a top-down horizon the cubes have not,
+and the run leaves no process behind."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from kamicp import load_level
+from kamicp.board.rules import verify
+from kamicp.prover import distributed
+from kamicp.prover.config import SolveOptions
+from kamicp.prover.cube_task import WHOLE, CubeOutcome, WholeTask, run_whole
+from kamicp.prover.distributed import solve_cubes
+from kamicp.prover.outcome import EngineName, Outcome, Status
+from kamicp.prover.request import Budget, Request
+from kamicp.prover.solver import Free
+from kamicp.runtime.clock import Deadline
+from kamicp.runtime.pool import LocalPool
+from kamicp.runtime.store import Store
+from tests.helpers import HARD, LEVELS, known_optima
+
+
+def task(horizon: int, stop_file: Path, seconds: float = 120.0) -> WholeTask:
+    options = SolveOptions()
+    return WholeTask(horizon, Deadline.after(seconds).portable(), 0, options.model, options.cpsat, str(stop_file))
+
+
+@pytest.mark.parametrize("name", ["tri-24b4c-s104", "squ-14b4c-s301"])
+def test_the_whole_horizon_refutes_below_the_optimum_and_solves_at_it(name: str, tmp_path: Path) -> None:
+    level = load_level(LEVELS / f"{name}.json")
+    optimum = known_optima()[name]["optimum"]
+    below = run_whole(level, task(optimum - 1, tmp_path / "stop"))
+    assert (below.key, below.outcome, below.by) == (WHOLE, CubeOutcome.REFUTED, EngineName.CPSAT)
+    at = run_whole(level, task(optimum, tmp_path / "stop"))
+    assert at.outcome == CubeOutcome.SOLVED and len(at.moves) <= optimum
+    verify(level, at.moves, max_moves=optimum)
+
+
+def test_a_stop_file_ends_the_whole_horizon_as_unknown(tmp_path: Path) -> None:
+    level = load_level(HARD / "gen-tri-110b5c-mirror-proper-s705.json")  # horizon 11: CP-SAT needs many minutes
+    (tmp_path / "stop").touch()
+    t0 = time.monotonic()
+    answer = run_whole(level, task(11, tmp_path / "stop"))
+    assert answer.outcome == CubeOutcome.UNKNOWN and time.monotonic() - t0 < 60
+
+
+def stalled_cube(level, cube_task):  # noqa: ANN001 - the cubes' task, made to miss the run's deadline
+    time.sleep(600)
+    return distributed.run_cube(level, cube_task)
+
+
+def test_the_whole_task_answers_a_top_down_horizon_the_cubes_do_not(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    level = load_level(LEVELS / "tri-32b5c-s106.json")  # bound 6, best plan 8 after `prepare`
+    optimum = known_optima()["tri-32b5c-s106"]["optimum"]
+    monkeypatch.setattr(distributed, "run_cube", stalled_cube)  # (inherited by the pool's forked workers)
+    t0 = time.monotonic()
+    with LocalPool(2) as pool, Store(tmp_path / "proofs.db") as store:
+        run = solve_cubes(Request(level, Free(), Budget.start(300)), pool, parent_pivot=False, whole=True,
+                          store=store)
+        workers = [p.pid for ex in pool.executors for p in (ex._processes or {}).values()]
+    assert time.monotonic() - t0 < 200
+    assert run.result.status == Status.OPTIMAL and run.result.optimum == optimum
+    verify(level, run.result.moves, max_moves=optimum)
+    top = run.horizons[-1]
+    assert top.outcome == Outcome.INFEASIBLE and top.horizon == optimum - 1
+    assert top.whole is not None and top.whole.by == EngineName.CPSAT
+    assert WHOLE not in top.counts()
+    cubes = [a for a in top.answers if a.key != WHOLE]  # no cube's task answered (they stall): the parent's bound only
+    assert all(a.by == EngineName.BOUND and a.worker == "parent" for a in cubes) and len(cubes) < top.cubes
+    assert all(not Path(f"/proc/{pid}").exists() for pid in workers), "pool workers left behind"
+    with LocalPool(2) as pool, Store(tmp_path / "proofs.db") as store:  # a rerun: the refutation from the store
+        again = solve_cubes(Request(level, Free(), Budget.start(300)), pool, parent_pivot=False, whole=True,
+                            store=store)
+    assert again.result.optimum == optimum and again.reused == 1  # (the whole refutation; the plan is prepared)
+    [h] = again.horizons
+    assert h.horizon == optimum - 1 and h.counts() == {} and h.whole is not None and h.whole.source == "store"
+
+
+def test_without_two_workers_there_is_no_whole_task() -> None:
+    level = load_level(LEVELS / "tri-24b4c-s104.json")
+    with LocalPool(1) as pool:
+        run = solve_cubes(Request(level, Free(), Budget.start(120)), pool, parent_pivot=False, whole=True)
+    assert run.result.optimum == known_optima()["tri-24b4c-s104"]["optimum"]
+    assert all(a.key != WHOLE for h in run.horizons for a in h.answers)
+
+
+def test_the_cube_summary_names_the_whole_answer() -> None:
+    from kamicp.cli.distributed import _counts_text
+    from kamicp.prover.cube_task import CubeAnswer
+
+    cubes = [CubeAnswer("3=A", 9, CubeOutcome.REFUTED, EngineName.SEARCH)]
+    whole = CubeAnswer(WHOLE, 9, CubeOutcome.REFUTED, EngineName.CPSAT, seconds=12.34)
+    h = distributed.HorizonCubes(9, 1, 40, 40, (*cubes, whole), Outcome.INFEASIBLE)
+    assert _counts_text(h) == ("1 refuted of 40 (1 by search); "
+                               "the whole horizon refuted by CP-SAT beside them (in 12.3 s)")
+    assert h.to_dict()["whole"]["outcome"] == "refuted" and h.to_dict()["counts"] == {"search": 1}
