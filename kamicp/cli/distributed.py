@@ -32,7 +32,7 @@ from kamicp.prover.distributed import (
     dask_client,
     solve_cubes,
 )
-from kamicp.prover.long_proof import first_for, local_workers, solve_long
+from kamicp.prover.long_proof import after_race, first_for, local_workers, solve_long, with_race
 from kamicp.prover.outcome import EngineName, Result, Status
 from kamicp.prover.request import Request
 from kamicp.render.safe import printable
@@ -193,7 +193,7 @@ def solve_on_dask(request: Request, settings: DaskSettings, *, progress: bool) -
                 return DistributedResult(replace(quick, seconds=deadline.elapsed()), (), 0,
                                      reused=None if store is None else 0)
         try:
-            return _on_cluster(request, settings, store, progress=progress)
+            return _on_cluster(request, settings, store, progress=progress, quick=quick)
         except ClusterLost as e:
             kept = f"; the cube answers proven so far are in {printable(settings.store)}: the same command " \
                 "resumes from them" if settings.store else ""
@@ -209,8 +209,9 @@ def solve_on_dask(request: Request, settings: DaskSettings, *, progress: bool) -
             raise Interrupted(quick, signal_of(e)) from None
 
 
-def _on_cluster(request: Request, settings: DaskSettings, store: Store | None, *, progress: bool
-                ) -> DistributedResult:
+def _on_cluster(request: Request, settings: DaskSettings, store: Store | None, *, progress: bool,
+                quick: Result | None = None) -> DistributedResult:
+    """The distributed proof on the cluster, taking what the race before it (`quick`) found and proved."""
     deadline = request.budget.deadline
     with dask_client(settings.address, settings.workers, deadline.limit()) as client, _bar(progress) as bar:
         link = dashboard_link(client)
@@ -218,7 +219,10 @@ def _on_cluster(request: Request, settings: DaskSettings, store: Store | None, *
             err.print(f"Dask dashboard: {link}", markup=False, highlight=False)
         # (the cubes' own clock starts now; STOP_RESERVE is kept for closing the client and the cluster)
         cubes = request.but(deadline=deadline.within(None).later(-STOP_RESERVE))
-        return solve_cubes(cubes, client, depth=settings.depth, store=store, progress=bar)
+        # (the race runs only before a LocalCluster, of settings.workers one-thread workers)
+        run = solve_cubes(cubes, client, depth=settings.depth, store=store, progress=bar,
+                          **after_race(quick, max(1, settings.workers), cubes.budget.deadline.left()))
+        return replace(run, result=with_race(run.result, quick))
 
 
 def _counts_text(h: HorizonCubes) -> str:

@@ -25,8 +25,8 @@ from kamicp.prover.watch import Snapshot, Watch, Watcher, ticking, watcher_of
 from kamicp.runtime.pool import LocalPool
 from kamicp.runtime.store import Store
 
-__all__ = ["CUBE_ENGINE", "FIRST", "FIRST_WITH_STORE", "MIN_LEFT", "first_for", "local_workers", "open_first",
-           "solve_long"]
+__all__ = ["CUBE_ENGINE", "FIRST", "FIRST_WITH_STORE", "MIN_LEFT", "after_race", "first_for", "local_workers",
+           "open_first", "solve_long", "with_race"]
 
 FIRST = 20.0  # seconds of the single-machine race before the cubes (benchmarks/topics/distributed.md)
 FIRST_WITH_STORE = 3.0  # ... with a store: a resumable proof asked for, its units saved from the start
@@ -72,11 +72,9 @@ and two workers or more, each top-down horizon also by CP-SAT whole on one worke
         watcher.update(phase="cubes", lower=quick.lower_bound, upper=quick.upper_bound)
     try:
         with LocalPool(workers) as pool, ticking(watcher):
-            hint = quick.moves if quick is not None else ()
             run = solve_cubes(cubes, pool, depth=depth, store=store, progress=_reporting(watcher, progress),
-                              hint=hint, parent_pivot=False,  # (each child's solve bounds itself, in parallel)
-                              refuted=() if quick is None else _refuted(quick),
-                              open_first=open_first(quick, workers, deadline.left()), whole=whole)
+                              parent_pivot=False,  # (each child's solve bounds itself, in parallel)
+                              **after_race(quick, workers, deadline.left()), whole=whole)
     except CubesInterrupted as e:
         if e.result is None and quick is not None:  # (interrupted before the cubes' loop knew its bounds)
             raise CubesInterrupted(quick, e.signal, e.saved) from None
@@ -85,6 +83,14 @@ and two workers or more, each top-down horizon also by CP-SAT whole on one worke
     if watcher is not None:
         finished(watcher, run.result)
     return run
+
+
+def after_race(quick: Result | None, workers: int, left: float) -> dict:
+    """What the cubes take from a race run before them (`solve_cubes`' arguments): its plan (`hint`), the
+    horizons it refuted (`refuted`), and whether its estimate sends them to the open horizon first."""
+    if quick is None:
+        return {}
+    return {"hint": quick.moves, "refuted": _refuted(quick), "open_first": open_first(quick, workers, left)}
 
 
 def open_first(quick: Result | None, workers: int, left: float) -> bool:

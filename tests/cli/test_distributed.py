@@ -252,6 +252,17 @@ def test_cli_dask_local_time_limit_counts_the_cluster(limit: float) -> None:
     assert took < limit + 1.5, took  # (on main: 10.1 s for 5)
 
 
+def test_cli_dask_local_cubes_start_from_what_the_race_proved() -> None:
+    """The race before a LocalCluster refutes horizon 8 of s700 (the search: 0.1 s); the cubes take its proof
+    row (and its plan) and start above it, where they once started from the root bound again (8..10)."""
+    hard = HARD / "gen-tri-60b5c-proper-s700.json"
+    res = CliRunner().invoke(app, ["solve", str(hard), "--dask", "local", "--time-limit", "10", "--json"])
+    data = json.loads(res.stdout)
+    rows = {p["steps"]: (p["outcome"], p["engine"]) for p in data["proof"]}
+    assert rows[8] == ("infeasible", "search") and data["lower_bound"] >= 9, rows
+    assert all(h["horizon"] >= 9 for h in data["cubes"])
+
+
 @pytest.mark.slow
 def test_cli_rerun_prints_every_cube_from_the_store(tmp_path) -> None:
     runner = CliRunner()
