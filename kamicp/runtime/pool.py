@@ -10,6 +10,7 @@ worker"), and the next `map` starts a fresh executor, so the caller sends those 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -146,3 +147,18 @@ class LocalPool:
         procs = list((getattr(executor, "_processes", None) or {}).values())
         executor.shutdown(wait=False, cancel_futures=True)
         stop(procs, STOP_WAIT)
+        _unblock(executor)
+
+
+def _unblock(executor: ProcessPoolExecutor) -> None:
+    """Once its workers are killed, let the executor's manager thread (which the interpreter joins at exit) end:
+    a result a killed worker half sent would keep its read waiting while this process holds the pipe's writing
+    end, and tasks queued for killed workers would keep the queue's feeder thread joined. (A session's CI run
+    once hung at exit after an interrupted long proof; these are the two waits that can outlive the workers.)"""
+    results, calls = getattr(executor, "_result_queue", None), getattr(executor, "_call_queue", None)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()  # (the read then ends: the pool reads as broken, as when a worker dies)
+    if calls is not None:
+        calls.cancel_join_thread()

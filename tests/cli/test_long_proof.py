@@ -31,7 +31,18 @@ def cubes_in_a_process(level: str, store, stdout: int, *more: str) -> subprocess
     """`solve LEVEL --store STORE --workers 2` in a process of its own, sent to the cubes at once."""
     return subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
                              "--store", str(store), "--workers", "2", *more],
-                            stdout=stdout, stderr=subprocess.PIPE, text=True, env={**os.environ, **CUBES_AT_ONCE})
+                            stdout=stdout, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **CUBES_AT_ONCE, "PYTHONFAULTHANDLER": "1"})  # (see `ended`)
+
+
+def ended(proc: subprocess.Popen, timeout: float) -> str:
+    """The process's stderr once it has ended; if it has not within `timeout` s, a failure that shows where each of
+    its threads waits (SIGABRT: the fault handler's dump)."""
+    try:
+        return proc.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        pytest.fail(f"the process did not end within {timeout} s; its threads:\n{proc.communicate(timeout=30)[1]}")
 
 
 def until_answered(proc: subprocess.Popen, store, cubes: int) -> None:
@@ -83,7 +94,7 @@ def test_stopped_mid_run_leaves_no_process_and_resumes(tmp_path, sig: int) -> No
         family = psutil.Process(proc.pid).children(recursive=True)
         assert family, proc.poll()  # the pool's worker processes
         proc.send_signal(sig)
-        _, stderr = proc.communicate(timeout=30)
+        stderr = ended(proc, 30)
     finally:
         if proc.poll() is None:
             proc.kill()
