@@ -23,6 +23,7 @@ from kamicp.prover.prior import After
 from kamicp.prover.request import Budget, Request
 from kamicp.prover.solver import Free, solve_after
 from kamicp.runtime.clock import Deadline
+from kamicp.runtime.pool import flag_raised
 
 # The children's own upper bound: the greedy alone; the beam and rollouts (up to 2 s + 4 s) would cost more
 # per cube than most cubes' proofs.
@@ -62,15 +63,15 @@ class CubeTask:
 class WholeTask:
     """The whole horizon's question, beside its cubes: can the level be solved within `horizon` moves? Answered
     by CP-SAT (`model`, `cpsat`: the parent's options) on one worker until `deadline` (as in CubeTask), or until
-    the file `stop_file` exists: the parent made it when the cubes answered the horizon first. (A file, so a
-    local pool only: Dask's workers on other machines would not see it.)"""
+    the pool raises its stop flag `flag` (the cubes answered the horizon first): a local pool's worker only
+    (kamicp.runtime.pool.flag_raised)."""
 
     horizon: int
     deadline: float | None
     seed: int
     model: ModelOptions
     cpsat: CpSatOptions
-    stop_file: str
+    flag: int
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ def run_whole(level: Level, task: WholeTask) -> CubeAnswer:
     t0, c0 = time.monotonic(), _cpu()
     regions = regions_of(level)
     engine = CpSatEngine(regions, workers=1, seed=task.seed, model=task.model, cpsat=task.cpsat, monotone=True)
-    out = engine.horizon(task.horizon, Deadline.resumed(task.deadline), lambda: os.path.exists(task.stop_file))
+    out = engine.horizon(task.horizon, Deadline.resumed(task.deadline), lambda: flag_raised(task.flag))
     outcome = {Outcome.INFEASIBLE: CubeOutcome.REFUTED, Outcome.FEASIBLE: CubeOutcome.SOLVED}.get(
         out.outcome, CubeOutcome.UNKNOWN)
     moves = () if out.plan is None else to_moves(regions, out.plan)

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shutil
-import tempfile
 import time
 import uuid
 import warnings
@@ -176,7 +174,7 @@ class DistributedRun:
         check_depth(depth)
         # the top-down horizons also by CP-SAT whole on one worker of a local pool (two workers or more)
         self.whole = whole and isinstance(client, LocalPool) and client.workers >= 2
-        self.stops: str | None = None  # the folder of the whole tasks' stop files (made when first needed)
+        self.whole_flag: int | None = None  # the stop flag of the whole horizon's task in flight
         self.best_len: int | None = None  # the best solution's length (the top-down horizon is one less)
         self.refuted_before = refuted  # horizons proven infeasible before (the race's): the loop stops above them
         self.open_first = open_first  # the open horizon bottom-up before the loop goes top-down
@@ -228,9 +226,6 @@ class DistributedRun:
         except BaseException:
             self._cancel()
             raise
-        finally:
-            if self.stops is not None:
-                shutil.rmtree(self.stops, ignore_errors=True)
         return DistributedResult(result, tuple(self.horizons), self.workers, self.prepare_seconds, self._reused(),
                                  "local" if isinstance(self.client, LocalPool) else "dask")
 
@@ -408,25 +403,23 @@ class DistributedRun:
             return Outcome.UNKNOWN, None
         finally:
             if first is not None:
-                self._stop_whole(top)
+                self._stop_whole()
         return (Outcome.INFEASIBLE if len(answers) == total else Outcome.UNKNOWN), None
 
     def _submit_whole(self, top: int) -> Any:
-        """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), with its stop file's path."""
-        if self.stops is None:
-            self.stops = tempfile.mkdtemp(prefix="kamicp-whole-")
+        """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), with its stop flag."""
+        self.whole_flag = self.client.new_flag()
         task = WholeTask(top, self.deadline.portable(), self.seed, self.options.model, self.options.cpsat,
-                         f"{self.stops}/stop-{top}")
+                         self.whole_flag)
         [fut] = self.client.map(run_whole, [self.shared], [task], pure=False,
                                 key=[f"kamicp-whole-{self.run_id}-{top}"])
         self.futures.append(fut)
         return fut
 
-    def _stop_whole(self, top: int) -> None:
-        """Tell the whole horizon's task to stop (its CP-SAT polls the file), if it still runs."""
-        assert self.stops is not None
-        with open(f"{self.stops}/stop-{top}", "w"):
-            pass
+    def _stop_whole(self) -> None:
+        """Tell the whole horizon's task to stop (its CP-SAT polls the flag), if it still runs."""
+        assert self.whole_flag is not None
+        self.client.raise_flag(self.whole_flag)
 
     def _whole_answer(self, fut: Any, answers: list[CubeAnswer]) -> tuple[Outcome, tuple[Move, ...] | None] | None:
         """The whole horizon's answer: refuted (the horizon is), solved (its solution), or None (unknown: the

@@ -80,8 +80,19 @@ class Completed:
             yield batch
 
 
-def _start_worker(parent: int) -> None:
+FLAGS = 64  # stop flags of a pool (kept by the tasks that poll one; reused round the ring)
+_flags: Any = None  # in a worker process: its pool's stop flags (shared memory inherited at the fork)
+
+
+def _start_worker(parent: int, flags: Any) -> None:
+    global _flags
     die_with(parent)
+    _flags = flags
+
+
+def flag_raised(flag: int) -> bool:
+    """In a pool's worker: has the pool raised this stop flag (`LocalPool.raise_flag`)? (False elsewhere.)"""
+    return _flags is not None and bool(_flags[flag])
 
 
 class LocalPool:
@@ -92,11 +103,14 @@ class LocalPool:
         self.status = "running"
         self.scheduler = SimpleNamespace(address=f"local pool of {workers}")
         self.executors: list[ProcessPoolExecutor] = []
+        # (made before any worker is forked, so that every worker shares them)
+        self.flags = multiprocessing.get_context("fork").Array("b", FLAGS, lock=False)
+        self.next_flag = 0
         self.executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
         executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                       initializer=_start_worker, initargs=(os.getpid(),))
+                                       initializer=_start_worker, initargs=(os.getpid(), self.flags))
         self.executors.append(executor)
         return executor
 
@@ -125,6 +139,16 @@ class LocalPool:
             self._stop(self.executor)
             self.executor = self._start()
             return self.executor.submit(fn, *args)
+
+    def new_flag(self) -> int:
+        """A stop flag, lowered, for a task that polls it (`flag_raised` in the worker) to end early."""
+        flag, self.next_flag = self.next_flag, (self.next_flag + 1) % FLAGS
+        self.flags[flag] = 0
+        return flag
+
+    def raise_flag(self, flag: int) -> None:
+        """Tell the task polling `flag` to stop (a running task cannot be cancelled: it ends itself)."""
+        self.flags[flag] = 1
 
     def cancel(self, futures: Iterable[PoolFuture]) -> None:
         """Cancel the tasks not yet started (a running one ends with its own deadline, or at `close`)."""

@@ -1,6 +1,6 @@
 """The whole horizon by CP-SAT beside its cubes (kamicp.prover.cube_task.run_whole, the cubes' run with `whole`):
-its answers agree with the search's optimum, a stop file ends it, it answers a top-down horizon the cubes have not,
-and the run leaves no process behind."""
+its answers agree with the search's optimum, the pool's stop flag ends it, it answers a top-down horizon the cubes
+have not, and the run leaves no process behind."""
 
 from __future__ import annotations
 
@@ -24,27 +24,31 @@ from kamicp.runtime.store import Store
 from tests.helpers import HARD, LEVELS, known_optima
 
 
-def task(horizon: int, stop_file: Path, seconds: float = 120.0) -> WholeTask:
+def task(horizon: int, flag: int = 0, seconds: float = 120.0) -> WholeTask:
     options = SolveOptions()
-    return WholeTask(horizon, Deadline.after(seconds).portable(), 0, options.model, options.cpsat, str(stop_file))
+    return WholeTask(horizon, Deadline.after(seconds).portable(), 0, options.model, options.cpsat, flag)
 
 
 @pytest.mark.parametrize("name", ["tri-24b4c-s104", "squ-14b4c-s301"])
-def test_the_whole_horizon_refutes_below_the_optimum_and_solves_at_it(name: str, tmp_path: Path) -> None:
+def test_the_whole_horizon_refutes_below_the_optimum_and_solves_at_it(name: str) -> None:
     level = load_level(LEVELS / f"{name}.json")
     optimum = known_optima()[name]["optimum"]
-    below = run_whole(level, task(optimum - 1, tmp_path / "stop"))
+    below = run_whole(level, task(optimum - 1))  # (outside a pool no flag is ever raised)
     assert (below.key, below.outcome, below.by) == (WHOLE, CubeOutcome.REFUTED, EngineName.CPSAT)
-    at = run_whole(level, task(optimum, tmp_path / "stop"))
+    at = run_whole(level, task(optimum))
     assert at.outcome == CubeOutcome.SOLVED and len(at.moves) <= optimum
     verify(level, at.moves, max_moves=optimum)
 
 
-def test_a_stop_file_ends_the_whole_horizon_as_unknown(tmp_path: Path) -> None:
+def test_the_pools_stop_flag_ends_the_whole_horizon_as_unknown() -> None:
     level = load_level(HARD / "gen-tri-110b5c-mirror-proper-s705.json")  # horizon 11: CP-SAT needs many minutes
-    (tmp_path / "stop").touch()
     t0 = time.monotonic()
-    answer = run_whole(level, task(11, tmp_path / "stop"))
+    with LocalPool(1) as pool:
+        flag = pool.new_flag()
+        [fut] = pool.map(run_whole, [level], [task(11, flag)])
+        time.sleep(1.0)  # (the task under way: the flag is raised while it runs)
+        pool.raise_flag(flag)
+        answer = fut.result(timeout=60)
     assert answer.outcome == CubeOutcome.UNKNOWN and time.monotonic() - t0 < 60
 
 
