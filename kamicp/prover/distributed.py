@@ -286,6 +286,7 @@ class DistributedRun:
         """Refute horizon `steps` by its cubes (INFEASIBLE), or find a solution within it (FEASIBLE, with its
         moves), or run out of time (UNKNOWN). (The run's own deadline is the loop's.)"""
         assert self.prepared is not None
+        self.name = EngineName.CUBES  # (the proof row's engine: CP-SAT's when the whole task answers)
         cubes = enumerate_cubes(self.prepared.regions, min(self.depth, steps), self.options.search.cube_order)
         if cubes.shorter is not None:  # a solution shorter than the cubes: they would not cover it
             self.found_by = EngineName.CUBES
@@ -429,6 +430,7 @@ class DistributedRun:
             return None
         answers.append(answer)
         self._record(answer)
+        self.name = EngineName.CPSAT
         if answer.outcome == CubeOutcome.SOLVED:
             self.found_by = EngineName.CPSAT
             return Outcome.FEASIBLE, answer.moves

@@ -70,6 +70,8 @@ def test_the_whole_task_answers_a_top_down_horizon_the_cubes_do_not(monkeypatch:
     assert time.monotonic() - t0 < 200
     assert run.result.status == Status.OPTIMAL and run.result.optimum == optimum
     verify(level, run.result.moves, max_moves=optimum)
+    rows = {h.steps: (h.outcome, h.engine) for h in run.result.proof}
+    assert rows[optimum - 1] == (Outcome.INFEASIBLE, EngineName.CPSAT)  # (the proof row names who refuted it)
     top = run.horizons[-1]
     assert top.outcome == Outcome.INFEASIBLE and top.horizon == optimum - 1
     assert top.whole is not None and top.whole.by == EngineName.CPSAT
