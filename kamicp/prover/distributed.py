@@ -62,6 +62,11 @@ __all__ = ["CUBE_OPTIONS", "CubeAnswer", "CubeOutcome", "CubeProgress", "CubeSou
 CubeProgress = Callable[[int, int, int], None]  # (horizon, cubes answered, cubes in the horizon)
 WINDOW = 256  # cube tasks in flight at most (at least 8 per worker thread)
 RETRIES = 3  # a cube whose task is lost with a worker is sent again this many times
+# CP-SAT beside the cubes starts once the horizon's cubes have run this long and less than half of them are
+# answered (benchmarks/topics/harder-set.md, "CP-SAT beside the cubes": s700's and s702's top-down horizons took
+# the cubes 25-50 s, where CP-SAT beside them from the start cost 1.5-1.7x; s705's would take them hours)
+WHOLE_AFTER = 30.0
+WHOLE_CHECK = 1.0  # seconds between two looks at that rule while no cube answers
 
 
 class CubesInterrupted(Interrupted):
@@ -360,19 +365,24 @@ class DistributedRun:
         """Send the cubes as tasks, a window at a time (so a deadline or a solved cube stops the run without
         tens of thousands of tasks to send and cancel), and take their answers as they come (each recorded
         at once) until one is solved (its solution: the cube's moves, then the child's) or unknown, all are
-        refuted, or the deadline. With `whole`, the whole horizon's CP-SAT task first (it then holds one
-        worker), whose refutation or solution answers the horizon too; it is stopped when the cubes answer."""
+        refuted, or the deadline. With `whole`, the whole horizon's CP-SAT task joins when the cubes are slow
+        (`_whole_due`; it then holds one worker): its refutation or solution answers the horizon too; it is
+        stopped when the cubes answer."""
         assert self.prepared is not None
         as_completed = _as_completed(self.client)
         self.workers = len(self.client.nthreads())
-        window = max(self.window, 8 * self.workers)
+        # (when CP-SAT may join, one cube queued beyond the workers and refilled at once: it waits behind few)
+        window = self.workers + 1 if whole else max(self.window, 8 * self.workers)
+        refill = window if whole else window // 2
         left = self.deadline.limit()
-        first = self._submit_whole(top) if whole else None
+        first, started, before = None, time.monotonic(), len(answers)
         queue, in_flight = iter(todo), window
-        done = as_completed([*([first] if first is not None else []), *self._submit(top, list(islice(queue, window)))],
-                            timeout=left)
+        done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
         try:
-            for batch in done.batches():
+            for batch in done.batches(every=WHOLE_CHECK) if whole else done.batches():
+                if whole and first is None and _whole_due(started, len(answers) - before, len(todo)):
+                    first = self._submit_whole(top)
+                    done.add(first)
                 for fut in batch:
                     if first is not None and fut.key == first.key:
                         if (found := self._whole_answer(fut, answers)) is not None:
@@ -393,7 +403,7 @@ class DistributedRun:
                         return Outcome.UNKNOWN, None
                     refuted = self.refuted_after if answer.after else self.refuted
                     refuted[answer.key] = max(top, refuted.get(answer.key, -1))
-                if in_flight < window // 2 and not self._past_deadline():
+                if in_flight < refill and not self._past_deadline():
                     more = self._submit(top, list(islice(queue, window - in_flight)))
                     in_flight += len(more)
                     done.update(more)
@@ -533,6 +543,12 @@ class DistributedRun:
                     yield tuple(Move(int(m["cell"]), str(m["color"])) for m in data["solution"])
                 except (KeyError, ValueError, TypeError) as e:
                     raise FormatError(f"a stored solution is malformed ({e!r})", source=str(self.store.path)) from None
+
+
+def _whole_due(started: float, answered: int, cubes: int) -> bool:
+    """Should CP-SAT join the horizon whole? Once its `cubes` tasks have run WHOLE_AFTER seconds since `started`
+    with fewer than half of them `answered` (the cubes alone would likely take as long again, or longer)."""
+    return time.monotonic() - started >= WHOLE_AFTER and answered < cubes / 2
 
 
 def _as_completed(client: Any) -> Callable[..., Any]:

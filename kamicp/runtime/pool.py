@@ -67,13 +67,16 @@ class Completed:
     def update(self, futures: Iterable[PoolFuture]) -> None:
         self.pending.update(futures)
 
-    def batches(self) -> Iterator[list[PoolFuture]]:
+    def batches(self, every: float | None = None) -> Iterator[list[PoolFuture]]:
+        """The futures done since the last batch; with `every`, an empty batch after `every` seconds with none
+        (so that the caller can act meanwhile)."""
         while self.pending:
             left = None if self.until is None else self.until - time.monotonic()
             if left is not None and left <= 0:
                 raise TimeoutError
-            done, _ = wait([f.inner for f in self.pending], timeout=left, return_when=FIRST_COMPLETED)
-            if not done:
+            timeout = every if left is None else left if every is None else min(left, every)
+            done, _ = wait([f.inner for f in self.pending], timeout=timeout, return_when=FIRST_COMPLETED)
+            if not done and timeout == left:
                 raise TimeoutError
             batch = [f for f in self.pending if f.inner in done]
             self.pending.difference_update(batch)

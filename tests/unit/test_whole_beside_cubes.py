@@ -13,7 +13,7 @@ from kamicp import load_level
 from kamicp.board.rules import verify
 from kamicp.prover import distributed
 from kamicp.prover.config import SolveOptions
-from kamicp.prover.cube_task import WHOLE, CubeOutcome, WholeTask, run_whole
+from kamicp.prover.cube_task import WHOLE, CubeOutcome, WholeTask, run_cube, run_whole
 from kamicp.prover.distributed import solve_cubes
 from kamicp.prover.outcome import EngineName, Outcome, Status
 from kamicp.prover.request import Budget, Request
@@ -52,9 +52,9 @@ def test_the_pools_stop_flag_ends_the_whole_horizon_as_unknown() -> None:
     assert answer.outcome == CubeOutcome.UNKNOWN and time.monotonic() - t0 < 60
 
 
-def stalled_cube(level, cube_task):  # noqa: ANN001 - the cubes' task, made to miss the run's deadline
-    time.sleep(600)
-    return distributed.run_cube(level, cube_task)
+def stalled_cube(level, cube_task):  # noqa: ANN001 - the cubes' task, made slow (some 30 cubes: minutes)
+    time.sleep(15)
+    return run_cube(level, cube_task)
 
 
 def test_the_whole_task_answers_a_top_down_horizon_the_cubes_do_not(monkeypatch: pytest.MonkeyPatch,
@@ -62,6 +62,7 @@ def test_the_whole_task_answers_a_top_down_horizon_the_cubes_do_not(monkeypatch:
     level = load_level(LEVELS / "tri-32b5c-s106.json")  # bound 6, best plan 8 after `prepare`
     optimum = known_optima()["tri-32b5c-s106"]["optimum"]
     monkeypatch.setattr(distributed, "run_cube", stalled_cube)  # (inherited by the pool's forked workers)
+    monkeypatch.setattr(distributed, "WHOLE_AFTER", 2.0)  # (CP-SAT joins once the cubes are this slow)
     t0 = time.monotonic()
     with LocalPool(2) as pool, Store(tmp_path / "proofs.db") as store:
         run = solve_cubes(Request(level, Free(), Budget.start(300)), pool, parent_pivot=False, whole=True,
@@ -76,8 +77,7 @@ def test_the_whole_task_answers_a_top_down_horizon_the_cubes_do_not(monkeypatch:
     assert top.outcome == Outcome.INFEASIBLE and top.horizon == optimum - 1
     assert top.whole is not None and top.whole.by == EngineName.CPSAT
     assert WHOLE not in top.counts()
-    cubes = [a for a in top.answers if a.key != WHOLE]  # no cube's task answered (they stall): the parent's bound only
-    assert all(a.by == EngineName.BOUND and a.worker == "parent" for a in cubes) and len(cubes) < top.cubes
+    assert len([a for a in top.answers if a.key != WHOLE]) < top.cubes  # (not all its cubes: CP-SAT answered it)
     assert all(not Path(f"/proc/{pid}").exists() for pid in workers), "pool workers left behind"
     with LocalPool(2) as pool, Store(tmp_path / "proofs.db") as store:  # a rerun: the refutation from the store
         again = solve_cubes(Request(level, Free(), Budget.start(300)), pool, parent_pivot=False, whole=True,
@@ -85,6 +85,24 @@ def test_the_whole_task_answers_a_top_down_horizon_the_cubes_do_not(monkeypatch:
     assert again.result.optimum == optimum and again.reused == 1  # (the whole refutation; the plan is prepared)
     [h] = again.horizons
     assert h.horizon == optimum - 1 and h.counts() == {} and h.whole is not None and h.whole.source == "store"
+
+
+def test_cubes_that_answer_quickly_get_no_whole_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(distributed, "WHOLE_AFTER", 60.0)  # (s106's horizon takes its cubes a few seconds)
+    level = load_level(LEVELS / "tri-32b5c-s106.json")
+    with LocalPool(2) as pool:
+        run = solve_cubes(Request(level, Free(), Budget.start(120)), pool, parent_pivot=False, whole=True)
+    assert run.result.optimum == known_optima()["tri-32b5c-s106"]["optimum"]
+    assert run.horizons and all(h.whole is None for h in run.horizons)
+
+
+@pytest.mark.parametrize(("seconds", "answered", "due"), [(10.0, 0, False), (40.0, 0, True), (40.0, 49, True),
+                                                         (40.0, 50, False)])
+def test_cp_sat_joins_slow_cubes_only(monkeypatch: pytest.MonkeyPatch, seconds: float, answered: int,
+                                      due: bool) -> None:
+    now = time.monotonic()
+    monkeypatch.setattr(distributed, "WHOLE_AFTER", 30.0)
+    assert distributed._whole_due(now - seconds, answered, 100) is due
 
 
 def test_without_two_workers_there_is_no_whole_task() -> None:
