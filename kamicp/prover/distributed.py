@@ -10,7 +10,7 @@ when it is cheap to refute). A cube whose child is solved gives a shorter soluti
 cube's moves, then the child's, replayed by the rules engine), and the next horizon is one below it;
 cubes refuted at a higher horizon stay refuted. Every answer is saved to the store (if any) as it
 arrives, so a rerun skips the cubes already refuted. On request (a local pool of two workers or more), a
-top-down horizon is also answered whole by CP-SAT on one worker beside its cubes, whichever answers first
+top-down horizon whose cubes are slow is also answered whole by CP-SAT on one worker beside them, whichever first
 (CP-SAT refutes some deep horizons far faster than the search's cubes: benchmarks/topics/harder-set.md).
 The optional extra `kamicp[dask]` is needed for a cluster.
 """
@@ -177,7 +177,7 @@ class DistributedRun:
                  hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = (),
                  open_first: bool = False, whole: bool = False) -> None:
         check_depth(depth)
-        # the top-down horizons also by CP-SAT whole on one worker of a local pool (two workers or more)
+        # slow top-down horizons also by CP-SAT whole on one worker of a local pool (two workers or more)
         self.whole = whole and isinstance(client, LocalPool) and client.workers >= 2
         self.whole_flag: int | None = None  # the stop flag of the whole horizon's task in flight
         self.best_len: int | None = None  # the best solution's length (the top-down horizon is one less)
@@ -600,7 +600,8 @@ def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store |
     `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it).
     `refuted`: horizons already proven infeasible (the race's proof rows), where the top-down loop stops.
     `open_first`: the open horizon (the lower bound) answered bottom-up before the loop goes top-down.
-    `whole`: on a local pool of two workers or more, each top-down horizon also by CP-SAT whole on one worker."""
+    `whole`: on a local pool of two workers or more, a top-down horizon whose cubes are slow (`_whole_due`) also by
+    CP-SAT whole on one worker."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
                           options=None if options is None else as_solve_options(options), window=window,

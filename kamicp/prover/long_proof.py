@@ -7,9 +7,9 @@ or a solution of the level resumes at once, without the race (what it holds is n
 The cubes go top-down from the best plan less one (its refutation is the whole proof), except that the open
 horizon (the race's lower bound) comes first, bottom-up, when the race's estimate of it fits in the time left:
 each horizon costs the search 100-500x the one below (benchmarks/topics/harder-set.md), so the cheap one raises
-the bound where the top one would not finish. On two cores or more, each top-down horizon is also answered whole
-by CP-SAT on one of the pool's workers, beside its cubes (the race's road to the proof: CP-SAT refutes some
-top horizons that the search's cubes would take hours over).
+the bound where the top one would not finish. On two cores or more, a top-down horizon whose cubes are slow is also
+answered whole by CP-SAT on one of the pool's workers, beside its cubes (the race's road to the proof: CP-SAT
+refutes some top horizons that the search's cubes would take hours over).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
     """A shortest solution of a Kami `request` and its proof: the race for `first` seconds (default
     `first_for(store)`; no race when the store holds units of this level), then cubes of `depth` moves on
     `workers` local processes, each cube answered by `engine`, all within the request's deadline; with `whole`
-and two workers or more, each top-down horizon also by CP-SAT whole on one worker. A result
+and two workers or more, a top-down horizon whose cubes are slow also by CP-SAT whole on one worker. A result
     with no horizons and `workers` 0 is the race's own answer (the level was settled, or too little time
     was left for the cubes)."""
     deadline, watch = request.budget.deadline, request.budget.watch
