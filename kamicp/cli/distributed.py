@@ -225,7 +225,8 @@ def _on_cluster(request: Request, settings: DaskSettings, store: Store | None, *
         return replace(run, result=with_race(run.result, quick))
 
 
-def _counts_text(h: HorizonCubes) -> str:
+def counts_text(h: HorizonCubes) -> str:
+    """A horizon's line of the cube summary: its cubes by how they were answered, and CP-SAT's whole answer."""
     counts = h.counts()
     refuted = sum(v for k, v in counts.items() if k not in ("solved", "unknown"))
     parts = [f"{counts[k]} by {k}" for k in ("bound", "search", "cpsat") if k in counts]
@@ -266,7 +267,7 @@ def print_cubes(level: Level, result: DistributedResult, *, verbose: bool) -> No
         summary.add_column(name, justify="right" if right else "left")
     for h in result.horizons:
         summary.add_row(f"≤ {h.horizon}", str(h.depth), f"{h.cubes} ({h.sequences} move sequences)",
-                        _counts_text(h), {"infeasible": "refuted", "feasible": "solved"}.get(str(h.outcome), "unknown"))
+                        counts_text(h), {"infeasible": "refuted", "feasible": "solved"}.get(str(h.outcome), "unknown"))
     out.print(summary)
     tasks = [a for h in result.horizons for a in h.answers if a.source == "task" and a.worker != "parent"]
     if tasks:

@@ -366,7 +366,7 @@ class DistributedRun:
         tens of thousands of tasks to send and cancel), and take their answers as they come (each recorded
         at once) until one is solved (its solution: the cube's moves, then the child's) or unknown, all are
         refuted, or the deadline. With `whole`, the whole horizon's CP-SAT task joins when the cubes are slow
-        (`_whole_due`; it then holds one worker): its refutation or solution answers the horizon too; it is
+        (`whole_due`; it then holds one worker): its refutation or solution answers the horizon too; it is
         stopped when the cubes answer."""
         assert self.prepared is not None
         as_completed = _as_completed(self.client)
@@ -380,7 +380,7 @@ class DistributedRun:
         done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
         try:
             for batch in done.batches(every=WHOLE_CHECK) if whole else done.batches():
-                if whole and first is None and _whole_due(started, len(answers) - before, len(todo)):
+                if whole and first is None and whole_due(started, len(answers) - before, len(todo)):
                     first = self._submit_whole(top)
                     done.add(first)
                 for fut in batch:
@@ -545,7 +545,7 @@ class DistributedRun:
                     raise FormatError(f"a stored solution is malformed ({e!r})", source=str(self.store.path)) from None
 
 
-def _whole_due(started: float, answered: int, cubes: int) -> bool:
+def whole_due(started: float, answered: int, cubes: int) -> bool:
     """Should CP-SAT join the horizon whole? Once its `cubes` tasks have run WHOLE_AFTER seconds since `started`
     with fewer than half of them `answered` (the cubes alone would likely take as long again, or longer)."""
     return time.monotonic() - started >= WHOLE_AFTER and answered < cubes / 2
@@ -600,7 +600,7 @@ def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store |
     `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it).
     `refuted`: horizons already proven infeasible (the race's proof rows), where the top-down loop stops.
     `open_first`: the open horizon (the lower bound) answered bottom-up before the loop goes top-down.
-    `whole`: on a local pool of two workers or more, a top-down horizon whose cubes are slow (`_whole_due`) also by
+    `whole`: on a local pool of two workers or more, a top-down horizon whose cubes are slow (`whole_due`) also by
     CP-SAT whole on one worker."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,

@@ -102,7 +102,7 @@ def test_cp_sat_joins_slow_cubes_only(monkeypatch: pytest.MonkeyPatch, seconds: 
                                       due: bool) -> None:
     now = time.monotonic()
     monkeypatch.setattr(distributed, "WHOLE_AFTER", 30.0)
-    assert distributed._whole_due(now - seconds, answered, 100) is due
+    assert distributed.whole_due(now - seconds, answered, 100) is due
 
 
 def test_without_two_workers_there_is_no_whole_task() -> None:
@@ -114,12 +114,12 @@ def test_without_two_workers_there_is_no_whole_task() -> None:
 
 
 def test_the_cube_summary_names_the_whole_answer() -> None:
-    from kamicp.cli.distributed import _counts_text
+    from kamicp.cli.distributed import counts_text
     from kamicp.prover.cube_task import CubeAnswer
 
     cubes = [CubeAnswer("3=A", 9, CubeOutcome.REFUTED, EngineName.SEARCH)]
     whole = CubeAnswer(WHOLE, 9, CubeOutcome.REFUTED, EngineName.CPSAT, seconds=12.34)
     h = distributed.HorizonCubes(9, 1, 40, 40, (*cubes, whole), Outcome.INFEASIBLE)
-    assert _counts_text(h) == ("1 refuted of 40 (1 by search); "
+    assert counts_text(h) == ("1 refuted of 40 (1 by search); "
                                "the whole horizon refuted by CP-SAT beside them (in 12.3 s)")
     assert h.to_dict()["whole"]["outcome"] == "refuted" and h.to_dict()["counts"] == {"search": 1}
