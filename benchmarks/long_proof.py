@@ -43,7 +43,7 @@ def measure(mode: str, path: str, engine: str, time_limit: float, workers: int =
             cube_engine: str = "search", whole: bool = True) -> dict:
     t0, c0 = time.monotonic(), _cpu()
     request = _request(path, engine, time_limit)
-    cubes = 0
+    cubes = by_whole = 0
     if workers:
         run = solve_long(request, workers=workers, first=first, engine=cube_engine, whole=whole)
         res, cubes = run.result, sum(h.cubes for h in run.horizons)
@@ -52,7 +52,7 @@ def measure(mode: str, path: str, engine: str, time_limit: float, workers: int =
         res = request.solve()
     return {"mode": mode, "workers": workers, "status": str(res.status), "optimum": res.optimum,
             "lower": res.lower_bound, "upper": res.upper_bound, "wall": time.monotonic() - t0,
-            "cpu": _cpu() - c0, "cubes": cubes, "by_whole": by_whole if workers else 0}
+            "cpu": _cpu() - c0, "cubes": cubes, "by_whole": by_whole}
 
 
 def table(records: list[dict]) -> str:

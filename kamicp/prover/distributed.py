@@ -179,7 +179,6 @@ class DistributedRun:
         check_depth(depth)
         # slow top-down horizons also by CP-SAT whole on one worker of a local pool (two workers or more)
         self.whole = whole and isinstance(client, LocalPool) and client.workers >= 2
-        self.whole_flag: int | None = None  # the stop flag of the whole horizon's task in flight
         self.best_len: int | None = None  # the best solution's length (the top-down horizon is one less)
         self.refuted_before = refuted  # horizons proven infeasible before (the race's): the loop stops above them
         self.open_first = open_first  # the open horizon bottom-up before the loop goes top-down
@@ -375,13 +374,13 @@ class DistributedRun:
         window = self.workers + 1 if whole else max(self.window, 8 * self.workers)
         refill = window if whole else window // 2
         left = self.deadline.limit()
-        first, started, before = None, time.monotonic(), len(answers)
+        first, flag, started, before = None, 0, time.monotonic(), len(answers)
         queue, in_flight = iter(todo), window
         done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
         try:
             for batch in done.batches(every=WHOLE_CHECK) if whole else done.batches():
                 if whole and first is None and whole_due(started, len(answers) - before, len(todo)):
-                    first = self._submit_whole(top)
+                    first, flag = self._submit_whole(top)
                     done.add(first)
                 for fut in batch:
                     if first is not None and fut.key == first.key:
@@ -413,24 +412,18 @@ class DistributedRun:
         except TimeoutError:  # the deadline
             return Outcome.UNKNOWN, None
         finally:
-            if first is not None:
-                self._stop_whole()
+            if first is not None:  # (its CP-SAT polls the flag: stopped if it still runs)
+                self.client.raise_flag(flag)
         return (Outcome.INFEASIBLE if len(answers) == total else Outcome.UNKNOWN), None
 
-    def _submit_whole(self, top: int) -> Any:
-        """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), with its stop flag."""
-        self.whole_flag = self.client.new_flag()
-        task = WholeTask(top, self.deadline.portable(), self.seed, self.options.model, self.options.cpsat,
-                         self.whole_flag)
+    def _submit_whole(self, top: int) -> tuple[Any, int]:
+        """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), and its stop flag."""
+        flag = self.client.new_flag()
+        task = WholeTask(top, self.deadline.portable(), self.seed, self.options.model, self.options.cpsat, flag)
         [fut] = self.client.map(run_whole, [self.shared], [task], pure=False,
                                 key=[f"kamicp-whole-{self.run_id}-{top}"])
         self.futures.append(fut)
-        return fut
-
-    def _stop_whole(self) -> None:
-        """Tell the whole horizon's task to stop (its CP-SAT polls the flag), if it still runs."""
-        assert self.whole_flag is not None
-        self.client.raise_flag(self.whole_flag)
+        return fut, flag
 
     def _whole_answer(self, fut: Any, answers: list[CubeAnswer]) -> tuple[Outcome, tuple[Move, ...] | None] | None:
         """The whole horizon's answer: refuted (the horizon is), solved (its solution), or None (unknown: the

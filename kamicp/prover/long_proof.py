@@ -51,7 +51,7 @@ def solve_long(request: Request, *, workers: int, depth: int = 1, store: Store |
     """A shortest solution of a Kami `request` and its proof: the race for `first` seconds (default
     `first_for(store)`; no race when the store holds units of this level), then cubes of `depth` moves on
     `workers` local processes, each cube answered by `engine`, all within the request's deadline; with `whole`
-and two workers or more, a top-down horizon whose cubes are slow also by CP-SAT whole on one worker. A result
+    and two workers or more, a top-down horizon whose cubes are slow also by CP-SAT whole on one worker. A result
     with no horizons and `workers` 0 is the race's own answer (the level was settled, or too little time
     was left for the cubes)."""
     deadline, watch = request.budget.deadline, request.budget.watch
