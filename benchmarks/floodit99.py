@@ -4,12 +4,13 @@ not, time and peak memory per board, totals by size and colours.
     nice .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --time-limit 600 --out benchmarks/results/floodit99
     nice .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --rules free --time-limit 10 \\
         --out benchmarks/results/floodit99-free
+    .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --rules free --workers 1 --jobs 16 --only '^16_' ...
 
 BOARDS_DIR holds the boards in their own format (kamicp/formats/flood99.py; the folder is not part of the
 repository); an ANCHOR-TIMES.md beside them (| board | optimum | ms |) adds the published times of
 ColorFill, and the boards then run in the order of those times (the easiest first). Each board is solved
 in a fresh process (`--one`), so that its peak memory (ru_maxrss, the largest of the process and its
-workers) and CPU time (with its workers') are its own: `--rules pivot` by
+workers) and CPU time (with its workers') are its own (also with `--jobs N`, N boards side by side): `--rules pivot` by
 `kamicp.floodit.solve_pivot` (the compiled A*), `--rules free` (Kami's rules: any region may be
 recoloured) by `kamicp.prover.solver.solve`. A proven optimum that differs from the file's is an error (exit 1).
 The load average of the machine is recorded before and after. Writes OUT.md (table, command, machine) and
@@ -40,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,17 +85,31 @@ def anchors(folder: Path) -> dict[str, int]:
 
 
 def run_board(path: Path, args: argparse.Namespace) -> dict:
+    """One board in a fresh process (`--one`); its CPU seconds with its workers' (os.wait4: this child's own, so
+    boards run side by side with `--jobs` are counted apart). Stopped, and an error, after twice its limit."""
     cmd = [sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
            "--engine", args.engine] + (["--workers", str(args.workers)] if args.workers else []) + (
                ["--memory-mb", str(args.memory_mb)] if args.memory_mb else [])
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # (the JVM beside it is reaped only at the end)
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.time_limit * 2 + 120)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if out.returncode != 0:
-        return {"board": path.name, "rules": args.rules, "status": "error", "error": out.stderr.strip()[-500:],
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        process, stopped = _reap(proc, args.time_limit * 2 + 120)
+        out.seek(0), err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if proc.returncode != 0 or stopped:
+        why = f"stopped after {args.time_limit * 2 + 120:g} s" if stopped else stderr.strip()[-500:]
+        return {"board": path.name, "rules": args.rules, "status": "error", "error": why,
                 "optimum": None, "published": None, "seconds": None, "cpu": None, "peak_mb": None}
-    process = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return {**json.loads(out.stdout), "process_cpu": process}
+    return {**json.loads(stdout), "process_cpu": process}
+
+
+def run_boards(paths: list[Path], args: argparse.Namespace, done) -> list[dict]:
+    """Every board of `paths` (`args.jobs` at a time, each in its own process), `done(record)` as each ends."""
+    records = []
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:  # (threads: each only waits on its process)
+        for future in as_completed([pool.submit(run_board, path, args) for path in paths]):
+            records.append(future.result())
+            done(records)
+    return records
 
 
 SAMPLE_EVERY = 9  # the sample: every ninth board of the 99 by name (eleven boards), from the same run
@@ -117,12 +133,14 @@ def _reap(proc: subprocess.Popen, within: float | None = None) -> tuple[float, b
     """Wait for `proc` (stopped after `within` seconds); its CPU seconds, all its threads (os.wait4: this
     child's own, not the others'), and whether it was stopped."""
     deadline = None if within is None else time.monotonic() + within
+    pause = 0.01  # (short boards end within a fraction of a second; long ones are polled once a second)
     while deadline is not None and time.monotonic() < deadline:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             proc.returncode = os.waitstatus_to_exitcode(status)
             return usage.ru_utime + usage.ru_stime, False
-        time.sleep(1.0)
+        time.sleep(pause)
+        pause = min(1.0, pause * 2)
     if deadline is not None:
         proc.terminate()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -248,6 +266,8 @@ def main(argv: list[str] | None = None) -> None:
                     "search (the pivot IDA*), cpsat, astar")
     ap.add_argument("--workers", type=int, help="threads of the pivot A* (default: the CPUs, at most 8) or CP-SAT's")
     ap.add_argument("--only", default="", help="a regular expression the board names must match")
+    ap.add_argument("--jobs", type=int, default=1, help="boards at once, each in its own process (default 1: one "
+                    "board at a time; under --rules free with --workers 1 a board's race shares one core)")
     ap.add_argument("--colorfill", help="a local build of ColorFill (classes/ and lib/) to run beside kamicp")
     ap.add_argument("--colorfill-stop", type=float, help="stop ColorFill this many seconds after kamicp's last board "
                     "(default: wait for it); its CPU so far is then a lower bound")
@@ -277,21 +297,25 @@ def main(argv: list[str] | None = None) -> None:
             ap.error("--colorfill-alone needs --colorfill CF_DIR")
         colorfill_alone(args, paths, argv)
         return
+    if args.jobs > 1 and args.colorfill:
+        ap.error("--jobs runs boards side by side; ColorFill beside them wants one board at a time")
     load_before = os.getloadavg()
-    records, wrong = [], []
+    wrong: list[str] = []
     work = Path(tempfile.mkdtemp(prefix="kamicp-floodit99-"))
     jvm = start_colorfill(paths, Path(args.colorfill), work, args.colorfill_heap) if args.colorfill else None
-    for i, path in enumerate(paths, start=1):
-        rec = run_board(path, args)
-        records.append(rec)
+    partial = Path(args.out).with_suffix(".partial.json")  # what is done so far, should the run be stopped
+    partial.parent.mkdir(parents=True, exist_ok=True)
+
+    def done(so_far: list[dict]) -> None:
+        rec = so_far[-1]
         if rec["status"] == "optimal" and args.rules == "pivot" and rec["published"] not in (None, rec["optimum"]):
             wrong.append(rec["board"])
-        partial = Path(args.out).with_suffix(".partial.json")  # what is done so far, should the run be stopped
-        partial.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_text(json.dumps({"command": command_line("floodit99.py", argv), "records": records}, indent=1))
-        print(f"[{i}/{len(paths)}] {rec['board']}: {rec['status']} {rec['optimum']} "
+        partial.write_text(json.dumps({"command": command_line("floodit99.py", argv), "records": so_far}, indent=1))
+        print(f"[{len(so_far)}/{len(paths)}] {rec['board']}: {rec['status']} {rec['optimum']} "
               f"({_num(rec['seconds'])} s, {_num(rec['peak_mb'], 0)} MB, load {os.getloadavg()[0]:.1f})",
               file=sys.stderr, flush=True)
+
+    records = run_boards(paths, args, done)
     cf = (finish_colorfill(*jvm, Path(args.colorfill), work, args.colorfill_stop, args.colorfill_heap)
           if jvm is not None else None)
     shutil.rmtree(work, ignore_errors=True)
@@ -299,6 +323,7 @@ def main(argv: list[str] | None = None) -> None:
     before, after = (", ".join(f"{x:.1f}" for x in load) for load in (load_before, load_after))
     machine = (f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}; "
                f"rules {args.rules}, engine {args.engine}, {args.time_limit:g} s per board"
+               + (f", {args.jobs} boards at once" if args.jobs > 1 else "")
                + (f"; ColorFill's heap {args.colorfill_heap} GB" if args.colorfill else ""))
     command = command_line("floodit99.py", argv)
     records.sort(key=lambda r: r["board"])

@@ -41,6 +41,20 @@ def test_the_benchmark_proves_the_published_optima(tmp_path, capsys):
     assert "load average" in text
 
 
+def test_boards_side_by_side_give_the_same_optima_and_their_own_cpu(tmp_path):
+    """--jobs 3: the three boards at once, each still proven with its published optimum, each record with the
+    CPU of its own process, the table saying how many ran at once."""
+    bench = bench_script("floodit99")
+    out = tmp_path / "res"
+    bench.main([str(_folder(tmp_path)), "--time-limit", "30", "--jobs", "3", "--out", str(out)])
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [r["board"] for r in data["records"]] == ["06_06_03_000", "07_07_04_001", "07_07_04_002"]
+    assert all(r["status"] == "optimal" and r["optimum"] == r["published"] for r in data["records"])
+    assert all(r["process_cpu"] >= r["cpu"] > 0 for r in data["records"])
+    assert "3 boards at once" in out.with_suffix(".md").read_text()
+    assert not out.with_suffix(".partial.json").exists()
+
+
 def test_a_wrong_published_optimum_fails_the_run(tmp_path):
     bench = bench_script("floodit99")
     with pytest.raises(SystemExit, match="07_07_04_002"):
