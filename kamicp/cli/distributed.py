@@ -220,7 +220,8 @@ def _on_cluster(request: Request, settings: DaskSettings, store: Store | None, *
         # (the cubes' own clock starts now; STOP_RESERVE is kept for closing the client and the cluster)
         cubes = request.but(deadline=deadline.within(None).later(-STOP_RESERVE))
         # (the race runs only before a LocalCluster, of settings.workers one-thread workers)
-        run = solve_cubes(cubes, client, depth=settings.depth, store=store, progress=bar,
+        # (a top-down horizon whose cubes are slow is also answered whole by CP-SAT on one worker, as in `solve`)
+        run = solve_cubes(cubes, client, depth=settings.depth, store=store, progress=bar, whole=True,
                           **after_race(quick, max(1, settings.workers), cubes.budget.deadline.left()))
         return replace(run, result=with_race(run.result, quick))
 

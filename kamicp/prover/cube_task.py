@@ -1,7 +1,7 @@
 """A distributed proof's task, on a Dask worker: one cube's question (`CubeTask`) answered by the
 single-machine solver on the cube's child board (`run_cube`), as a `CubeAnswer` (models/cubes.md). The run
-that sends the tasks and gathers the answers is kamicp.prover.distributed. Beside a horizon's cubes, a local
-pool may also answer the whole horizon by CP-SAT on one worker (`WholeTask`, `run_whole`).
+that sends the tasks and gathers the answers is kamicp.prover.distributed. Beside a horizon's cubes, one worker
+may also answer the whole horizon by CP-SAT (`WholeTask`, `run_whole`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from kamicp.prover.prior import After
 from kamicp.prover.request import Budget, Request
 from kamicp.prover.solver import Free, solve_after
 from kamicp.runtime.clock import Deadline
+from kamicp.runtime.cluster import stop_look
 from kamicp.runtime.pool import flag_raised
 
 # The children's own upper bound: the greedy alone; the beam and rollouts (up to 2 s + 4 s) would cost more
@@ -63,15 +64,16 @@ class CubeTask:
 class WholeTask:
     """The whole horizon's question, beside its cubes: can the level be solved within `horizon` moves? Answered
     by CP-SAT (`model`, `cpsat`: the parent's options) on one worker until `deadline` (as in CubeTask), or until
-    the pool raises its stop flag `flag` (the cubes answered the horizon first): a local pool's worker only
-    (kamicp.runtime.pool.flag_raised)."""
+    the run raises its stop `flag` (the cubes answered the horizon first): on a local pool's worker a flag in
+    the pool's shared memory (an int, kamicp.runtime.pool.flag_raised), on a Dask worker a Dask event (its
+    name, kamicp.runtime.cluster.stop_look)."""
 
     horizon: int
     deadline: float | None
     seed: int
     model: ModelOptions
     cpsat: CpSatOptions
-    flag: int
+    flag: int | str
 
 
 @dataclass(frozen=True)
@@ -153,13 +155,15 @@ def run_cube(level: Level, task: CubeTask) -> CubeAnswer:
 
 
 def run_whole(level: Level, task: WholeTask) -> CubeAnswer:
-    """Answer the whole horizon by CP-SAT with one worker (runs on a local pool's worker): refuted (the
+    """Answer the whole horizon by CP-SAT with one worker (runs on a local pool's or a Dask worker): refuted (the
     horizon infeasible, a proof as sound as the race's), solved (a solution within it), or unknown (the
     deadline, or stopped)."""
     t0, c0 = time.monotonic(), _cpu()
     regions = regions_of(level)
     engine = CpSatEngine(regions, workers=1, seed=task.seed, model=task.model, cpsat=task.cpsat, monotone=True)
-    out = engine.horizon(task.horizon, Deadline.resumed(task.deadline), lambda: flag_raised(task.flag))
+    flag = task.flag
+    stop = stop_look(flag) if isinstance(flag, str) else lambda: flag_raised(flag)
+    out = engine.horizon(task.horizon, Deadline.resumed(task.deadline), stop)
     outcome = {Outcome.INFEASIBLE: CubeOutcome.REFUTED, Outcome.FEASIBLE: CubeOutcome.SOLVED}.get(
         out.outcome, CubeOutcome.UNKNOWN)
     moves = () if out.plan is None else to_moves(regions, out.plan)

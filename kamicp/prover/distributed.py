@@ -9,8 +9,9 @@ refutation proves the best solution optimal (on request the open horizon, the lo
 when it is cheap to refute). A cube whose child is solved gives a shorter solution (the
 cube's moves, then the child's, replayed by the rules engine), and the next horizon is one below it;
 cubes refuted at a higher horizon stay refuted. Every answer is saved to the store (if any) as it
-arrives, so a rerun skips the cubes already refuted. On request (a local pool of two workers or more), a
-top-down horizon whose cubes are slow is also answered whole by CP-SAT on one worker beside them, whichever first
+arrives, so a rerun skips the cubes already refuted. On request (two worker threads or more, a local pool's or a
+Dask cluster's), a top-down horizon whose cubes are slow is also answered whole by CP-SAT on one worker beside
+them, whichever first
 (CP-SAT refutes some deep horizons far faster than the search's cubes: benchmarks/topics/harder-set.md).
 The optional extra `kamicp[dask]` is needed for a cluster.
 """
@@ -177,8 +178,8 @@ class DistributedRun:
                  hint: tuple[Move, ...] = (), parent_pivot: bool = True, refuted: tuple[Horizon, ...] = (),
                  open_first: bool = False, whole: bool = False) -> None:
         check_depth(depth)
-        # slow top-down horizons also by CP-SAT whole on one worker of a local pool (two workers or more)
-        self.whole = whole and isinstance(client, LocalPool) and client.workers >= 2
+        # slow top-down horizons also by CP-SAT whole on one worker (with two worker threads or more: _gather)
+        self.whole = whole
         self.best_len: int | None = None  # the best solution's length (the top-down horizon is one less)
         self.refuted_before = refuted  # horizons proven infeasible before (the race's): the loop stops above them
         self.open_first = open_first  # the open horizon bottom-up before the loop goes top-down
@@ -369,14 +370,18 @@ class DistributedRun:
         stopped when the cubes answer."""
         assert self.prepared is not None
         as_completed = _as_completed(self.client)
-        self.workers = len(self.client.nthreads())
+        threads = self.client.nthreads()
+        self.workers = len(threads)
+        whole = whole and sum(threads.values()) >= 2  # (CP-SAT holds one thread: the cubes keep the rest)
         # (when CP-SAT may join, one cube queued beyond the workers and refilled at once: it waits behind few)
         window = self.workers + 1 if whole else max(self.window, 8 * self.workers)
         refill = window if whole else window // 2
         left = self.deadline.limit()
-        first, flag, started, before = None, 0, time.monotonic(), len(answers)
+        flag: int | str = 0  # (the whole task's stop flag, once it is sent)
+        first, started, before = None, time.monotonic(), len(answers)
         queue, in_flight = iter(todo), window
-        done = as_completed(self._submit(top, list(islice(queue, window))), timeout=left)
+        done = (_every_completed(self.client) if whole else as_completed)(
+            self._submit(top, list(islice(queue, window))), timeout=left)
         try:
             for batch in done.batches(every=WHOLE_CHECK) if whole else done.batches():
                 if whole and first is None and whole_due(started, len(answers) - before, len(todo)):
@@ -413,22 +418,42 @@ class DistributedRun:
             return Outcome.UNKNOWN, None
         finally:
             if first is not None:  # (its CP-SAT polls the flag: stopped if it still runs)
-                self.client.raise_flag(flag)
+                self._raise_flag(flag)
         return (Outcome.INFEASIBLE if len(answers) == total else Outcome.UNKNOWN), None
 
-    def _submit_whole(self, top: int) -> tuple[Any, int]:
-        """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), and its stop flag."""
-        flag = self.client.new_flag()
+    def _submit_whole(self, top: int) -> tuple[Any, int | str]:
+        """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), and its stop flag (the local pool's
+        shared memory, or a Dask event)."""
+        if isinstance(self.client, LocalPool):
+            flag: int | str = self.client.new_flag()
+        else:
+            from kamicp.runtime.cluster import new_stop
+
+            flag = new_stop()
         task = WholeTask(top, self.deadline.portable(), self.seed, self.options.model, self.options.cpsat, flag)
         [fut] = self.client.map(run_whole, [self.shared], [task], pure=False,
                                 key=[f"kamicp-whole-{self.run_id}-{top}"])
         self.futures.append(fut)
         return fut, flag
 
+    def _raise_flag(self, flag: int | str) -> None:
+        """Stop the whole horizon's task (a local pool's flag, or a Dask event: a lost scheduler has no task
+        left to stop)."""
+        if isinstance(self.client, LocalPool):
+            self.client.raise_flag(flag)  # type: ignore[arg-type]
+            return
+        from kamicp.runtime.cluster import raise_stop
+
+        with contextlib.suppress(Exception):
+            raise_stop(self.client, str(flag))
+
     def _whole_answer(self, fut: Any, answers: list[CubeAnswer]) -> tuple[Outcome, tuple[Move, ...] | None] | None:
         """The whole horizon's answer: refuted (the horizon is), solved (its solution), or None (unknown: the
-        cubes go on)."""
-        answer = self._answer_of(fut)
+        cubes go on: also when its task failed or was lost with a worker, as CP-SAT only helps them)."""
+        try:
+            answer = self._answer_of(fut)
+        except SolverError:
+            return None
         if answer is None or answer.outcome == CubeOutcome.UNKNOWN:
             return None
         answers.append(answer)
@@ -544,6 +569,16 @@ def whole_due(started: float, answered: int, cubes: int) -> bool:
     return time.monotonic() - started >= WHOLE_AFTER and answered < cubes / 2
 
 
+def _every_completed(client: Any) -> Callable[..., Any]:
+    """`as_completed` whose batches may come empty after `every` seconds: the local pool's own, or Dask's read so
+    (kamicp.runtime.cluster.EveryCompleted)."""
+    if isinstance(client, LocalPool):
+        return client.as_completed
+    from kamicp.runtime.cluster import EveryCompleted
+
+    return EveryCompleted
+
+
 def _as_completed(client: Any) -> Callable[..., Any]:
     """The local pool's own `as_completed` (kamicp.runtime.pool), or Dask's."""
     if isinstance(client, LocalPool):
@@ -593,8 +628,8 @@ def solve_cubes(request: Request, client: Any, *, depth: int = 1, store: Store |
     `parent_pivot`: the parent's child bounds with the pivot relation (else each child's solve has it).
     `refuted`: horizons already proven infeasible (the race's proof rows), where the top-down loop stops.
     `open_first`: the open horizon (the lower bound) answered bottom-up before the loop goes top-down.
-    `whole`: on a local pool of two workers or more, a top-down horizon whose cubes are slow (`whole_due`) also by
-    CP-SAT whole on one worker."""
+    `whole`: with two worker threads or more (a local pool's or a Dask cluster's), a top-down horizon whose cubes
+    are slow (`whole_due`) also by CP-SAT whole on one worker."""
     options = getattr(request.rules, "options", None)
     return DistributedRun(request, client, depth=depth, store=store, progress=progress,
                           options=None if options is None else as_solve_options(options), window=window,

@@ -16,7 +16,9 @@ import contextlib
 import logging
 import signal
 import threading
-from collections.abc import Iterator
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,6 +28,8 @@ from kamicp.runtime.text import cut
 
 CONNECT_TIMEOUT = 5.0  # seconds for a scheduler to answer (at most: the time limit's rest when shorter)
 LOCAL_DASHBOARD = "127.0.0.1:0"  # the local cluster's HTTP server (dashboard): a free port, this machine only
+STOP_LOOK = 1.0  # seconds between a task's looks at its stop event (each look is a message to the scheduler)
+READY_POLL = 0.05  # seconds between looks for finished futures while waiting for a batch (EveryCompleted)
 
 
 def dashboard_link(client) -> str | None:
@@ -200,3 +204,68 @@ def _probe(address: str, seconds: float) -> None:
 
 __all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "check_address", "connect", "dashboard_link", "lost_scheduler",
            "no_workers", "quiet_logs", "scheduler_lost"]
+
+
+def new_stop() -> str:
+    """A stop event's name, unique to the caller: a Dask task polls it (`stop_look`) to end early once the
+    client raises it (`raise_stop`). (A running Dask task cannot be cancelled: it ends itself.)"""
+    return f"kamicp-stop-{uuid.uuid4().hex}"
+
+
+def raise_stop(client: Any, name: str) -> None:
+    """Tell the Dask task polling the stop event `name` to stop."""
+    from distributed import Event
+
+    Event(name, client=client).set()
+
+
+def stop_look(name: str) -> Callable[[], bool]:
+    """In a Dask task: has the client raised the stop event `name`? Made in the task's own thread (the event
+    takes the worker's client there); the check it returns may be called from any thread, often, and asks
+    the scheduler at most once per STOP_LOOK seconds. A scheduler that does not answer reads as 'not raised'
+    (the task then ends by its own deadline)."""
+    from distributed import Event
+
+    event = Event(name)
+    state = {"at": -STOP_LOOK, "raised": False}
+
+    def raised() -> bool:
+        now = time.monotonic()
+        if not state["raised"] and now - state["at"] >= STOP_LOOK:
+            state["at"] = now
+            with contextlib.suppress(Exception):  # (a lost scheduler is the run's to report, not this check's)
+                state["raised"] = bool(event.is_set())
+        return bool(state["raised"])
+
+    return raised
+
+
+class EveryCompleted:
+    """Dask's `as_completed` read as the local pool's (kamicp.runtime.pool.Completed): `batches(every=)` also
+    yields an empty batch after `every` seconds with none done, so that the caller can act meanwhile; past
+    `timeout` seconds from now it raises TimeoutError."""
+
+    def __init__(self, futures: Iterable[Any], timeout: float | None = None) -> None:
+        from distributed import as_completed
+
+        self.inner = as_completed(list(futures))
+        self.until = None if timeout is None else time.monotonic() + timeout
+
+    def add(self, future: Any) -> None:
+        self.inner.add(future)
+
+    def update(self, futures: Iterable[Any]) -> None:
+        self.inner.update(futures)
+
+    def batches(self, every: float | None = None) -> Iterator[list[Any]]:
+        """The futures done since the last batch, until none is left in flight."""
+        while not self.inner.is_empty():
+            started = time.monotonic()
+            while not self.inner.has_ready():
+                now = time.monotonic()
+                if self.until is not None and now >= self.until:
+                    raise TimeoutError
+                if every is not None and now - started >= every:
+                    break
+                time.sleep(READY_POLL)
+            yield self.inner.next_batch(block=False)

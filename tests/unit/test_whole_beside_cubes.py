@@ -1,9 +1,11 @@
 """The whole horizon by CP-SAT beside its cubes (kamicp.prover.cube_task.run_whole, the cubes' run with `whole`):
-its answers agree with the search's optimum, the pool's stop flag ends it, it answers a top-down horizon the cubes
-have not, and the run leaves no process behind."""
+its answers agree with the search's optimum, the pool's stop flag (or a Dask stop event) ends it, it answers a
+top-down horizon the cubes have not, on a local pool and on a Dask cluster, and the run leaves no process
+behind."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -123,3 +125,69 @@ def test_the_cube_summary_names_the_whole_answer() -> None:
     assert counts_text(h) == ("1 refuted of 40 (1 by search); "
                                "the whole horizon refuted by CP-SAT beside them (in 12.3 s)")
     assert h.to_dict()["whole"]["outcome"] == "refuted" and h.to_dict()["counts"] == {"search": 1}
+
+
+@pytest.fixture(scope="module")
+def threads_cluster():
+    """A Dask LocalCluster of two one-thread workers in this process (so the tests' stand-ins reach its tasks)."""
+    distributed_dask = pytest.importorskip("distributed")
+    with distributed_dask.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                       dashboard_address=None) as cluster, distributed_dask.Client(cluster) as client:
+        yield client
+
+
+def test_a_dask_stop_event_ends_the_whole_horizon_as_unknown(threads_cluster) -> None:  # noqa: ANN001
+    from kamicp.runtime.cluster import new_stop, raise_stop
+
+    level = load_level(HARD / "gen-tri-110b5c-mirror-proper-s705.json")  # horizon 11: CP-SAT needs many minutes
+    name = new_stop()
+    t0 = time.monotonic()
+    fut = threads_cluster.submit(run_whole, level, task(11, name), pure=False)
+    time.sleep(1.5)  # (the task under way: the event is raised while it runs)
+    raise_stop(threads_cluster, name)
+    answer = fut.result(timeout=60)
+    assert answer.outcome == CubeOutcome.UNKNOWN and time.monotonic() - t0 < 60
+
+
+def test_every_completed_gives_dask_futures_in_batches_and_empty_ones_meanwhile(threads_cluster) -> None:  # noqa: ANN001
+    from kamicp.runtime.cluster import EveryCompleted
+
+    quick, slow = threads_cluster.map(time.sleep, [0.0, 1.5], pure=False)
+    done = EveryCompleted([quick, slow], timeout=30)
+    batches = list(done.batches(every=0.3))
+    assert [f for b in batches for f in b] == [quick, slow]
+    assert [] in batches  # (while the slow one ran)
+    late = threads_cluster.submit(time.sleep, 1.0, pure=False)
+    with pytest.raises(TimeoutError):
+        list(EveryCompleted([late], timeout=0.3).batches(every=0.1))
+    late.result(timeout=30)
+
+
+RELEASED = threading.Event()
+
+
+def held_cube(level, cube_task):  # noqa: ANN001 - the cubes' task on threads of this process, held until released
+    RELEASED.wait(15)
+    return run_cube(level, cube_task)
+
+
+@pytest.mark.slow  # (some 25 s: CP-SAT's refutation on one thread; the local pool's test above runs by default)
+def test_on_dask_the_whole_task_answers_a_top_down_horizon_the_cubes_do_not(monkeypatch: pytest.MonkeyPatch,
+                                                                           threads_cluster) -> None:  # noqa: ANN001
+    level = load_level(LEVELS / "tri-32b5c-s106.json")  # bound 6, best plan 8 after `prepare`
+    optimum = known_optima()["tri-32b5c-s106"]["optimum"]
+    RELEASED.clear()
+    monkeypatch.setattr(distributed, "run_cube", held_cube)  # (the workers are threads of this process)
+    monkeypatch.setattr(distributed, "WHOLE_AFTER", 2.0)
+    t0 = time.monotonic()
+    try:
+        run = solve_cubes(Request(level, Free(), Budget.start(300)), threads_cluster, parent_pivot=False, whole=True)
+    finally:
+        RELEASED.set()  # (the held cubes still running when the run ends are let go at once)
+    assert time.monotonic() - t0 < 200
+    assert run.result.status == Status.OPTIMAL and run.result.optimum == optimum and run.pool == "dask"
+    verify(level, run.result.moves, max_moves=optimum)
+    top = run.horizons[-1]
+    assert top.outcome == Outcome.INFEASIBLE and top.horizon == optimum - 1
+    assert top.whole is not None and top.whole.by == EngineName.CPSAT and top.whole.worker.startswith("inproc")
+    assert len([a for a in top.answers if a.key != WHOLE]) < top.cubes
