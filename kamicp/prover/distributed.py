@@ -372,9 +372,10 @@ class DistributedRun:
         as_completed = _as_completed(self.client)
         threads = self.client.nthreads()
         self.workers = len(threads)
-        whole = whole and sum(threads.values()) >= 2  # (CP-SAT holds one thread: the cubes keep the rest)
-        # (when CP-SAT may join, one cube queued beyond the workers and refilled at once: it waits behind few)
-        window = self.workers + 1 if whole else max(self.window, 8 * self.workers)
+        slots = sum(threads.values())
+        whole = whole and slots >= 2  # (CP-SAT holds one thread: the cubes keep the rest)
+        # (when CP-SAT may join, one cube queued beyond the threads and refilled at once: it waits behind few)
+        window = slots + 1 if whole else max(self.window, 8 * self.workers)
         refill = window if whole else window // 2
         left = self.deadline.limit()
         flag: int | str = 0  # (the whole task's stop flag, once it is sent)

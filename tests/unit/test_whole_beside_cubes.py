@@ -129,9 +129,10 @@ def test_the_cube_summary_names_the_whole_answer() -> None:
 
 @pytest.fixture(scope="module")
 def threads_cluster():
-    """A Dask LocalCluster of two one-thread workers in this process (so the tests' stand-ins reach its tasks)."""
+    """A Dask LocalCluster in this process (so the tests' stand-ins reach its tasks): one worker of two threads (a
+    cluster's threads, not its workers, are what CP-SAT beside the cubes needs two of)."""
     distributed_dask = pytest.importorskip("distributed")
-    with distributed_dask.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+    with distributed_dask.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                        dashboard_address=None) as cluster, distributed_dask.Client(cluster) as client:
         yield client
 
