@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def run_board(path: Path, args: argparse.Namespace) -> dict:
     return {**json.loads(stdout), "process_cpu": process}
 
 
-def run_boards(paths: list[Path], args: argparse.Namespace, done) -> list[dict]:
+def run_boards(paths: list[Path], args: argparse.Namespace, done: Callable[[list[dict]], None]) -> list[dict]:
     """Every board of `paths` (`args.jobs` at a time, each in its own process), `done(record)` as each ends."""
     records = []
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:  # (threads: each only waits on its process)

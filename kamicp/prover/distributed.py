@@ -369,7 +369,6 @@ class DistributedRun:
         (`whole_due`; it then holds one worker): its refutation or solution answers the horizon too; it is
         stopped when the cubes answer."""
         assert self.prepared is not None
-        as_completed = _as_completed(self.client)
         threads = self.client.nthreads()
         self.workers = len(threads)
         slots = sum(threads.values())
@@ -381,8 +380,7 @@ class DistributedRun:
         flag: int | str = 0  # (the whole task's stop flag, once it is sent)
         first, started, before = None, time.monotonic(), len(answers)
         queue, in_flight = iter(todo), window
-        done = (_every_completed(self.client) if whole else as_completed)(
-            self._submit(top, list(islice(queue, window))), timeout=left)
+        done = _as_completed(self.client, every=whole)(self._submit(top, list(islice(queue, window))), timeout=left)
         try:
             for batch in done.batches(every=WHOLE_CHECK) if whole else done.batches():
                 if whole and first is None and whole_due(started, len(answers) - before, len(todo)):
@@ -570,20 +568,15 @@ def whole_due(started: float, answered: int, cubes: int) -> bool:
     return time.monotonic() - started >= WHOLE_AFTER and answered < cubes / 2
 
 
-def _every_completed(client: Any) -> Callable[..., Any]:
-    """`as_completed` whose batches may come empty after `every` seconds: the local pool's own, or Dask's read so
-    (kamicp.runtime.cluster.EveryCompleted)."""
+def _as_completed(client: Any, every: bool = False) -> Callable[..., Any]:
+    """The local pool's own `as_completed` (kamicp.runtime.pool), or Dask's; with `every`, one whose
+    `batches(every=)` may come empty after that many seconds (Dask's read so: kamicp.runtime.cluster.EveryCompleted)."""
     if isinstance(client, LocalPool):
         return client.as_completed
-    from kamicp.runtime.cluster import EveryCompleted
+    if every:
+        from kamicp.runtime.cluster import EveryCompleted
 
-    return EveryCompleted
-
-
-def _as_completed(client: Any) -> Callable[..., Any]:
-    """The local pool's own `as_completed` (kamicp.runtime.pool), or Dask's."""
-    if isinstance(client, LocalPool):
-        return client.as_completed
+        return EveryCompleted
     from distributed import as_completed
 
     return as_completed

@@ -202,8 +202,6 @@ def _probe(address: str, seconds: float) -> None:
         raise UsageError(f"{where}: not a Dask scheduler (it answered as {cut(str(what), 40)})")
 
 
-__all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "check_address", "connect", "dashboard_link", "lost_scheduler",
-           "no_workers", "quiet_logs", "scheduler_lost"]
 
 
 def new_stop() -> str:
@@ -269,3 +267,7 @@ class EveryCompleted:
                     break
                 time.sleep(READY_POLL)
             yield self.inner.next_batch(block=False)
+
+
+__all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "EveryCompleted", "check_address", "connect", "dashboard_link",
+           "lost_scheduler", "new_stop", "no_workers", "quiet_logs", "raise_stop", "scheduler_lost", "stop_look"]
