@@ -4,6 +4,7 @@ not, time and peak memory per board, totals by size and colours.
     nice .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --time-limit 600 --out benchmarks/results/floodit99
     nice .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --rules free --time-limit 10 \\
         --out benchmarks/results/floodit99-free
+    .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --rules free --via-cli --time-limit 600 --only '^12_12_06'
     .venv/bin/python benchmarks/floodit99.py BOARDS_DIR --rules free --workers 1 --jobs 16 --only '^16_' ...
 
 BOARDS_DIR holds the boards in their own format (kamicp/formats/flood99.py; the folder is not part of the
@@ -12,9 +13,10 @@ ColorFill, and the boards then run in the order of those times (the easiest firs
 in a fresh process (`--one`), so that its peak memory (ru_maxrss, the largest of the process and its
 workers) and CPU time (with its workers') are its own (also with `--jobs N`, N boards side by side): `--rules pivot` by
 `kamicp.floodit.solve_pivot` (the compiled A*), `--rules free` (Kami's rules: any region may be
-recoloured) by `kamicp.prover.solver.solve`. A proven optimum that differs from the file's is an error (exit 1).
-The load average of the machine is recorded before and after. Writes OUT.md (table, command, machine) and
-OUT.json (records), and OUT.partial.json while it runs.
+recoloured) by `kamicp.prover.solver.solve` (the library's race), or with `--via-cli` by the `kamicp solve`
+command as a user runs it (the race, then the long proof's cubes on this machine's cores). A proven optimum
+that differs from the file's is an error (exit 1). The load average of the machine is recorded before and
+after. Writes OUT.md (table, command, machine) and OUT.json (records), and OUT.partial.json while it runs.
 
 With `--colorfill CF_DIR` (a local build of ColorFill, smack42/ColorFill: `classes/` compiled from its
 `src/` and its `lib/`; never part of this repository) ColorFill's A* (Puchert strategy) solves the same
@@ -86,21 +88,50 @@ def anchors(folder: Path) -> dict[str, int]:
 
 
 def run_board(path: Path, args: argparse.Namespace) -> dict:
-    """One board in a fresh process (`--one`); its CPU seconds with its workers' (os.wait4: this child's own, so
-    boards run side by side with `--jobs` are counted apart). Stopped, and an error, after twice its limit."""
-    cmd = [sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
-           "--engine", args.engine] + (["--workers", str(args.workers)] if args.workers else []) + (
-               ["--memory-mb", str(args.memory_mb)] if args.memory_mb else [])
+    """One board in a fresh process (`--one`, or with `--via-cli` the `kamicp solve` command); its CPU seconds
+    with its workers' (os.wait4: this child's own, so boards run side by side with `--jobs` are counted apart).
+    Stopped, and an error, after twice its limit."""
+    cmd = cli_command(path, args) if args.via_cli else [
+        sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
+        "--engine", args.engine] + (["--workers", str(args.workers)] if args.workers else []) + (
+            ["--memory-mb", str(args.memory_mb)] if args.memory_mb else [])
+    t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
-        process, stopped = _reap(proc, args.time_limit * 2 + 120)
+        process, stopped, peak = _reap(proc, args.time_limit * 2 + 120)
         out.seek(0), err.seek(0)
         stdout, stderr = out.read(), err.read()
-    if proc.returncode != 0 or stopped:
+    answered = CLI_ANSWERS if args.via_cli else (0,)
+    if proc.returncode not in answered or stopped:
         why = f"stopped after {args.time_limit * 2 + 120:g} s" if stopped else stderr.strip()[-500:]
         return {"board": path.name, "rules": args.rules, "status": "error", "error": why,
                 "optimum": None, "published": None, "seconds": None, "cpu": None, "peak_mb": None}
+    if args.via_cli:
+        return cli_record(path, args.rules, json.loads(stdout), time.monotonic() - t0, process, peak)
     return {**json.loads(stdout), "process_cpu": process}
+
+
+CLI_ANSWERS = (0, 1, 3)  # the command's exit codes with a JSON answer (docs/exit-codes.md)
+
+
+def cli_command(path: Path, args: argparse.Namespace) -> list[str]:
+    """`kamicp solve` on one board, as a user starts it: plain solve (the race, then the long proof's cubes on
+    this machine's cores, models/cubes.md) under the rules of `--rules`."""
+    return [sys.executable, "-m", "kamicp", "solve", "--format", "flood99", "--rules",
+            args.rules, "--time-limit", f"{args.time_limit:g}", "--json",
+            str(path)] + (["--workers", str(args.workers)] if args.workers else [])
+
+
+def cli_record(path: Path, rules: str, answer: dict, seconds: float, cpu: float, peak_mb: float) -> dict:
+    """A board's record from the command's JSON answer: its CPU and peak memory are the whole process's (its
+    workers' included), its seconds the command's wall time."""
+    from kamicp import load_level
+
+    return {"board": path.name, "rules": rules, "status": answer["status"], "optimum": answer.get("optimum"),
+            "lower": answer.get("lower_bound"), "upper": answer.get("upper_bound"),
+            "published": load_level(path, "flood99").par, "regions": answer.get("regions"),
+            "engine": answer.get("engine"), "workers": answer.get("workers"), "seconds": seconds, "cpu": cpu,
+            "process_cpu": cpu, "peak_mb": peak_mb, "via": "cli"}
 
 
 def run_boards(paths: list[Path], args: argparse.Namespace, done: Callable[[list[dict]], None]) -> list[dict]:
@@ -130,23 +161,24 @@ def read_colorfill_log(text: str) -> dict[int, tuple[int, int]]:
     return {int(k): (length(shown), int(ms)) for k, shown, ms in CF_BOARD.findall(text)}
 
 
-def _reap(proc: subprocess.Popen, within: float | None = None) -> tuple[float, bool]:
-    """Wait for `proc` (stopped after `within` seconds); its CPU seconds, all its threads (os.wait4: this
-    child's own, not the others'), and whether it was stopped."""
+def _reap(proc: subprocess.Popen, within: float | None = None) -> tuple[float, bool, float]:
+    """Wait for `proc` (stopped after `within` seconds); its CPU seconds, all its threads and the children it
+    waited for (os.wait4: this child's own, not the others'), whether it was stopped, and its peak memory in MB
+    (the largest of it and those children)."""
     deadline = None if within is None else time.monotonic() + within
     pause = 0.01  # (short boards end within a fraction of a second; long ones are polled once a second)
     while deadline is not None and time.monotonic() < deadline:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
         if pid:
             proc.returncode = os.waitstatus_to_exitcode(status)
-            return usage.ru_utime + usage.ru_stime, False
+            return usage.ru_utime + usage.ru_stime, False, usage.ru_maxrss / 1024
         time.sleep(pause)
         pause = min(1.0, pause * 2)
     if deadline is not None:
         proc.terminate()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_utime + usage.ru_stime, deadline is not None
+    return usage.ru_utime + usage.ru_stime, deadline is not None, usage.ru_maxrss / 1024
 
 
 def start_colorfill(paths: list[Path], colorfill: Path, work: Path, heap_gb: int = 6) -> tuple[subprocess.Popen, float]:
@@ -163,7 +195,7 @@ def finish_colorfill(proc: subprocess.Popen, started: float, colorfill: Path, wo
     """The JVM's CPU and wall seconds (stopped `stop` seconds after kamicp's last board, if given), its
     solution length and milliseconds per board it finished (in order), and the CPU seconds of the same
     JVM given no board (its start-up)."""
-    cpu, stopped = _reap(proc, stop)
+    cpu, stopped, _ = _reap(proc, stop)
     wall = time.monotonic() - started
     (work / "empty.txt").write_text("")
     idle = subprocess.Popen(colorfill_command(colorfill, work / "empty.txt", heap_gb), stdout=subprocess.DEVNULL,
@@ -278,6 +310,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tally", nargs=2, metavar=("RESULT_JSON", "COLORFILL_LOG"), help="no run: the tables again "
                     "from a run's JSON and ColorFill's saved output (a run whose JVM was stopped by hand; '-': the "
                     "output the JSON kept)")
+    ap.add_argument("--via-cli", action="store_true", help="each board by the `kamicp solve` command, as a user "
+                    "runs it (under --rules free: the race, then the long proof's cubes on --workers processes, "
+                    "default the CPUs), not by the library's solve (the race alone)")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # internal: one board in this process, JSON out
     args = ap.parse_args(argv)
     if args.one:
@@ -323,7 +358,9 @@ def main(argv: list[str] | None = None) -> None:
     load_after = os.getloadavg()
     before, after = (", ".join(f"{x:.1f}" for x in load) for load in (load_before, load_after))
     machine = (f"{os.cpu_count()} cores; load average (1, 5, 15 min) before {before}, after {after}; "
-               f"rules {args.rules}, engine {args.engine}, {args.time_limit:g} s per board"
+               f"rules {args.rules}, "
+               + ("the `kamicp solve` command" if args.via_cli else f"engine {args.engine}")
+               + f", {args.time_limit:g} s per board"
                + (f", {args.jobs} boards at once" if args.jobs > 1 else "")
                + (f"; ColorFill's heap {args.colorfill_heap} GB" if args.colorfill else ""))
     command = command_line("floodit99.py", argv)
@@ -351,7 +388,7 @@ def colorfill_alone(args: argparse.Namespace, paths: list[Path], argv: list[str]
             with open(Path(work) / "log.txt", "w") as log:
                 jvm = subprocess.Popen(colorfill_command(Path(args.colorfill), board_file, args.colorfill_heap),
                                        stdout=log, stderr=subprocess.STDOUT)
-            cpu, _ = _reap(jvm)
+            cpu, _, _ = _reap(jvm)
             text = (Path(work) / "log.txt").read_text()
             moves, ms = read_colorfill_log(text).get(1, (None, None))
             status = "out of heap" if "OutOfMemoryError" in text else str(jvm.returncode)

@@ -61,6 +61,26 @@ def test_a_wrong_published_optimum_fails_the_run(tmp_path):
         bench.main([str(_folder(tmp_path, wrong=True)), "--time-limit", "30", "--out", str(tmp_path / "r")])
 
 
+def test_via_cli_runs_the_kamicp_command_on_each_board(tmp_path):
+    """--via-cli under free rules: each board by the `kamicp solve` command (its JSON answer read back), with the
+    free optimum the library proves for the same board, never above the pivot game's published one, and the
+    command's own CPU and peak memory."""
+    from kamicp import load_level, solve
+
+    bench = bench_script("floodit99")
+    folder = _folder(tmp_path)
+    out = tmp_path / "res"
+    bench.main([str(folder), "--rules", "free", "--via-cli", "--time-limit", "30", "--workers", "2",
+                "--out", str(out)])
+    records = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert [r["board"] for r in records] == ["06_06_03_000", "07_07_04_001", "07_07_04_002"]
+    for r in records:
+        free = solve(load_level(folder / r["board"], "flood99"), time_limit=30)
+        assert r["status"] == "optimal" and r["optimum"] == free.optimum <= r["published"]
+        assert r["via"] == "cli" and r["rules"] == "free" and r["cpu"] > 0 and r["peak_mb"] > 0
+    assert "the `kamicp solve` command" in out.with_suffix(".md").read_text()
+
+
 def test_the_builds_benchmark_compares_cores_in_one_run(tmp_path):
     """benchmarks/floodit99_builds.py with the installed core twice: both prove the same optima with the
     same node counts, and the table gives the ratio to the first build."""
