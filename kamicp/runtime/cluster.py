@@ -202,8 +202,6 @@ def _probe(address: str, seconds: float) -> None:
         raise UsageError(f"{where}: not a Dask scheduler (it answered as {cut(str(what), 40)})")
 
 
-
-
 def new_stop() -> str:
     """A stop event's name, unique to the caller: a Dask task polls it (`stop_look`) to end early once the
     client raises it (`raise_stop`). (A running Dask task cannot be cancelled: it ends itself.)"""
