@@ -84,6 +84,10 @@ class UpperOptions:
     rollout: bool = True  # then one move and a pivot rollout, every move tried
     rollout_seconds: float = 4.0  # its budget: 2.7 s at 89 regions
     rollout_share: float = 0.06  # ... at most this share of a time limit
+    long_beam: bool = True  # the long proof: the beam again (LONG_BEAM_SCHEDULE), longer, if above the bound
+    long_beam_seconds: float = 20.0  # its budget (the short one cuts the 32-wide pass on large boards) ...
+    long_beam_share: float = 0.01  # ... at most this share of a time limit
+    long_beam_min: float = 5.0  # seconds: with less, it is skipped (a pass cut short finds no plan)
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,7 @@ TECHNIQUES: dict[str, Technique] = {
     "top-down": Technique("race", "top_down"),
     "search-helps": Technique("race", "search_helps_up_to", 0),  # the race's search keeps its horizon on every board
     "rollout": Technique("upper", "rollout"),
+    "long-beam": Technique("upper", "long_beam"),  # the long proof without its longer beam
     "cubes": Technique("cpsat", "cubes", 1),  # one part: every horizon solved whole
     "compiled-search": Technique("search", "compiled"),
     "cluster-bound": Technique("bound", "clusters", 0),  # the root bound without the cluster gathering cost

@@ -214,7 +214,7 @@ class DistributedRun:
     def run(self) -> DistributedResult:
         try:
             [self.shared] = self.client.scatter([self.level], broadcast=True, hash=False)
-            self.prepared = prepare(self.level, self.options, self.deadline)
+            self.prepared = prepare(self.level, self.options, self.deadline, long_beam=True)
             self.prepare_seconds = self.deadline.elapsed()
             loop = HorizonLoop(self._footing(), self, self.budget.but(progress=None), label=EngineName.CUBES)
             result = loop.run(self.refuted_before, top_down=True, open_first=self.open_first)

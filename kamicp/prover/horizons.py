@@ -47,10 +47,11 @@ class Prepared:
 
 
 def prepare(level: Level, options: SolveOptions, deadline: Deadline, *, known: Prepared | None = None,
-            budgets: float | None = None) -> Prepared:
+            budgets: float | None = None, long_beam: bool = False) -> Prepared:
     """The region graph, the lower bound and the best upper bound (from `known` when given, improved),
     each phase within the deadline. The heuristics' budgets are shares of `budgets` seconds (default: the
-    time limit). Without time for the greedy there is no upper bound (plan None)."""
+    time limit); `long_beam`: the beam again, longer and wider (the long proof). Without time for the greedy there is no
+    upper bound (plan None)."""
     if known is None:
         regions = regions_of(level)
         report = bound_report(regions.adj, regions.colours, len(regions.palette), deadline,
@@ -60,7 +61,7 @@ def prepare(level: Level, options: SolveOptions, deadline: Deadline, *, known: P
         plan = greedy(known.regions.adj, known.regions.colours, len(known.regions.palette), deadline=deadline)
         known = Prepared(known.regions, known.bound, UpperBound(plan, EngineName.GREEDY, deadline.elapsed()))
     upper = improve(known.regions, known.bound.value, known.upper, options.upper, deadline=deadline,
-                    base=deadline.total if budgets is None else budgets)
+                    base=deadline.total if budgets is None else budgets, long_beam=long_beam)
     if upper.plan is not None:
         verify(level, to_moves(known.regions, upper.plan))
     return Prepared(known.regions, known.bound, upper)

@@ -220,6 +220,9 @@ class CompiledIDAStar:
 
 
 BEAM_SCHEDULE: tuple[tuple[int, int, bool], ...] = ((8, 40, False), (32, 60, True), (8, 40, True))
+# the long proof's beam, when its time limit can spare the seconds: the passes above, which the short budget cuts
+# on large boards, then wider ones (benchmarks/topics/upper-bounds.md)
+LONG_BEAM_SCHEDULE: tuple[tuple[int, int, bool], ...] = (*BEAM_SCHEDULE, (128, 60, False), (128, 60, True))
 
 
 def beam_plan(

@@ -16,7 +16,7 @@ from kamicp.board.regions import Regions, quotient, recolour
 from kamicp.prover.bounds import bound_report, eccentricity
 from kamicp.prover.config import UpperOptions
 from kamicp.prover.outcome import EngineName, Plan
-from kamicp.prover.search import beam_plan, rollout_plan
+from kamicp.prover.search import LONG_BEAM_SCHEDULE, beam_plan, rollout_plan
 from kamicp.runtime.clock import NEVER, Deadline
 
 
@@ -91,10 +91,11 @@ def _budget(cap: float, share: float, base: float, deadline: Deadline) -> float:
 
 
 def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptions, *, deadline: Deadline,
-            base: float, rollouts: bool = True) -> UpperBound:
-    """`known` improved by the beam search and (with `rollouts`) the pivot rollouts, while it is above
-    the lower bound `lower`; each heuristic's budget a share of `base` seconds (infinity: their caps);
-    `deadline`'s clock times when each was found."""
+            base: float, rollouts: bool = True, long_beam: bool = False) -> UpperBound:
+    """`known` improved by the beam search, (with `rollouts`) the pivot rollouts and (with `long_beam`, the long
+    proof) the beam again with more time and wider passes, while it is above the lower bound `lower`; each
+    heuristic's budget a share of `base` seconds (infinity: their caps); `deadline`'s clock times when each was
+    found."""
     best = known
     k = len(regions.palette)
     if best.plan is None:
@@ -110,4 +111,21 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
         found = rollout_plan(regions.adj, regions.colours, k, limit, seconds=budget) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
             best = UpperBound(found, EngineName.ROLLOUT, deadline.elapsed())
+    if long_beam and options.beam and options.long_beam and lower < len(best.plan):  # (`--no beam`: none at all)
+        best = _long_beam(regions, best, options, deadline, base)
+    return best
+
+
+def _long_beam(regions: Regions, best: UpperBound, options: UpperOptions, deadline: Deadline,
+               base: float) -> UpperBound:
+    """`best` or a shorter plan by the beam's long schedule, run only when its budget is at least
+    `long_beam_min` seconds (a pass cut short by its budget finds nothing)."""
+    assert best.plan is not None
+    budget = _budget(options.long_beam_seconds, options.long_beam_share, base, deadline)
+    if budget < options.long_beam_min:
+        return best
+    found = beam_plan(regions.adj, regions.colours, len(regions.palette), seconds=budget,
+                      schedule=LONG_BEAM_SCHEDULE)
+    if found is not None and len(found) < len(best.plan):
+        return UpperBound(found, EngineName.BEAM, deadline.elapsed())
     return best

@@ -26,3 +26,40 @@ def test_rollouts_find_the_optimum_the_beam_misses():
     plan = rollout_plan(regions.adj, regions.colours, k, 12, seconds=60)
     assert plan is not None and len(plan) == 12
     verify(level, to_moves(regions, plan))
+
+
+# A 63-region triangle board (a noisy Voronoi board of 43 blobs, `blob_rows`, seed 33) where the default beam
+# gives 12 moves and the long proof's beam (the same passes, then wider ones) 11.
+LONG_BEAM_ROWS = ["BBBEEDDDABACDEEB", "BBBEEDDDCEACDEED", "DBBEEDDCCBDCDEEB", "DDBEECBCAEECCEED", "DDEECCBCCAEDCDCD",
+             "DDECCDECCBECCBBA", "DEECCDEEDCEAADCC", "BEEAAAEDDCCADBCE", "BEEAAAEDEBCDBAAA", "BEECCCCEEBEDBAEE"]
+
+
+@needs_compiled
+def test_the_long_proofs_long_beam_shortens_the_plan_only_when_its_budget_allows():
+    """The long proof's beam (`improve(long_beam=True)`) finds a plan the default passes miss, which
+    replays; without `long_beam`, or with less than `long_beam_min` seconds to spend, it does not run."""
+    import math
+
+    from kamicp.board.level import Level
+    from kamicp.prover.config import UpperOptions
+    from kamicp.prover.outcome import EngineName
+    from kamicp.prover.search import beam_plan
+    from kamicp.prover.upper import UpperBound, improve
+    from kamicp.runtime.clock import NEVER
+
+    level = Level.from_rows(LONG_BEAM_ROWS, "triangle")
+    regions = regions_of(level)
+    narrow = beam_plan(regions.adj, regions.colours, len(regions.palette), seconds=30)
+    assert narrow is not None
+    known = UpperBound(narrow, EngineName.BEAM, 0.0)
+    options = UpperOptions(rollout=False)
+
+    def improved(base: float, long_beam: bool) -> UpperBound:
+        return improve(regions, 1, known, options, deadline=NEVER, base=base, long_beam=long_beam)
+
+    longer = improved(math.inf, True)
+    assert longer.plan is not None and len(longer.plan) < len(narrow)
+    verify(level, to_moves(regions, longer.plan))
+    assert improved(math.inf, False).plan == narrow
+    too_short = options.long_beam_min / options.long_beam_share / 2  # a time limit whose share is under the minimum
+    assert improved(too_short, True).plan == narrow
