@@ -45,6 +45,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,27 +92,50 @@ def run_board(path: Path, args: argparse.Namespace) -> dict:
     """One board in a fresh process (`--one`, or with `--via-cli` the `kamicp solve` command); its CPU seconds
     with its workers' (os.wait4: this child's own, so boards run side by side with `--jobs` are counted apart).
     Stopped, and an error, after twice its limit."""
-    cmd = cli_command(path, args) if args.via_cli else [
-        sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit", str(args.time_limit),
-        "--engine", args.engine] + (["--workers", str(args.workers)] if args.workers else []) + (
-            ["--memory-mb", str(args.memory_mb)] if args.memory_mb else [])
+    way = VIA_CLI if args.via_cli else ONE_PROCESS
     t0 = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        proc = subprocess.Popen(way.command(path, args), stdout=out, stderr=err, text=True)
         process, stopped, peak = _reap(proc, args.time_limit * 2 + 120)
         out.seek(0), err.seek(0)
         stdout, stderr = out.read(), err.read()
-    answered = CLI_ANSWERS if args.via_cli else (0,)
-    if proc.returncode not in answered or stopped:
+    if proc.returncode not in way.answered or stopped:
         why = f"stopped after {args.time_limit * 2 + 120:g} s" if stopped else stderr.strip()[-500:]
         return {"board": path.name, "rules": args.rules, "status": "error", "error": why,
                 "optimum": None, "published": None, "seconds": None, "cpu": None, "peak_mb": None}
-    if args.via_cli:
-        return cli_record(path, args.rules, json.loads(stdout), time.monotonic() - t0, process, peak)
-    return {**json.loads(stdout), "process_cpu": process}
+    return way.record(path, args, json.loads(stdout), Usage(time.monotonic() - t0, process, peak))
 
 
-CLI_ANSWERS = (0, 1, 3)  # the command's exit codes with a JSON answer (docs/exit-codes.md)
+@dataclass(frozen=True)
+class Usage:
+    """What a board's process used: wall seconds, CPU seconds (its workers' included) and peak MB."""
+
+    seconds: float
+    cpu: float
+    peak_mb: float
+
+
+@dataclass(frozen=True)
+class Way:
+    """How `run_board` runs a board: its command line, the exit codes that come with a JSON answer, and the
+    record made of that answer."""
+
+    command: Callable[[Path, argparse.Namespace], list[str]]
+    answered: tuple[int, ...]
+    record: Callable[[Path, argparse.Namespace, dict, Usage], dict]
+
+
+def one_command(path: Path, args: argparse.Namespace) -> list[str]:
+    """This script's `--one` on one board (the library's solve in a process of its own)."""
+    return [sys.executable, __file__, "--one", str(path), "--rules", args.rules, "--time-limit",
+            str(args.time_limit), "--engine", args.engine] + (
+        ["--workers", str(args.workers)] if args.workers else []) + (
+        ["--memory-mb", str(args.memory_mb)] if args.memory_mb else [])
+
+
+def one_record(path: Path, args: argparse.Namespace, answer: dict, usage: Usage) -> dict:
+    """`--one`'s record as it wrote it, with the CPU of its whole process."""
+    return {**answer, "process_cpu": usage.cpu}
 
 
 def cli_command(path: Path, args: argparse.Namespace) -> list[str]:
@@ -122,16 +146,22 @@ def cli_command(path: Path, args: argparse.Namespace) -> list[str]:
             str(path)] + (["--workers", str(args.workers)] if args.workers else [])
 
 
-def cli_record(path: Path, rules: str, answer: dict, seconds: float, cpu: float, peak_mb: float) -> dict:
+def cli_record(path: Path, args: argparse.Namespace, answer: dict, usage: Usage) -> dict:
     """A board's record from the command's JSON answer: its CPU and peak memory are the whole process's (its
-    workers' included), its seconds the command's wall time."""
+    workers' included), its seconds the command's wall time; `proof` its horizons (steps, outcome, engine,
+    seconds). The published optimum is read from the board, as the answer does not carry it."""
     from kamicp import load_level
 
-    return {"board": path.name, "rules": rules, "status": answer["status"], "optimum": answer.get("optimum"),
+    proof = [{k: h.get(k) for k in ("steps", "outcome", "engine", "seconds")} for h in answer.get("proof", [])]
+    return {"board": path.name, "rules": args.rules, "status": answer["status"], "optimum": answer.get("optimum"),
             "lower": answer.get("lower_bound"), "upper": answer.get("upper_bound"),
             "published": load_level(path, "flood99").par, "regions": answer.get("regions"),
-            "engine": answer.get("engine"), "workers": answer.get("workers"), "seconds": seconds, "cpu": cpu,
-            "process_cpu": cpu, "peak_mb": peak_mb, "via": "cli"}
+            "engine": answer.get("engine"), "workers": answer.get("workers"), "seconds": usage.seconds,
+            "cpu": usage.cpu, "process_cpu": usage.cpu, "peak_mb": usage.peak_mb, "via": "cli", "proof": proof}
+
+
+ONE_PROCESS = Way(one_command, (0,), one_record)
+VIA_CLI = Way(cli_command, (0, 1, 3), cli_record)  # (the command's exit codes with a JSON answer: docs/exit-codes.md)
 
 
 def run_boards(paths: list[Path], args: argparse.Namespace, done: Callable[[list[dict]], None]) -> list[dict]:

@@ -64,7 +64,7 @@ def test_a_wrong_published_optimum_fails_the_run(tmp_path):
 def test_via_cli_runs_the_kamicp_command_on_each_board(tmp_path):
     """--via-cli under free rules: each board by the `kamicp solve` command (its JSON answer read back), with the
     free optimum the library proves for the same board, never above the pivot game's published one, and the
-    command's own CPU and peak memory."""
+    command's own CPU and peak memory, and its proof's horizons."""
     from kamicp import load_level, solve
 
     bench = bench_script("floodit99")
@@ -78,6 +78,7 @@ def test_via_cli_runs_the_kamicp_command_on_each_board(tmp_path):
         free = solve(load_level(folder / r["board"], "flood99"), time_limit=30)
         assert r["status"] == "optimal" and r["optimum"] == free.optimum <= r["published"]
         assert r["via"] == "cli" and r["rules"] == "free" and r["cpu"] > 0 and r["peak_mb"] > 0
+        assert [h["steps"] for h in r["proof"]][-1] == r["optimum"] and r["proof"][-1]["outcome"] == "feasible"
     assert "the `kamicp solve` command" in out.with_suffix(".md").read_text()
 
 
