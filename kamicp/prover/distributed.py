@@ -423,12 +423,7 @@ class DistributedRun:
     def _submit_whole(self, top: int) -> tuple[Any, int | str]:
         """The whole horizon's CP-SAT task (kamicp.prover.cube_task.run_whole), and its stop flag (the local pool's
         shared memory, or a Dask event)."""
-        if isinstance(self.client, LocalPool):
-            flag: int | str = self.client.new_flag()
-        else:
-            from kamicp.runtime.cluster import new_stop
-
-            flag = new_stop()
+        flag = _stops_of(self.client).new_flag()
         task = WholeTask(top, self.deadline.portable(), self.seed, self.options.model, self.options.cpsat, flag)
         [fut] = self.client.map(run_whole, [self.shared], [task], pure=False,
                                 key=[f"kamicp-whole-{self.run_id}-{top}"])
@@ -436,15 +431,8 @@ class DistributedRun:
         return fut, flag
 
     def _raise_flag(self, flag: int | str) -> None:
-        """Stop the whole horizon's task (a local pool's flag, or a Dask event: a lost scheduler has no task
-        left to stop)."""
-        if isinstance(self.client, LocalPool):
-            self.client.raise_flag(flag)  # type: ignore[arg-type]
-            return
-        from kamicp.runtime.cluster import raise_stop
-
-        with contextlib.suppress(Exception):
-            raise_stop(self.client, str(flag))
+        """Stop the whole horizon's task (a local pool's flag, or a Dask event)."""
+        _stops_of(self.client).raise_flag(flag)  # type: ignore[arg-type]
 
     def _whole_answer(self, fut: Any, answers: list[CubeAnswer]) -> tuple[Outcome, tuple[Move, ...] | None] | None:
         """The whole horizon's answer: refuted (the horizon is), solved (its solution), or None (unknown: the
@@ -566,6 +554,15 @@ def whole_due(started: float, answered: int, cubes: int) -> bool:
     """Should CP-SAT join the horizon whole? Once its `cubes` tasks have run WHOLE_AFTER seconds since `started`
     with fewer than half of them `answered` (the cubes alone would likely take as long again, or longer)."""
     return time.monotonic() - started >= WHOLE_AFTER and answered < cubes / 2
+
+
+def _stops_of(client: Any) -> Any:
+    """The stop flags of `client`'s tasks: the local pool's own, or Dask events (kamicp.runtime.cluster.DaskStops)."""
+    if isinstance(client, LocalPool):
+        return client
+    from kamicp.runtime.cluster import DaskStops
+
+    return DaskStops(client)
 
 
 def _as_completed(client: Any, every: bool = False) -> Callable[..., Any]:

@@ -215,6 +215,21 @@ def raise_stop(client: Any, name: str) -> None:
     Event(name, client=client).set()
 
 
+class DaskStops:
+    """Stop flags for the Dask tasks of `client`, with the local pool's `new_flag` and `raise_flag` (a flag is
+    a stop event's name), so a run asks either the same way."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def new_flag(self) -> str:
+        return new_stop()
+
+    def raise_flag(self, flag: str) -> None:
+        with contextlib.suppress(Exception):  # (a lost scheduler has no task left to stop)
+            raise_stop(self.client, flag)
+
+
 def stop_look(name: str) -> Callable[[], bool]:
     """In a Dask task: has the client raised the stop event `name`? Made in the task's own thread (the event
     takes the worker's client there); the check it returns may be called from any thread, often, and asks
@@ -267,5 +282,6 @@ class EveryCompleted:
             yield self.inner.next_batch(block=False)
 
 
-__all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "EveryCompleted", "check_address", "connect", "dashboard_link",
-           "lost_scheduler", "new_stop", "no_workers", "quiet_logs", "raise_stop", "scheduler_lost", "stop_look"]
+__all__ = ["CONNECT_TIMEOUT", "LOCAL_DASHBOARD", "DaskStops", "EveryCompleted", "check_address", "connect",
+           "dashboard_link", "lost_scheduler", "new_stop", "no_workers", "quiet_logs", "raise_stop", "scheduler_lost",
+           "stop_look"]
