@@ -16,7 +16,7 @@ from kamicp.board.regions import Regions, quotient, recolour
 from kamicp.prover.bounds import bound_report, eccentricity
 from kamicp.prover.config import UpperOptions
 from kamicp.prover.outcome import EngineName, Plan
-from kamicp.prover.search import LONG_BEAM_SCHEDULE, beam_plan, rollout_plan
+from kamicp.prover.search import BEAM_SCHEDULE, LONG_BEAM_SCHEDULE, beam_plan, rollout_plan
 from kamicp.runtime.clock import NEVER, Deadline
 
 
@@ -92,17 +92,16 @@ def _budget(cap: float, share: float, base: float, deadline: Deadline) -> float:
 
 def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptions, *, deadline: Deadline,
             base: float, rollouts: bool = True, long_beam: bool = False) -> UpperBound:
-    """`known` improved by the beam search, (with `rollouts`) the pivot rollouts and (with `long_beam`, the long
-    proof) the beam again with more time and wider passes, while it is above the lower bound `lower`; each
-    heuristic's budget a share of `base` seconds (infinity: their caps); `deadline`'s clock times when each was
-    found."""
+    """`known` improved by the beam search (with `long_beam`, the long proof: longer and wider, `_beam_passes`) and
+    (with `rollouts`) the pivot rollouts, while it is above the lower bound `lower`; each heuristic's budget a
+    share of `base` seconds (infinity: their caps); `deadline`'s clock times when each was found."""
     best = known
     k = len(regions.palette)
     if best.plan is None:
         return best  # (no time was left for the greedy, so none for these either)
     if options.beam and lower < len(best.plan):
-        budget = _budget(options.beam_seconds, options.beam_share, base, deadline)
-        found = beam_plan(regions.adj, regions.colours, k, seconds=budget) if budget > 0 else None
+        schedule, budget = _beam_passes(options, base, deadline, long_beam)
+        found = beam_plan(regions.adj, regions.colours, k, seconds=budget, schedule=schedule) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
             best = UpperBound(found, EngineName.BEAM, deadline.elapsed())
     if rollouts and options.rollout and lower < len(best.plan):
@@ -111,21 +110,16 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
         found = rollout_plan(regions.adj, regions.colours, k, limit, seconds=budget) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
             best = UpperBound(found, EngineName.ROLLOUT, deadline.elapsed())
-    if long_beam and options.beam and options.long_beam and lower < len(best.plan):  # (`--no beam`: none at all)
-        best = _long_beam(regions, best, options, deadline, base)
     return best
 
 
-def _long_beam(regions: Regions, best: UpperBound, options: UpperOptions, deadline: Deadline,
-               base: float) -> UpperBound:
-    """`best` or a shorter plan by the beam's long schedule, run only when its budget is at least
-    `long_beam_min` seconds (a pass cut short by its budget finds nothing)."""
-    assert best.plan is not None
-    budget = _budget(options.long_beam_seconds, options.long_beam_share, base, deadline)
-    if budget < options.long_beam_min:
-        return best
-    found = beam_plan(regions.adj, regions.colours, len(regions.palette), seconds=budget,
-                      schedule=LONG_BEAM_SCHEDULE)
-    if found is not None and len(found) < len(best.plan):
-        return UpperBound(found, EngineName.BEAM, deadline.elapsed())
-    return best
+def _beam_passes(options: UpperOptions, base: float, deadline: Deadline,
+                 long_beam: bool) -> tuple[tuple[tuple[int, int, bool], ...], float]:
+    """The beam's passes and seconds: with `long_beam` (the long proof) and at least `long_beam_min` seconds in
+    its share, the long schedule (the default passes with time to finish, then wider ones); else the default
+    within its short budget (with less, a wide pass would be cut short and find nothing)."""
+    if long_beam and options.long_beam:
+        budget = _budget(options.long_beam_seconds, options.long_beam_share, base, deadline)
+        if budget >= options.long_beam_min:
+            return LONG_BEAM_SCHEDULE, budget
+    return BEAM_SCHEDULE, _budget(options.beam_seconds, options.beam_share, base, deadline)

@@ -31,13 +31,13 @@ def test_rollouts_find_the_optimum_the_beam_misses():
 # A 63-region triangle board (a noisy Voronoi board of 43 blobs, `blob_rows`, seed 33) where the default beam
 # gives 12 moves and the long proof's beam (the same passes, then wider ones) 11.
 LONG_BEAM_ROWS = ["BBBEEDDDABACDEEB", "BBBEEDDDCEACDEED", "DBBEEDDCCBDCDEEB", "DDBEECBCAEECCEED", "DDEECCBCCAEDCDCD",
-             "DDECCDECCBECCBBA", "DEECCDEEDCEAADCC", "BEEAAAEDDCCADBCE", "BEEAAAEDEBCDBAAA", "BEECCCCEEBEDBAEE"]
+                  "DDECCDECCBECCBBA", "DEECCDEEDCEAADCC", "BEEAAAEDDCCADBCE", "BEEAAAEDEBCDBAAA", "BEECCCCEEBEDBAEE"]
 
 
 @needs_compiled
 def test_the_long_proofs_long_beam_shortens_the_plan_only_when_its_budget_allows():
     """The long proof's beam (`improve(long_beam=True)`) finds a plan the default passes miss, which
-    replays; without `long_beam`, or with less than `long_beam_min` seconds to spend, it does not run."""
+    replays; without `long_beam`, or with less than `long_beam_min` seconds to spend, the default beam runs."""
     import math
 
     from kamicp.board.level import Level
