@@ -5,6 +5,7 @@ without recomputing stored cubes, and the CLI's options and errors."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import signal
@@ -38,8 +39,11 @@ GREEDY_ONLY = options_without(["beam", "rollout", "pivot-bound"])
 
 @pytest.fixture(scope="module")
 def client():
-    """One LocalCluster of 2 one-thread worker processes for the whole module (starting one costs seconds)."""
+    """One LocalCluster of 2 one-thread worker processes for the whole module (starting one costs seconds), its
+    workers up and their first imports done, so that no test's time limit pays for them (under load, seconds)."""
     client, cluster = connect("local", 2)
+    client.wait_for_workers(2)
+    client.run(importlib.import_module, "kamicp.prover.cube_task")
     yield client
     client.close()
     cluster.close()
