@@ -57,10 +57,13 @@ def snapshot_line(snap: Snapshot) -> str:
         if snap.rate is not None:
             how += f", {rate_text(snap.rate)} nodes/s"
         if snap.cubes_total:
-            how += f", cubes {snap.cubes_done}/{snap.cubes_total}"
+            answered = f"{snap.cubes_done}/{snap.cubes_total}"
+            how = f"cubes {answered}" if how == "cubes" else f"{how}, cubes {answered}"
         parts.append(f"refuting {snap.horizon} ({how})")
     elif snap.phase == "prepare":
         parts.append("bounding")
+    elif snap.phase == "cubes":  # (the long proof's own bound and plan, before its first horizon)
+        parts.append("preparing the cubes")
     if snap.estimate is not None:  # (before the plan: a narrow terminal cuts the line's end)
         parts.append(f"estimate {duration(snap.estimate.seconds)} for {snap.estimate.horizon} (not a bound)")
     parts.append(f"best plan {snap.upper}" if snap.upper is not None else "no plan yet")

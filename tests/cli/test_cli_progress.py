@@ -81,8 +81,14 @@ def test_the_live_line_says_what_is_proven_and_what_is_worked_on() -> None:
     assert snapshot_line(snap) == "12.3 s · bounds 11..13 · refuting 12 (search, 1.2M nodes/s) · best plan 13"
     cubes = Snapshot(3.0, "race", 9, None, 9, "cubes", cubes_done=1, cubes_total=4,
                      estimate=Estimate(9, 1e9, 7200.0, 1e5, "test"))
-    assert snapshot_line(cubes) == ("3.0 s · lower bound 9 · refuting 9 (cubes, cubes 1/4) · "
+    assert snapshot_line(cubes) == ("3.0 s · lower bound 9 · refuting 9 (cubes 1/4) · "
                                     "estimate 2 h for 9 (not a bound) · no plan yet")
+    # the long proof before its first horizon (its bound and plan); the race's search on CP-SAT's parts
+    preparing = Snapshot(21.0, "cubes", 11, 13)
+    assert snapshot_line(preparing) == "21.0 s · bounds 11..13 · preparing the cubes · best plan 13"
+    beside = Snapshot(5.0, "race", 9, 10, 9, "search", 10_000, 2_000_000.0, cubes_done=2, cubes_total=4)
+    assert snapshot_line(beside) == ("5.0 s · bounds 9..10 · refuting 9 (search, 2.0M nodes/s, cubes 2/4) · "
+                                     "best plan 10")
 
 
 def test_the_stream_writes_a_line_a_second_and_every_change(tmp_path: Path) -> None:
