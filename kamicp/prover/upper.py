@@ -100,7 +100,7 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
     if best.plan is None:
         return best  # (no time was left for the greedy, so none for these either)
     if options.beam and lower < len(best.plan):
-        schedule, budget = _beam_passes(options, base, deadline, long_beam)
+        schedule, budget = _beam_passes(options, base, deadline, long_beam, regions.size)
         found = beam_plan(regions.adj, regions.colours, k, seconds=budget, schedule=schedule) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
             best = UpperBound(found, EngineName.BEAM, deadline.elapsed())
@@ -113,13 +113,15 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
     return best
 
 
-def _beam_passes(options: UpperOptions, base: float, deadline: Deadline,
-                 long_beam: bool) -> tuple[tuple[tuple[int, int, bool], ...], float]:
+def _beam_passes(options: UpperOptions, base: float, deadline: Deadline, long_beam: bool,
+                 regions: int) -> tuple[tuple[tuple[int, int, bool], ...], float]:
     """The beam's passes and seconds: with `long_beam` (the long proof) and at least `long_beam_min` seconds in
     its share, the long schedule (the default passes with time to finish, then wider ones); else the default
-    within its short budget (with less, a wide pass would be cut short and find nothing)."""
+    within its short budget, which grows with the board's `regions` (a pass cut short finds no plan: on boards
+    of 230-310 regions two seconds did not finish the first one)."""
     if long_beam and options.long_beam:
         budget = _budget(options.long_beam_seconds, options.long_beam_share, base, deadline)
         if budget >= options.long_beam_min:
             return LONG_BEAM_SCHEDULE, budget
-    return BEAM_SCHEDULE, _budget(options.beam_seconds, options.beam_share, base, deadline)
+    cap = max(options.beam_seconds, options.beam_seconds_per_100 * regions / 100)
+    return BEAM_SCHEDULE, _budget(cap, options.beam_share, base, deadline)

@@ -63,3 +63,23 @@ def test_the_long_proofs_long_beam_shortens_the_plan_only_when_its_budget_allows
     assert improved(math.inf, False).plan == narrow
     too_short = options.long_beam_min / options.long_beam_share / 2  # a time limit whose share is under the minimum
     assert improved(too_short, True).plan == narrow
+
+
+def test_the_short_beams_budget_grows_with_the_board_within_its_share():
+    """The race's beam gets two seconds, or 2.5 s per 100 regions on large boards (a pass cut short finds no plan:
+    on Flood-It boards of 230-310 regions two seconds gave none, benchmarks/topics/upper-bounds.md), never more
+    than its share of the time limit nor past the deadline; the long proof's beam keeps its own budget."""
+    import math
+
+    from kamicp.prover.config import UpperOptions
+    from kamicp.prover.search import BEAM_SCHEDULE, LONG_BEAM_SCHEDULE
+    from kamicp.prover.upper import _beam_passes
+    from kamicp.runtime.clock import NEVER, Deadline
+
+    options = UpperOptions()
+    assert _beam_passes(options, math.inf, NEVER, False, 60) == (BEAM_SCHEDULE, 2.0)
+    assert _beam_passes(options, math.inf, NEVER, False, 300) == (BEAM_SCHEDULE, 7.5)
+    assert _beam_passes(options, 60.0, NEVER, False, 300) == (BEAM_SCHEDULE, 3.0)  # 5 % of a minute
+    schedule, budget = _beam_passes(options, math.inf, Deadline.slice(1.0), False, 300)
+    assert schedule == BEAM_SCHEDULE and 0 < budget <= 1.0
+    assert _beam_passes(options, 3600.0, NEVER, True, 300) == (LONG_BEAM_SCHEDULE, 20.0)
