@@ -199,3 +199,37 @@ def test_pivot_search_measures_both_variants_to_the_same_optimum(tmp_path):
     assert last["off"]["outcome"] == last["on"]["outcome"] == "feasible" and last["horizon"] == 6  # its optimum
     assert all(h["off"]["outcome"] == "infeasible" for h in r["horizons"][:-1])
     assert "| tri-harbour.json |" in out.with_suffix(".md").read_text()
+
+
+def test_cpsat_params_refutes_the_same_horizon_under_each_parameter_set(tmp_path):
+    out = tmp_path / "params"
+    script = bench_script("cpsat_params")
+    level = str(PUZZLES / "tri-harbour.json")  # optimum 6
+    script.main(["--at", f"{level}=5", "--variants", "default,lin0,pseudo-cost", "--seeds", "0",
+                 "--time-limit", "30", "--out", str(out)])
+    [record] = json.loads(out.with_suffix(".json").read_text())["records"]
+    assert {name: [r["outcome"] for r in runs] for name, runs in record["variants"].items()} == {
+        "default": ["infeasible"], "lin0": ["infeasible"], "pseudo-cost": ["infeasible"]}
+    assert "| tri-harbour" in out.with_suffix(".md").read_text()
+    with pytest.raises(SystemExit, match="found a solution"):  # a horizon with a plan is no refutation to time
+        script.main(["--at", f"{level}=6", "--variants", "default", "--seeds", "0"])
+
+
+def test_floodit99_known_joins_the_runs_bounds_with_the_beams_plans(tmp_path):
+    def result(name: str, data: dict) -> str:
+        (tmp_path / f"{name}.json").write_text(json.dumps(data))
+        return str(tmp_path / name)
+
+    record = {"rules": "free", "regions": 100, "published": 18, "optimum": None}
+    first = result("a", {"records": [{**record, "board": "b1", "lower": 11, "upper": 15},
+                                     {**record, "board": "b2", "lower": 12, "upper": 12, "optimum": 12}]})
+    second = result("b", {"records": [{**record, "board": "b1", "lower": 12, "upper": 16}]})
+    beam = result("beam", {"rows": [{"level": "b1", "long": {"moves": 14}}, {"level": "b2", "long": {"moves": 13}}]})
+    out = tmp_path / "known"
+    bench_script("floodit99_known").main([first, second, "--beam", beam, "--variant", "long", "--out", str(out)])
+    rows = {r["board"]: r for r in json.loads(out.with_suffix(".json").read_text())["rows"]}
+    assert (rows["b1"]["lower"], rows["b1"]["upper_runs"], rows["b1"]["upper"]) == (12, 15, 14)
+    assert (rows["b2"]["lower"], rows["b2"]["upper"]) == (12, 12)  # a proven optimum stays one
+    text = out.with_suffix(".md").read_text()
+    assert "| b1 | 100 | 18 | 12..15 | 14 (shorter) | 12..14 |" in text and "**optimal 12**" in text
+    assert "shorter than the runs' best on 1 (by 1 moves in all)" in text
