@@ -80,7 +80,7 @@ class UpperOptions:
 
     beam: bool = True  # a compiled beam search (better than greedy)
     beam_seconds: float = 2.0  # its budget: its wide pass needs ~1 s at 100 regions
-    beam_seconds_per_100: float = 2.5  # ... or this much per 100 regions, if more: at 300 its first pass needs 4-5 s
+    beam_seconds_per_100: float = 2.5  # ... or this much per 100 regions, if more (a pass cut short finds no plan)
     beam_share: float = 0.05  # ... at most this share of a time limit
     rollout: bool = True  # then one move and a pivot rollout, every move tried
     rollout_seconds: float = 4.0  # its budget: 2.7 s at 89 regions

@@ -117,8 +117,8 @@ def _beam_passes(options: UpperOptions, base: float, deadline: Deadline, long_be
                  regions: int) -> tuple[tuple[tuple[int, int, bool], ...], float]:
     """The beam's passes and seconds: with `long_beam` (the long proof) and at least `long_beam_min` seconds in
     its share, the long schedule (the default passes with time to finish, then wider ones); else the default
-    within its short budget, which grows with the board's `regions` (a pass cut short finds no plan: on boards
-    of 230-310 regions two seconds did not finish the first one)."""
+    within its short budget, which grows with the board's `regions` (a pass cut short finds no plan; measured in
+    benchmarks/topics/upper-bounds.md, "The race's beam on large boards")."""
     if long_beam and options.long_beam:
         budget = _budget(options.long_beam_seconds, options.long_beam_share, base, deadline)
         if budget >= options.long_beam_min:
