@@ -92,7 +92,7 @@ def _budget(cap: float, share: float, base: float, deadline: Deadline) -> float:
 
 def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptions, *, deadline: Deadline,
             base: float, rollouts: bool = True, long_beam: bool = False) -> UpperBound:
-    """`known` improved by the beam search (with `long_beam`, the long proof: longer and wider, `_beam_passes`) and
+    """`known` improved by the beam search (with `long_beam`, the long proof: longer and wider, `beam_passes`) and
     (with `rollouts`) the pivot rollouts, while it is above the lower bound `lower`; each heuristic's budget a
     share of `base` seconds (infinity: their caps); `deadline`'s clock times when each was found."""
     best = known
@@ -100,7 +100,7 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
     if best.plan is None:
         return best  # (no time was left for the greedy, so none for these either)
     if options.beam and lower < len(best.plan):
-        schedule, budget = _beam_passes(options, base, deadline, long_beam, regions.size)
+        schedule, budget = beam_passes(options, base, deadline, long_beam, regions.size)
         found = beam_plan(regions.adj, regions.colours, k, seconds=budget, schedule=schedule) if budget > 0 else None
         if found is not None and len(found) < len(best.plan):
             best = UpperBound(found, EngineName.BEAM, deadline.elapsed())
@@ -113,7 +113,7 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
     return best
 
 
-def _beam_passes(options: UpperOptions, base: float, deadline: Deadline, long_beam: bool,
+def beam_passes(options: UpperOptions, base: float, deadline: Deadline, long_beam: bool,
                  regions: int) -> tuple[tuple[tuple[int, int, bool], ...], float]:
     """The beam's passes and seconds: with `long_beam` (the long proof) and at least `long_beam_min` seconds in
     its share, the long schedule (the default passes with time to finish, then wider ones); else the default

@@ -73,13 +73,13 @@ def test_the_short_beams_budget_grows_with_the_board_within_its_share():
 
     from kamicp.prover.config import UpperOptions
     from kamicp.prover.search import BEAM_SCHEDULE, LONG_BEAM_SCHEDULE
-    from kamicp.prover.upper import _beam_passes
+    from kamicp.prover.upper import beam_passes
     from kamicp.runtime.clock import NEVER, Deadline
 
     options = UpperOptions()
-    assert _beam_passes(options, math.inf, NEVER, False, 60) == (BEAM_SCHEDULE, 2.0)
-    assert _beam_passes(options, math.inf, NEVER, False, 300) == (BEAM_SCHEDULE, 7.5)
-    assert _beam_passes(options, 60.0, NEVER, False, 300) == (BEAM_SCHEDULE, 3.0)  # 5 % of a minute
-    schedule, budget = _beam_passes(options, math.inf, Deadline.slice(1.0), False, 300)
+    assert beam_passes(options, math.inf, NEVER, False, 60) == (BEAM_SCHEDULE, 2.0)
+    assert beam_passes(options, math.inf, NEVER, False, 300) == (BEAM_SCHEDULE, 7.5)
+    assert beam_passes(options, 60.0, NEVER, False, 300) == (BEAM_SCHEDULE, 3.0)  # 5 % of a minute
+    schedule, budget = beam_passes(options, math.inf, Deadline.slice(1.0), False, 300)
     assert schedule == BEAM_SCHEDULE and 0 < budget <= 1.0
-    assert _beam_passes(options, 3600.0, NEVER, True, 300) == (LONG_BEAM_SCHEDULE, 20.0)
+    assert beam_passes(options, 3600.0, NEVER, True, 300) == (LONG_BEAM_SCHEDULE, 20.0)
