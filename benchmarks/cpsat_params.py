@@ -74,9 +74,14 @@ def measure(path: str, horizon: int, variants: list[str], seeds: list[int], limi
     return record
 
 
+def seconds(runs: list[dict]) -> list[float]:
+    """Each run's seconds, a time-out as infinity (longer than any answer)."""
+    return [r["seconds"] if r["outcome"] == "infeasible" else float("inf") for r in runs]
+
+
 def cell(runs: list[dict], limit: float) -> str:
     """'21.4 (20.7-24.5)': the median seconds (a time-out counts as the limit, shown '> limit')."""
-    secs = [r["seconds"] if r["outcome"] == "infeasible" else float("inf") for r in runs]
+    secs = seconds(runs)
     med = statistics.median(secs)
     text = f"> {limit:.0f}" if med == float("inf") else f"{med:.1f}"
     finite = [s for s in secs if s != float("inf")]
@@ -91,13 +96,12 @@ def table(records: list[dict], variants: list[str], limit: float) -> str:
     head = "| level, horizon | " + " | ".join(variants) + " |"
     lines = [head, "|" + "---|" * (len(variants) + 1)]
     for r in records:
-        base = statistics.median(x["seconds"] if x["outcome"] == "infeasible" else float("inf")
-                                 for x in r["variants"][variants[0]])
+        base = statistics.median(seconds(r["variants"][variants[0]]))
         cells = []
         for name in variants:
             runs = r["variants"][name]
             text = cell(runs, limit)
-            med = statistics.median(x["seconds"] if x["outcome"] == "infeasible" else float("inf") for x in runs)
+            med = statistics.median(seconds(runs))
             if name != variants[0] and med != float("inf") and base != float("inf"):
                 text += f", {med / base:.2f}x"
             cells.append(text)

@@ -46,12 +46,10 @@ def rows_of(known: dict[str, dict], beam: dict[str, dict], variant: str) -> list
     rows = []
     for board in sorted(known):
         k = known[board]
-        b = beam.get(board, {})
-        plans = [b[v]["moves"] for v in b if isinstance(b[v], dict) and b[v].get("moves") is not None]
-        best_beam = b.get(variant, {}).get("moves")
-        upper = min(x for x in (k["upper"], *plans) if x is not None) if (k["upper"] or plans) else None
+        plan = beam.get(board, {}).get(variant, {}).get("moves")
+        uppers = [x for x in (k["upper"], plan) if x is not None]
         rows.append({"board": board, "regions": k["regions"], "published": k["published"], "lower": k["lower"],
-                     "upper_runs": k["upper"], "beam": best_beam, "upper": upper})
+                     "upper_runs": k["upper"], "beam": plan, "upper": min(uppers, default=None)})
     return rows
 
 

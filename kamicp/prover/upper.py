@@ -114,7 +114,7 @@ def improve(regions: Regions, lower: int, known: UpperBound, options: UpperOptio
 
 
 def beam_passes(options: UpperOptions, base: float, deadline: Deadline, long_beam: bool,
-                 regions: int) -> tuple[tuple[tuple[int, int, bool], ...], float]:
+                regions: int) -> tuple[tuple[tuple[int, int, bool], ...], float]:
     """The beam's passes and seconds: with `long_beam` (the long proof) and at least `long_beam_min` seconds in
     its share, the long schedule (the default passes with time to finish, then wider ones); else the default
     within its short budget, which grows with the board's `regions` (a pass cut short finds no plan; measured in
