@@ -129,14 +129,15 @@ def test_a_signal_stops_the_astar_with_one_line(tmp_path):
     import time
 
     from tests.helpers import ROOT, wait_for_cpu
+    from tests.helpers.processes import command
 
-    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "solve",
-                             str(_big_flood(tmp_path)), "--rules", "pivot"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert wait_for_cpu(proc.pid, 3.0)  # past its imports, inside the A* (a fixed sleep lost to a loaded machine)
-    assert proc.poll() is None
-    t0 = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    _out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and time.monotonic() - t0 < 10
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    with command([sys.executable, "-c", "from kamicp.cli import app; app()", "solve",
+                  str(_big_flood(tmp_path)), "--rules", "pivot"],
+                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert wait_for_cpu(proc.pid, 3.0)  # past its imports, inside the A* (a fixed sleep lost to a loaded machine)
+        assert proc.poll() is None
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130 and time.monotonic() - t0 < 10
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -17,6 +17,7 @@ from kamicp.cli import app
 from kamicp.katamino import LETTERS, Puzzle, Rule, check_solution, shorthand, usable_engines
 from kamicp.katamino.dlx import AlgorithmX
 from tests.helpers import PUZZLES, wait_for_cpu
+from tests.helpers.processes import command
 
 runner = CliRunner()
 BOOK = PUZZLES / "katamino" / "book.json"
@@ -218,30 +219,31 @@ def test_a_signal_ends_a_book_with_the_table_so_far(tmp_path, sig, code):
     book = tmp_path / "big.json"
     book.write_text(json.dumps({"challenges": [{"name": f"L{k}", "pieces": LETTERS, "start": 3}
                                                for k in range(200)]}))
-    proc = subprocess.Popen([sys.executable, "-m", "kamicp", "katamino", str(book), "--count", "--no-draw",
-                             "--free"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert wait_for_cpu(proc.pid, 3.0)  # at work past its imports, however loaded the machine
-    assert proc.poll() is None
-    proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == code, (out, err)
-    assert "L0 " in out and "puzzles:" in out
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and re.fullmatch(r"interrupted: \d+ of 2000 puzzles solved \(the table above\)", lines[0])
+    with command([sys.executable, "-m", "kamicp", "katamino", str(book), "--count", "--no-draw",
+                  "--free"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert wait_for_cpu(proc.pid, 3.0)  # at work past its imports, however loaded the machine
+        assert proc.poll() is None
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == code, (out, err)
+        assert "L0 " in out and "puzzles:" in out
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1
+        assert re.fullmatch(r"interrupted: \d+ of 2000 puzzles solved \(the table above\)", lines[0])
 
 
 @pytest.mark.parametrize("engine", ["cpsat", pytest.param("dlx", marks=pytest.mark.slow)])
 def test_a_signal_stops_a_running_count_at_once(engine):
     """CP-SAT holds the main thread while it counts; the signal still ends the command at once."""
-    proc = subprocess.Popen([sys.executable, "-m", "kamicp", "katamino", "--board", "6x10", "--pieces", LETTERS,
-                             "--free", "--count", "--engine", engine],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert wait_for_cpu(proc.pid, 3.0)
-    assert proc.poll() is None
-    t0 = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, (out, err)
-    assert time.monotonic() - t0 < 10
-    assert [line for line in err.splitlines() if line.strip()] == [
-        "interrupted: 6x10-FILNPTUVWXYZ not decided (the count so far is kept only under --time-limit)"]
+    with command([sys.executable, "-m", "kamicp", "katamino", "--board", "6x10", "--pieces", LETTERS,
+                  "--free", "--count", "--engine", engine],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert wait_for_cpu(proc.pid, 3.0)
+        assert proc.poll() is None
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130, (out, err)
+        assert time.monotonic() - t0 < 10
+        assert [line for line in err.splitlines() if line.strip()] == [
+            "interrupted: 6x10-FILNPTUVWXYZ not decided (the count so far is kept only under --time-limit)"]

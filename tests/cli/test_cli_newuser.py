@@ -20,6 +20,7 @@ from kamicp import load_level
 from kamicp.cli import app
 from kamicp.designer.count import count_optimal
 from tests.helpers import PUZZLES, ROOT
+from tests.helpers.processes import command
 
 runner = CliRunner()
 COMMANDS = sorted(typer.main.get_command(app).commands)  # (every command, also one added later)
@@ -150,18 +151,18 @@ def test_count_on_a_folder_too() -> None:
                                                                                marks=pytest.mark.slow)])
 def test_count_interrupted_says_what_was_counted(sig: int, code: int) -> None:
     # tri-ember: the optimum is proven in well under a second, the count takes about a minute
-    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "count",
-                             str(PUZZLES / "tri-ember.json"), "--engine", "search"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(8)
-    proc.send_signal(sig)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == code, err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    found = re.fullmatch(r"interrupted: optimum 7 moves \(proven\); counted so far: at least (\d+) optimal "
-                         r"solutions?, at least (\d+) class(es)?", lines[0])
-    assert found and int(found[1]) >= 1 and int(found[2]) >= 1, lines[0]
+    with command([sys.executable, "-c", "from kamicp.cli import app; app()", "count",
+                  str(PUZZLES / "tri-ember.json"), "--engine", "search"],
+                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        time.sleep(8)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == code, err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        found = re.fullmatch(r"interrupted: optimum 7 moves \(proven\); counted so far: at least (\d+) optimal "
+                             r"solutions?, at least (\d+) class(es)?", lines[0])
+        assert found and int(found[1]) >= 1 and int(found[2]) >= 1, lines[0]
 
 
 def test_count_reports_a_running_count() -> None:

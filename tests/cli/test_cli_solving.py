@@ -3,6 +3,7 @@ signals ending the whole process tree with one line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import signal
@@ -19,6 +20,7 @@ from kamicp.errors import UsageError, WorkerError
 from kamicp.formats import load_level
 from kamicp.prover.solver import solve
 from tests.helpers import PUZZLES, ROOT
+from tests.helpers.processes import command
 
 HARBOUR = PUZZLES / "tri-harbour.json"
 
@@ -74,9 +76,9 @@ def _alive(pids: list[int]) -> list[int]:
     return alive
 
 
-def _start(level: Path, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "from kamicp.cli import app; app()", "solve", str(level), *args],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _start(level: Path, *args: str) -> contextlib.AbstractContextManager[subprocess.Popen]:
+    return command([sys.executable, "-c", "from kamicp.cli import app; app()", "solve", str(level), *args],
+                   cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _one_line(proc: subprocess.Popen, code: int) -> None:
@@ -92,17 +94,17 @@ def _one_line(proc: subprocess.Popen, code: int) -> None:
 def test_a_signal_ends_the_race_and_its_workers_with_one_line(tmp_path, sig, code):
     level = tmp_path / "big.json"
     _big_level(level)
-    proc = _start(level)
-    end = time.monotonic() + 60
-    workers: list[int] = []
-    while len(workers) < 2 and time.monotonic() < end and proc.poll() is None:
-        time.sleep(0.2)
-        workers = _children(proc.pid)
-    assert len(workers) == 2, "the race did not start"
-    proc.send_signal(sig)
-    _one_line(proc, code)
-    time.sleep(0.5)
-    assert _alive(workers) == []
+    with _start(level) as proc:
+        end = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < end and proc.poll() is None:
+            time.sleep(0.2)
+            workers = _children(proc.pid)
+        assert len(workers) == 2, "the race did not start"
+        proc.send_signal(sig)
+        _one_line(proc, code)
+        time.sleep(0.5)
+        assert _alive(workers) == []  # (inside: leaving the block kills what is left)
 
 
 @pytest.mark.slow
@@ -111,14 +113,14 @@ def test_a_signal_stops_a_running_cpsat_solve(tmp_path):
     """CP-SAT holds the main thread while it solves; the signal still ends the command at once."""
     level = tmp_path / "big.json"
     _big_level(level)
-    proc = _start(level, "--engine", "cpsat", "--no", "beam", "--no", "rollout")
-    # wait for CP-SAT: the signal helper thread, the solve's watcher thread and CP-SAT's own
-    end = time.monotonic() + 90
-    while len(list(Path(f"/proc/{proc.pid}/task").iterdir())) < 4 and time.monotonic() < end:
-        time.sleep(0.2)
-    time.sleep(1)
-    assert proc.poll() is None
-    t0 = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    _one_line(proc, 143)
-    assert time.monotonic() - t0 < 10
+    with _start(level, "--engine", "cpsat", "--no", "beam", "--no", "rollout") as proc:
+        # wait for CP-SAT: the signal helper thread, the solve's watcher thread and CP-SAT's own
+        end = time.monotonic() + 90
+        while len(list(Path(f"/proc/{proc.pid}/task").iterdir())) < 4 and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1)
+        assert proc.poll() is None
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _one_line(proc, 143)
+        assert time.monotonic() - t0 < 10

@@ -32,6 +32,7 @@ from kamicp.prover.outcome import EngineName, Outcome, Status
 from kamicp.runtime.cluster import connect, dashboard_link
 from kamicp.runtime.store import Store
 from tests.helpers import HARD, LEVELS, known_optima
+from tests.helpers.processes import command
 
 # a worse first solution and a weaker root bound: the cubes must find shorter solutions and refute a horizon
 GREEDY_ONLY = options_without(["beam", "rollout", "pivot-bound"])
@@ -316,23 +317,23 @@ def test_signal_mid_run_leaves_no_process_and_the_rerun_resumes(tmp_path, signum
     and a rerun with the same store skips the cubes answered before the signal."""
     level = str(LEVELS / "tri-48b5c-s110.json")
     store = tmp_path / "proofs.db"
-    proc = subprocess.Popen([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
-                             "--dask", "local", "--store", str(store)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "KAMICP_DASK_LOCAL_FIRST": "0"})  # cubes from the start
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and cube_rows(store) < 10:
-        time.sleep(0.2)
-    children = psutil.Process(proc.pid).children(recursive=True)
-    assert children  # the LocalCluster's worker processes
-    proc.send_signal(signum)
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == code
-    saved, stopped = stderr.splitlines()  # how many cube answers the rerun skips, then what was proven
-    assert saved.endswith(f"cube answers saved to {store}: the same command resumes from them"), stderr
-    assert stopped.startswith("interrupted: best so far")
-    _, alive = psutil.wait_procs(children, timeout=15)
-    assert not alive
+    with command([sys.executable, "-c", "from kamicp.cli import main; main()", "solve", level,
+                  "--dask", "local", "--store", str(store)],
+                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                 env={**os.environ, "KAMICP_DASK_LOCAL_FIRST": "0"}) as proc:  # cubes from the start
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and cube_rows(store) < 10:
+            time.sleep(0.2)
+        children = psutil.Process(proc.pid).children(recursive=True)
+        assert children  # the LocalCluster's worker processes
+        proc.send_signal(signum)
+        _, stderr = proc.communicate(timeout=60)
+        assert proc.returncode == code
+        saved, stopped = stderr.splitlines()  # how many cube answers the rerun skips, then what was proven
+        assert saved.endswith(f"cube answers saved to {store}: the same command resumes from them"), stderr
+        assert stopped.startswith("interrupted: best so far")
+        _, alive = psutil.wait_procs(children, timeout=15)
+        assert not alive
     answered = cube_rows(store)
     assert int(saved.split()[0]) > 0
     res = CliRunner().invoke(app, ["solve", level, "--dask", "local", "--store", str(store), "--json"],

@@ -21,6 +21,7 @@ from kamicp.limits import MAX_PLAYED
 from kamicp.prover.bounds import bound_report, colour_bound, gather_costs, ring_radius
 from kamicp.runtime.clock import Deadline
 from tests.helpers import PUZZLES, ROOT
+from tests.helpers.processes import command
 
 runner = CliRunner()
 
@@ -246,16 +247,16 @@ def test_katamino_all_interrupted_while_printing_says_how_many_it_printed():
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "kamicp", "katamino", "--board", "6x10", "--pieces",
-                             "FILNPTUVWXYZ", "--free", "--all", "--time-limit", "60"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if line.startswith("solution 3"):
-            break
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "solutions printed" in lines[0], err
-    assert int(lines[0].split()[1]) >= 2  # (the third may be cut between its title and its board)
+    with command([sys.executable, "-m", "kamicp", "katamino", "--board", "6x10", "--pieces",
+                  "FILNPTUVWXYZ", "--free", "--all", "--time-limit", "60"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("solution 3"):
+                break
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130, err
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "solutions printed" in lines[0], err
+        assert int(lines[0].split()[1]) >= 2  # (the third may be cut between its title and its board)
