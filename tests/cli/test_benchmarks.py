@@ -4,6 +4,7 @@ performance is measured in benchmarks/, never in tests)."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -233,3 +234,74 @@ def test_floodit99_known_joins_the_runs_bounds_with_the_beams_plans(tmp_path):
     text = out.with_suffix(".md").read_text()
     assert "| b1 | 100 | 18 | 12..15 | 14 (shorter) | 12..14 |" in text and "**optimal 12**" in text
     assert "shorter than the runs' best on 1 (by 1 moves in all)" in text
+
+
+def _free_optimum(colours: tuple[int, ...], edges: list[tuple[int, int]], palette: int, useful: bool) -> int:
+    """Breadth-first over colourings (the test's own: no code shared with useful_colours.cpp)."""
+    near = {i: {j for e in edges for j in e if i in e and j != i} for i in range(len(colours))}
+
+    def regions(state: tuple[int, ...]) -> list[set[int]]:
+        left, out = set(range(len(state))), []
+        while left:
+            todo, region = [left.pop()], set()
+            while todo:
+                u = todo.pop()
+                region.add(u)
+                todo += [v for v in near[u] if v in left and state[v] == state[u]]
+                left -= set(todo)
+            out.append(region)
+        return out
+
+    seen, frontier, depth = {colours}, [colours], 0
+    while not any(len(set(s)) == 1 for s in frontier):
+        depth, nxt = depth + 1, []
+        for state in frontier:
+            for region in regions(state):
+                own = state[next(iter(region))]
+                around = {state[v] for u in region for v in near[u]} - {own}
+                for c in (around if useful else set(range(palette)) - {own}):
+                    child = tuple(c if i in region else x for i, x in enumerate(state))
+                    if child not in seen:
+                        seen.add(child)
+                        nxt.append(child)
+        frontier = nxt
+    return depth
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="the checker is compiled with g++")
+def test_useful_colours_checker_agrees_with_a_plain_search_on_every_small_board(tmp_path):
+    """benchmarks/useful_colours.py: its compiled solver against the search above on every board of up to five
+    nodes (optimum, useful colours only, the most one move raises it), and its table of them."""
+    bench = bench_script("useful_colours")
+    lines = [line for _, line in bench.boards(5, 3, 1)]
+    answers = bench.solve_all(lines)
+    assert len(answers) == len(lines) > 50
+    # two separate nodes: one move (paint one the other's colour), none with useful colours only (no neighbour;
+    # 3 is the solver's "more than its limit of optimum + 1"): the restriction really restricts
+    assert bench.solve_all(["2 4 0 1 0"])[0][:2] == (1, 3)
+    for line, (opt, useful, raise_) in zip(lines, answers, strict=True):
+        n, palette, *rest = map(int, line.split())
+        colours, edges = tuple(rest[:n]), list(zip(rest[n + 1::2], rest[n + 2::2], strict=True))
+        assert opt == _free_optimum(colours, edges, palette, useful=False), line
+        assert useful == _free_optimum(colours, edges, palette, useful=True), line
+        after = []
+        for region_cell in range(n):
+            for c in range(palette):
+                if c != colours[region_cell]:
+                    state, todo, region = list(colours), [region_cell], {region_cell}
+                    while todo:
+                        u = todo.pop()
+                        for a, b in edges:
+                            v = b if a == u else a if b == u else None
+                            if v is not None and v not in region and colours[v] == colours[u]:
+                                region.add(v)
+                                todo.append(v)
+                    after.append(_free_optimum(tuple(c if i in region else x for i, x in enumerate(state)),
+                                               edges, palette, useful=False))
+        assert raise_ == max(after) - opt, line
+    out = tmp_path / "uc"
+    bench.main(["--max-nodes", "5", "--out", str(out)])
+    rows = json.loads(out.with_suffix(".json").read_text())["rows"]
+    assert [r["nodes"] for r in rows] == [2, 3, 4, 5]
+    assert sum(r["boards"] for r in rows) == sum(1 for _ in bench.boards(5, 5, 0))
+    assert all(r["useful_differs"] == 0 and r["raise_max"] <= 1 for r in rows)  # (both conjectures hold there)
