@@ -5,10 +5,14 @@
 //   opt    = the fewest moves that make the board one colour (any colour of 0..K-1 may be painted),
 //   useful = the same when every move must paint a colour that some neighbour of the tapped region has,
 //   raise  = max over every move y of opt(y(board)) - opt (how much one move can make the board worse).
+// A line "sv n K m u_1 v_1 .. u_m v_m" instead: every colouring of the graph with colours 0..K-1 (proper or not),
+// answered "colourings change": the most the optimum changes when one node alone is recoloured.
 // Breadth-first over colourings (3 bits a node), no pruning: slow but plainly right.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -81,21 +85,53 @@ static int optimum(State start, bool useful, int limit) {
     return limit + 1;
 }
 
+static void read_edges(int m) {
+    adj.assign(n, {});
+    for (int e = 0, u, v; e < m; ++e) {
+        if (std::scanf("%d %d", &u, &v) != 2) std::exit(2);
+        adj[u].push_back(v);
+        adj[v].push_back(u);
+    }
+}
+
+// Every colouring by its number in base K (node i is digit i): the largest |opt(a) - opt(b)| over colourings
+// a, b that differ at one node.
+static void single_node_changes() {
+    long total = 1;
+    for (int i = 0; i < n; ++i) total *= K;
+    std::vector<int> opt(total);
+    for (long code = 0; code < total; ++code) {
+        State s = 0;
+        for (long i = 0, x = code; i < n; ++i, x /= K) s = paint(s, static_cast<int>(i), static_cast<int>(x % K));
+        opt[code] = optimum(s, false, 4 * n);
+    }
+    int change = 0;
+    for (long i = 0, place = 1; i < n; ++i, place *= K)
+        for (long code = 0; code < total; ++code)
+            for (long c = 0, own = code / place % K; c < K; ++c)
+                change = std::max(change, std::abs(opt[code + (c - own) * place] - opt[code]));
+    std::printf("%ld %d\n", total, change);
+}
+
 int main() {
     int m;
-    while (std::scanf("%d %d", &n, &K) == 2) {
+    char word[8];
+    while (std::scanf("%7s", word) == 1) {
+        if (std::string(word) == "sv") {
+            if (std::scanf("%d %d %d", &n, &K, &m) != 3) return 2;
+            read_edges(m);
+            single_node_changes();
+            continue;
+        }
+        n = std::atoi(word);
+        if (std::scanf("%d", &K) != 1) return 2;
         State s = 0;
         for (int i = 0, c; i < n; ++i) {
             if (std::scanf("%d", &c) != 1) return 2;
             s = paint(s, i, c);
         }
         if (std::scanf("%d", &m) != 1) return 2;
-        adj.assign(n, {});
-        for (int e = 0, u, v; e < m; ++e) {
-            if (std::scanf("%d %d", &u, &v) != 2) return 2;
-            adj[u].push_back(v);
-            adj[v].push_back(u);
-        }
+        read_edges(m);
         int opt = optimum(s, false, 4 * n);
         int useful = optimum(s, true, opt + 1);
         int raise = -opt;

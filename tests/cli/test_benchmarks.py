@@ -3,6 +3,7 @@ performance is measured in benchmarks/, never in tests)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 
@@ -299,9 +300,16 @@ def test_useful_colours_checker_agrees_with_a_plain_search_on_every_small_board(
                     after.append(_free_optimum(tuple(c if i in region else x for i, x in enumerate(state)),
                                                edges, palette, useful=False))
         assert raise_ == max(after) - opt, line
+    for graph in bench.graphs(4):  # every 3-colouring, one node recoloured
+        n, edges = graph.number_of_nodes(), list(graph.edges)
+        opt = {cs: _free_optimum(cs, edges, 3, useful=False) for cs in itertools.product(range(3), repeat=n)}
+        change = max(abs(opt[cs] - opt[(*cs[:i], c, *cs[i + 1:])]) for cs in opt for i in range(n) for c in range(3))
+        assert bench.solve_all([f"sv {n} 3 {bench.edge_list(graph)}"]) == [(3 ** n, change)]
     out = tmp_path / "uc"
-    bench.main(["--max-nodes", "5", "--out", str(out)])
+    bench.main(["--max-nodes", "5", "--single-node", "4:3", "--out", str(out)])
     rows = json.loads(out.with_suffix(".json").read_text())["rows"]
     assert [r["nodes"] for r in rows] == [2, 3, 4, 5]
     assert sum(r["boards"] for r in rows) == sum(1 for _ in bench.boards(5, 5, 0))
-    assert all(r["useful_differs"] == 0 and r["raise_max"] <= 1 for r in rows)  # (both conjectures hold there)
+    assert all(r["useful_differs"] == 0 and r["raise_max"] <= 1 for r in rows)  # (the conjectures hold there)
+    single = json.loads(out.with_suffix(".json").read_text())["single_node"]
+    assert [(r["nodes"], r["change_max"]) for r in single] == [(2, 1), (3, 1), (4, 1)]
