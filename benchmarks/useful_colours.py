@@ -1,32 +1,30 @@
-"""Two conjectures about Kami's free rules, checked exhaustively on every small connected graph (issue 35):
+"""Three statements about Kami's free rules, checked on every colouring of small connected graphs (issue 35):
 
 - **useful colours**: some shortest solution paints, at every move, a colour that a neighbour of the tapped
   region has (a move that merges nothing is never needed);
 - **one move costs at most one**: no move leaves a board that needs more than one move more than before;
-- **one node changes it by at most one**: recolouring a single node (any colouring, proper or not) changes the
-  optimum by at most one (the second follows from it; the first follows from the second, models/strengthening.md).
+- **one node changes it by at most one**: recolouring a single node changes the optimum by at most one.
 
-    .venv/bin/python benchmarks/useful_colours.py --max-nodes 7 --max-colours 7 --single-node 7:3 \
-        --single-node 6:4 --out benchmarks/results/useful-colours
+The third implies the second and the second the first (models/useful-colours.md); none is proven.
 
-Boards: every connected graph of networkx's atlas (all graphs of up to 7 nodes) with every proper colouring
-(neighbours differ, as on a region graph) up to renaming the colours, with at most `--max-colours` colours; the
-colours that may be painted are the board's own, plus `--spare` colours no region has. Each board is solved
-exactly by breadth-first search (`useful_colours.cpp`, compiled here with g++): its optimum, its optimum with
-useful colours only, and for every move the optimum after it. `--single-node N:K`: every colouring with K colours
-of every connected graph of up to N nodes, solved the same way. Evidence, not proof: see models/strengthening.md,
-"Useful colours only".
+    .venv/bin/python benchmarks/useful_colours.py --exhaustive 7:4 --exhaustive 6:5 --random 300:8-9:4 \\
+        --random 300:10-12:3 --random 100:7-8:5 --out benchmarks/results/useful-colours
+
+`--exhaustive N:K`: every connected graph of networkx's atlas with 2..N nodes (N <= 7); `--random C:A-B:K`: C
+random connected graphs of A..B nodes (a random tree plus up to n + 1 random edges, `--seed`). Each graph with
+K colours is solved for **all** its K^n colourings at once (proper or not, so regions of several nodes and
+palette colours absent from the board are covered), exactly, by `useful_colours.cpp` (compiled here with g++).
 """
 
 from __future__ import annotations
 
 import atexit
 import functools
+import random
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,56 +37,24 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.report import command_line, options, write  # noqa: E402
 
 SOURCE = ROOT / "benchmarks" / "useful_colours.cpp"
+FIELDS = ("colourings", "differs", "one_node", "one_move", "largest")
 
 
-def colourings(graph: nx.Graph, most: int) -> Iterator[list[int]]:
-    """Every proper colouring of `graph` (nodes 0..n-1) with at most `most` colours, once up to renaming:
-    node i takes a colour already used or the next new one (canonical first occurrences)."""
-    n, colours = graph.number_of_nodes(), []
-
-    def extend(used: int) -> Iterator[list[int]]:
-        i = len(colours)
-        if i == n:
-            yield list(colours)
-            return
-        for c in range(min(used + 1, most)):
-            if all(colours[j] != c for j in graph[i] if j < i):
-                colours.append(c)
-                yield from extend(max(used, c + 1))
-                colours.pop()
-
-    yield from extend(0)
-
-
-def boards(max_nodes: int, max_colours: int, spare: int) -> Iterator[tuple[int, str]]:
-    """(nodes, the solver's input line) for every board of at least two colours."""
-    for graph in graphs(max_nodes):
-        n = graph.number_of_nodes()
-        for colours in colourings(graph, max_colours):
-            used = max(colours) + 1
-            if used >= 2:
-                yield n, f"{n} {used + spare} {' '.join(map(str, colours))} {edge_list(graph)}"
-
-
-def single_node(max_nodes: int, colours: int) -> list[dict]:
-    """Per graph size: how many colourings, and the most one node's colour changes an optimum."""
-    sized = [(g.number_of_nodes(), f"sv {g.number_of_nodes()} {colours} {edge_list(g)}") for g in graphs(max_nodes)]
-    answers = solve_all([line for _, line in sized])
-    return [{"nodes": n, "colours": colours,
-             "colourings": sum(a[0] for (size, _), a in zip(sized, answers, strict=True) if size == n),
-             "change_max": max(a[1] for (size, _), a in zip(sized, answers, strict=True) if size == n)}
-            for n in sorted({size for size, _ in sized})]
-
-
-def graphs(max_nodes: int) -> Iterator[nx.Graph]:
-    """Every connected graph of the atlas with 2..max_nodes nodes (up to 7)."""
+def atlas(max_nodes: int) -> Iterator[nx.Graph]:
+    """Every connected graph of the atlas with 2..max_nodes nodes (the atlas has all graphs up to 7)."""
     for graph in graph_atlas_g():
         if 2 <= graph.number_of_nodes() <= max_nodes and nx.is_connected(graph):
             yield graph
 
 
-def edge_list(graph: nx.Graph) -> str:
-    return f"{graph.number_of_edges()} " + " ".join(f"{u} {v}" for u, v in graph.edges)
+def random_graphs(count: int, low: int, high: int, seed: int) -> Iterator[nx.Graph]:
+    """`count` connected graphs of low..high nodes: a random tree plus up to n + 1 random edges."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.randint(low, high)
+        graph = nx.Graph([(rng.randrange(i), i) for i in range(1, n)])
+        graph.add_edges_from((u, v) for u, v in (rng.sample(range(n), 2) for _ in range(rng.randint(0, n + 1))))
+        yield graph
 
 
 @functools.cache
@@ -100,60 +66,59 @@ def compiled() -> Path:
     return folder / "solve"
 
 
-def solve_all(lines: list[str]) -> list[tuple[int, ...]]:
-    """Per line, the solver's answer: (optimum, optimum with useful colours only, the most one move raises the
-    optimum) for a board; (colourings, the most one node's colour changes the optimum) for an `sv` line."""
+def solve_all(graphs: list[nx.Graph], colours: int) -> list[dict]:
+    """Per graph (nodes 0..n-1), the solver's answer over its colours^n colourings (FIELDS)."""
+    lines = [f"{g.number_of_nodes()} {colours} {g.number_of_edges()} " + " ".join(f"{u} {v}" for u, v in g.edges)
+             for g in graphs]
     out = subprocess.run([str(compiled())], input="\n".join(lines) + "\n", capture_output=True, text=True,
                          check=True).stdout
-    return [tuple(map(int, line.split())) for line in out.splitlines()]
+    return [dict(zip(FIELDS, map(int, line.split()), strict=True)) for line in out.splitlines()]
 
 
-def summary(sizes: list[int], answers: list[tuple[int, int, int]]) -> list[dict]:
+def rows_of(source: str, graphs: list[nx.Graph], colours: int) -> list[dict]:
+    """One row per graph size: graphs, colourings and the worst case of each statement over them."""
+    answers = solve_all(graphs, colours)
     rows = []
-    for n in sorted(set(sizes)):
-        mine = [a for size, a in zip(sizes, answers, strict=True) if size == n]
-        raises = Counter(r for _, _, r in mine)
-        rows.append({"nodes": n, "boards": len(mine), "useful_differs": sum(u != o for o, u, _ in mine),
-                     "raise_max": max(raises), "raise_by_one": raises.get(1, 0),
-                     "optimum_max": max(o for o, _, _ in mine)})
+    for n in sorted({g.number_of_nodes() for g in graphs}):
+        mine = [a for g, a in zip(graphs, answers, strict=True) if g.number_of_nodes() == n]
+        rows.append({"graphs": source, "nodes": n, "colours": colours, "count": len(mine),
+                     "colourings": sum(a["colourings"] for a in mine), "differs": sum(a["differs"] for a in mine),
+                     "one_node": max(a["one_node"] for a in mine), "one_move": max(a["one_move"] for a in mine),
+                     "largest": max(a["largest"] for a in mine)})
     return rows
 
 
-def table(rows: list[dict], max_colours: int, spare: int) -> str:
-    out = [f"At most {max_colours} colours on the board, {spare} spare colour(s) that may be painted.", "",
-           "| nodes | boards | largest optimum | useful colours only changes the optimum | the most one move "
-           "raises the optimum | boards where some move raises it by 1 |",
-           "|---|---|---|---|---|---|"]
-    out += [f"| {r['nodes']} | {r['boards']:,} | {r['optimum_max']} | {r['useful_differs']} | {r['raise_max']} "
-            f"| {r['raise_by_one']:,} |" for r in rows]
-    total = sum(r["boards"] for r in rows)
-    out += ["", f"{total:,} boards: useful colours only changes {sum(r['useful_differs'] for r in rows)} optima; "
-            f"the most one move raises an optimum is {max(r['raise_max'] for r in rows)}."]
-    return "\n".join(out) + "\n"
-
-
-def single_node_table(rows: list[dict]) -> str:
-    out = ["", "Every colouring (proper or not), one node recoloured:", "",
-           "| nodes | colours | colourings | the most one node's colour changes the optimum |", "|---|---|---|---|"]
-    out += [f"| {r['nodes']} | {r['colours']} | {r['colourings']:,} | {r['change_max']} |" for r in rows]
+def table(rows: list[dict]) -> str:
+    out = ["| graphs | nodes | colours | graphs checked | colourings | largest optimum | useful colours only "
+           "changes the optimum | the most one node's colour changes it | the most one move raises it |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    out += [f"| {r['graphs']} | {r['nodes']} | {r['colours']} | {r['count']:,} | {r['colourings']:,} | {r['largest']} "
+            f"| {r['differs']} | {r['one_node']} | {r['one_move']} |" for r in rows]
+    out += ["", f"{sum(r['colourings'] for r in rows):,} colourings of {sum(r['count'] for r in rows):,} graphs: "
+            f"useful colours only changes {sum(r['differs'] for r in rows)} optima; one node's colour changes an "
+            f"optimum by at most {max(r['one_node'] for r in rows)}; one move raises it by at most "
+            f"{max(r['one_move'] for r in rows)}."]
     return "\n".join(out) + "\n"
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = options(__doc__)
-    ap.add_argument("--max-nodes", type=int, default=6, help="the largest graphs checked (the atlas has up to 7)")
-    ap.add_argument("--max-colours", type=int, default=5, help="the most colours on a board")
-    ap.add_argument("--spare", type=int, default=0, help="colours no region has that may be painted")
-    ap.add_argument("--single-node", action="append", default=[], metavar="N:K",
-                    help="also every K-colouring of every graph of up to N nodes, one node recoloured (repeatable)")
+    ap.add_argument("--exhaustive", action="append", default=[], metavar="N:K",
+                    help="every connected atlas graph of up to N nodes (N <= 7), K colours (repeatable)")
+    ap.add_argument("--random", action="append", default=[], metavar="C:A-B:K",
+                    help="C random connected graphs of A..B nodes, K colours (repeatable)")
+    ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    sizes, lines = zip(*boards(min(args.max_nodes, 7), args.max_colours, args.spare), strict=True)
-    rows = summary(list(sizes), solve_all(list(lines)))
-    single = [row for spec in args.single_node for row in single_node(*map(int, spec.split(":")))]
-    write(args.out, command_line(__file__, argv),
-          table(rows, args.max_colours, args.spare) + (single_node_table(single) if single else ""),
-          {"max_nodes": args.max_nodes, "max_colours": args.max_colours, "spare": args.spare, "rows": rows,
-           "single_node": single})
+    rows = []
+    for spec in args.exhaustive:
+        nodes, colours = map(int, spec.split(":"))
+        rows += rows_of("all", list(atlas(min(nodes, 7))), colours)
+    for k, spec in enumerate(args.random):
+        count, span, colours = spec.split(":")
+        low, high = map(int, span.split("-"))
+        rows += rows_of("random", list(random_graphs(int(count), low, high, args.seed + k)), int(colours))
+    write(args.out, command_line(__file__, argv), table(rows),
+          {"exhaustive": args.exhaustive, "random": args.random, "seed": args.seed, "rows": rows})
 
 
 if __name__ == "__main__":

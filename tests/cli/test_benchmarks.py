@@ -7,6 +7,7 @@ import itertools
 import json
 import shutil
 
+import networkx as nx
 import pytest
 
 from kamicp.prover.search import HAVE_COMPILED
@@ -269,47 +270,50 @@ def _free_optimum(colours: tuple[int, ...], edges: list[tuple[int, int]], palett
     return depth
 
 
+def _moves(state: tuple[int, ...], edges: list[tuple[int, int]], palette: int) -> list[tuple[int, ...]]:
+    """Every child of `state`: each region in each other colour (the test's own flood fill)."""
+    children, seen = [], set()
+    for start in range(len(state)):
+        if start in seen:
+            continue
+        region, todo = {start}, [start]
+        while todo:
+            u = todo.pop()
+            for v in {b for a, b in edges if a == u} | {a for a, b in edges if b == u}:
+                if v not in region and state[v] == state[u]:
+                    region.add(v)
+                    todo.append(v)
+        seen |= region
+        children += [tuple(c if i in region else x for i, x in enumerate(state))
+                     for c in range(palette) if c != state[start]]
+    return children
+
+
 @pytest.mark.skipif(shutil.which("g++") is None, reason="the checker is compiled with g++")
-def test_useful_colours_checker_agrees_with_a_plain_search_on_every_small_board(tmp_path):
-    """benchmarks/useful_colours.py: its compiled solver against the search above on every board of up to five
-    nodes (optimum, useful colours only, the most one move raises it), and its table of them."""
+def test_useful_colours_checker_agrees_with_a_plain_search_on_every_small_graph(tmp_path):
+    """benchmarks/useful_colours.py: its compiled solver against the breadth-first search above on every colouring
+    of every connected graph of up to four nodes with three colours, and its table."""
     bench = bench_script("useful_colours")
-    lines = [line for _, line in bench.boards(5, 3, 1)]
-    answers = bench.solve_all(lines)
-    assert len(answers) == len(lines) > 50
-    # two separate nodes: one move (paint one the other's colour), none with useful colours only (no neighbour;
-    # 3 is the solver's "more than its limit of optimum + 1"): the restriction really restricts
-    assert bench.solve_all(["2 4 0 1 0"])[0][:2] == (1, 3)
-    for line, (opt, useful, raise_) in zip(lines, answers, strict=True):
-        n, palette, *rest = map(int, line.split())
-        colours, edges = tuple(rest[:n]), list(zip(rest[n + 1::2], rest[n + 2::2], strict=True))
-        assert opt == _free_optimum(colours, edges, palette, useful=False), line
-        assert useful == _free_optimum(colours, edges, palette, useful=True), line
-        after = []
-        for region_cell in range(n):
-            for c in range(palette):
-                if c != colours[region_cell]:
-                    state, todo, region = list(colours), [region_cell], {region_cell}
-                    while todo:
-                        u = todo.pop()
-                        for a, b in edges:
-                            v = b if a == u else a if b == u else None
-                            if v is not None and v not in region and colours[v] == colours[u]:
-                                region.add(v)
-                                todo.append(v)
-                    after.append(_free_optimum(tuple(c if i in region else x for i, x in enumerate(state)),
-                                               edges, palette, useful=False))
-        assert raise_ == max(after) - opt, line
-    for graph in bench.graphs(4):  # every 3-colouring, one node recoloured
-        n, edges = graph.number_of_nodes(), list(graph.edges)
-        opt = {cs: _free_optimum(cs, edges, 3, useful=False) for cs in itertools.product(range(3), repeat=n)}
-        change = max(abs(opt[cs] - opt[(*cs[:i], c, *cs[i + 1:])]) for cs in opt for i in range(n) for c in range(3))
-        assert bench.solve_all([f"sv {n} 3 {bench.edge_list(graph)}"]) == [(3 ** n, change)]
+    graphs = list(bench.atlas(4))
+    for graph, answer in zip(graphs, bench.solve_all(graphs, 3), strict=True):
+        edges = list(graph.edges)
+        states = list(itertools.product(range(3), repeat=graph.number_of_nodes()))
+        opt = {s: _free_optimum(s, edges, 3, useful=False) for s in states}
+        assert answer == {
+            "colourings": len(states), "largest": max(opt.values()),
+            "differs": sum(_free_optimum(s, edges, 3, useful=True) != opt[s] for s in states),
+            "one_node": max(abs(opt[s] - opt[(*s[:i], c, *s[i + 1:])]) for s in states for i in range(len(s))
+                            for c in range(3)),
+            "one_move": max(opt[child] - opt[s] for s in states for child in _moves(s, edges, 3))}, edges
+    # two nodes without an edge: painting one the other's colour merges nothing, so with useful colours only the
+    # two two-coloured colourings have no solution: the restriction really restricts
+    apart = nx.Graph()
+    apart.add_nodes_from([0, 1])
+    assert bench.solve_all([apart], 2)[0]["differs"] == 2
     out = tmp_path / "uc"
-    bench.main(["--max-nodes", "5", "--single-node", "4:3", "--out", str(out)])
+    bench.main(["--exhaustive", "5:3", "--random", "3:6-7:3", "--out", str(out)])
     rows = json.loads(out.with_suffix(".json").read_text())["rows"]
-    assert [r["nodes"] for r in rows] == [2, 3, 4, 5]
-    assert sum(r["boards"] for r in rows) == sum(1 for _ in bench.boards(5, 5, 0))
-    assert all(r["useful_differs"] == 0 and r["raise_max"] <= 1 for r in rows)  # (the conjectures hold there)
-    single = json.loads(out.with_suffix(".json").read_text())["single_node"]
-    assert [(r["nodes"], r["change_max"]) for r in single] == [(2, 1), (3, 1), (4, 1)]
+    assert [(r["graphs"], r["nodes"]) for r in rows][:4] == [("all", 2), ("all", 3), ("all", 4), ("all", 5)]
+    assert sum(r["count"] for r in rows if r["graphs"] == "all") == sum(1 for _ in bench.atlas(5))
+    assert sum(r["count"] for r in rows if r["graphs"] == "random") == 3
+    assert all(r["differs"] == 0 and r["one_node"] == 1 and r["one_move"] <= 1 for r in rows)  # (they hold there)
