@@ -7,8 +7,8 @@
 
 The third implies the second and the second the first (models/useful-colours.md); none is proven.
 
-    .venv/bin/python benchmarks/useful_colours.py --exhaustive 7:4 --exhaustive 6:5 --random 300:8-9:4 \\
-        --random 300:10-12:3 --random 100:7-8:5 --out benchmarks/results/useful-colours
+    .venv/bin/python benchmarks/useful_colours.py --exhaustive 7:3 --exhaustive 7:4 --exhaustive 6:5 \\
+        --random 300:8-9:4 --random 300:10-12:3 --random 100:7-8:5 --out benchmarks/results/useful-colours
 
 `--exhaustive N:K`: every connected graph of networkx's atlas with 2..N nodes (N <= 7); `--random C:A-B:K`: C
 random connected graphs of A..B nodes (a random tree plus up to n + 1 random edges, `--seed`). Each graph with
