@@ -9,8 +9,10 @@ per horizon of the compiled search without it and with its forms and settings, i
 Per level, compiled searches as `solve` builds them (clusters of 8, the commuting order), one per variant: without
 the test (`off`, `--no search-pivot`), with its A* only (`astar`: `SearchOptions().pivot` far regions, where the
 plain bound leaves `SearchOptions().pivot_slack` moves of slack), with the layered bound of the pivot games first
-(`on`, `solve`'s default), and `on` with the A* only where the plain bound leaves a move of slack (`slack1`, the
-default before harder-set.md measured slack 0), each one object for all horizons (its table carries over),
+(`on`, `solve`'s default), `on` with the A* only where the plain bound leaves a move of slack (`slack1`, the
+default before harder-set.md measured slack 0), and `on` trying every colour (`every-colour`: without useful
+colours only, models/useful-colours.md; the others use it as `solve` does), each one object for all horizons (its
+table carries over),
 interleaved horizon by horizon from the root bound without the pivot relation (so the horizons the root's pivot term
 skips are measured too) until all have found a plan or one ran out of its seconds (`--variants` chooses which run,
 ratios are against the first; `--from`/`--to` the horizons, `--range` a level's own). Node counts do not depend on
@@ -48,12 +50,17 @@ def one_horizon(search: CompiledIDAStar, steps: int, seconds: float) -> dict:
             **{key: getattr(after, key) - getattr(stats, key) for key in after._fields}}
 
 
-# name -> (far regions, slack the plain bound must leave for the A*, the layered bound first): without the test,
-# the A* only (where `solve` asks it), both forms as `solve` runs them, and both with the A* only where the plain
-# bound leaves a move of slack (the default before the slack-0 measurement, harder-set.md)
-VARIANTS = {"off": (0, OPTS.pivot_slack, False), "astar": (OPTS.pivot, OPTS.pivot_slack, False),
-            "on": (OPTS.pivot, OPTS.pivot_slack, OPTS.pivot_layered), "slack1": (OPTS.pivot, 1, OPTS.pivot_layered)}
-TITLES = {"off": "without", "astar": "the A* only", "on": "both forms (`solve`)", "slack1": "both, A* at slack 1"}
+# name -> (far regions, slack the plain bound must leave for the A*, the layered bound first, useful colours only):
+# without the test, the A* only (where `solve` asks it), both forms as `solve` runs them, both with the A* only where
+# the plain bound leaves a move of slack (the default before the slack-0 measurement, harder-set.md), and `solve`'s
+# search trying every colour (as before models/useful-colours.md)
+VARIANTS = {"off": (0, OPTS.pivot_slack, False, OPTS.useful),
+            "astar": (OPTS.pivot, OPTS.pivot_slack, False, OPTS.useful),
+            "on": (OPTS.pivot, OPTS.pivot_slack, OPTS.pivot_layered, OPTS.useful),
+            "slack1": (OPTS.pivot, 1, OPTS.pivot_layered, OPTS.useful),
+            "every-colour": (OPTS.pivot, OPTS.pivot_slack, OPTS.pivot_layered, False)}
+TITLES = {"off": "without", "astar": "the A* only", "on": "both forms (`solve`)", "slack1": "both, A* at slack 1",
+          "every-colour": "every colour"}
 
 
 def profile(path: str, seconds: float, variants: list[str], first: int | None, last: int | None) -> dict:
@@ -61,7 +68,7 @@ def profile(path: str, seconds: float, variants: list[str], first: int | None, l
     k = len(regions.palette)
     searches = {name: CompiledIDAStar(regions.adj, regions.colours, k, clusters=OPTS.clusters,
                                       pivot=VARIANTS[name][0], pivot_slack=VARIANTS[name][1],
-                                      pivot_layered=VARIANTS[name][2]) for name in variants}
+                                      pivot_layered=VARIANTS[name][2], useful=VARIANTS[name][3]) for name in variants}
     bound = bound_report(regions.adj, regions.colours, k, clusters=OPTS.clusters).value
     record: dict = {"level": Path(path).name, "regions": regions.size, "bound": bound, "variants": variants,
                     "horizons": []}
@@ -119,7 +126,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--horizon-seconds", type=float, default=60.0, help="seconds per horizon and variant")
     ap.add_argument("--variants", default="off,astar,on", help="off (without the test), astar (the A* only), on "
                     "(the layered bound, then the A*: solve's), slack1 (both, the A* only where the plain bound "
-                    "leaves a move of slack), comma-separated; ratios are against the first")
+                    "leaves a move of slack), every-colour (on without useful colours only), comma-separated; "
+                    "ratios are against the first")
     ap.add_argument("--from", dest="first", type=int, default=None, help="first horizon (default: the root bound "
                     "without the pivot relation)")
     ap.add_argument("--to", dest="last", type=int, default=None, help="last horizon")
@@ -128,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     variants = args.variants.split(",")
     if not variants or set(variants) - set(VARIANTS):
-        ap.error("--variants: off, astar, on, slack1, comma-separated")
+        ap.error("--variants: off, astar, on, slack1, every-colour, comma-separated")
     ranges = {}
     for spec in args.range:
         name, _, span = spec.partition("=")

@@ -16,6 +16,9 @@
 //   final colour needs more than the budget; such a failure is a bound of the board alone, so it is stored
 //   under the plain key. `probe` and `count` do not ask it (their dives would pay an A* run per node): with
 //   the test on, they size a larger tree than within() searches;
+// - useful colours only (models/useful-colours.md): on a board of one island, with no prior move and no
+//   symmetry, a move must paint a colour some neighbour of its region has; the commuting order then also lets
+//   an adjacent move paint P's new colour (theorem 3 proves the two rules together);
 // - the bound's rules (ablations only).
 // `probe` (Knuth's random probes) and `count` (an exact count) size the tree a horizon's search would build,
 // without the transposition table: for the estimate of an open horizon's cost (kamicp/prover/estimate.py).
@@ -54,15 +57,39 @@ struct SearchSettings {
     std::vector<char> prior_near;
     int prior_color = -1;
     PivotSettings pivot;  // the pivot test at one-island nodes (pivot_test.hpp; 0 regions: off)
+    // only moves that merge (models/useful-colours.md, theorems 2 and 3): used on a board of one island with no
+    // prior move and no symmetry, and then the order leaves adjacent moves painting P's new colour unordered
+    bool useful = false;
 };
 
 enum class Outcome { infeasible = 0, feasible = 1, timeout = 2 };
+
+// The board's initial regions form one island (moves never split one, so every node of its search does too).
+bool connected(const Board &b) {
+    if (b.n == 0) return true;
+    std::vector<char> seen(b.n, 0);
+    std::vector<int> todo{0};
+    seen[0] = 1;
+    int count = 1;
+    while (!todo.empty()) {
+        int v = todo.back();
+        todo.pop_back();
+        for (int e = b.astart[v]; e < b.astart[v + 1]; ++e)
+            if (!seen[b.adj[e]]) {
+                seen[b.adj[e]] = 1;
+                ++count;
+                todo.push_back(b.adj[e]);
+            }
+    }
+    return count == b.n;
+}
 
 class Ida {
   public:
     Ida(Board board, SearchSettings settings)
         : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
           por_(s_.por > 0), por_store_(s_.por > 1), root_sym_(!s_.symmetry.empty() && s_.prior_min < 0),
+          useful_(s_.useful && s_.prior_min < 0 && s_.symmetry.empty() && connected(board_)),
           contraction_(board_), bounds_(n_, K_, s_.rules),
           child_(n_, K_, s_.rules), clusters_(s_.clusters), pivot_(n_, K_, s_.pivot), merged_(K_, 0),
           gather_(K_, 0) {
@@ -170,6 +197,7 @@ class Ida {
     int n_, K_;
     bool por_, por_store_;
     bool root_sym_;  // the symmetry restricts the root's moves (a symmetry and no prior move)
+    bool useful_;    // only merging moves (s_.useful on a board of one island, no prior, no symmetry)
     Contraction contraction_;
     Bounds bounds_;
     ChildBounds child_;
@@ -254,7 +282,7 @@ class Ida {
                 pruned = true;  // the mirrored solution starts with sigma(r) < r
                 continue;
             }
-            int only = -1;  // >= 0: only this colour commutes with neither order skipped
+            int only = -1, also = -1;  // >= 0: only these colours commute with neither order skipped
             if (por_ && prev_min >= 0 && q.rep[a] < prev_min) {
                 bool indep = true;
                 for (int i = q.mstart[a]; i < q.mstart[a + 1]; ++i)
@@ -268,13 +296,16 @@ class Ida {
                 }
                 // adjacent to P but not containing it (P's smallest region lies in the merged region): the
                 // move commutes with P's unless it paints P's old colour (lemma in strengthening.md §2)
-                if (s_.adjacent && q.comp[prev_min] != a) only = prev_color;
+                if (s_.adjacent && q.comp[prev_min] != a) {
+                    only = prev_color;
+                    if (useful_) also = q.color[q.comp[prev_min]];  // P's new colour: left unordered (theorem 3)
+                }
             }
             std::fill(merged_.begin(), merged_.end(), 0);
             for (int e = q.astart[a]; e < q.astart[a + 1]; ++e) merged_[q.color[q.adj[e]]]++;
             for (int c = 0; c < K_; ++c) {
-                if (c == q.color[a]) continue;
-                if (only >= 0 && c != only) {
+                if (c == q.color[a] || (useful_ && merged_[c] == 0)) continue;  // (a board's rule: not "pruned")
+                if (only >= 0 && c != only && c != also) {
                     pruned = true;
                     continue;
                 }

@@ -119,16 +119,16 @@ bool read_prior(int prior_min, PyObject *near_obj, int prior_color, int n, int K
 PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     static const char *kwlist[] = {"adj", "start", "num_colors", "table_limit", "por", "gather", "ring",
                                    "adjacent", "symmetry", "clusters", "prior_min", "prior_near", "prior_color",
-                                   "pivot_regions", "pivot_slack", "pivot_cap", "pivot_layered", nullptr};
+                                   "pivot_regions", "pivot_slack", "pivot_cap", "pivot_layered", "useful", nullptr};
     PyObject *adj_obj, *start_obj, *sigma_obj = Py_None, *near_obj = Py_None;
     int K, por = 2, gather = 1, ring = 1, adjacent = 1, clusters = 0, prior_min = -1, prior_color = -1;
     long long table_limit = 3000000;
     kamicp::PivotSettings pivot;
-    int layered = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOiiOiiiLp", const_cast<char **>(kwlist), &adj_obj,
+    int layered = 1, useful = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|$LipppOiiOiiiLpp", const_cast<char **>(kwlist), &adj_obj,
                                      &start_obj, &K, &table_limit, &por, &gather, &ring, &adjacent, &sigma_obj,
                                      &clusters, &prior_min, &near_obj, &prior_color, &pivot.regions,
-                                     &pivot.slack, &pivot.cap, &layered))
+                                     &pivot.slack, &pivot.cap, &layered, &useful))
         return nullptr;
     pivot.layered = layered != 0;
     if (pivot.regions < 0 || pivot.regions > 64 || pivot.cap < 1)
@@ -147,6 +147,7 @@ PyObject *py_create(PyObject *, PyObject *args, PyObject *kwargs) {
     settings.clusters = clusters;
     if (prior_min >= 0 && !read_prior(prior_min, near_obj, prior_color, board->n, K, settings)) return nullptr;
     settings.table_limit = table_limit;
+    settings.useful = useful != 0;
     settings.por = por;
     settings.adjacent = adjacent != 0;
     settings.rules = {gather != 0, ring != 0};
@@ -495,8 +496,9 @@ PyMethodDef methods[] = {
     {"create", KW(py_create),
      "create(adj, start, num_colors, *, table_limit=3000000, por=2, gather=True, ring=True, adjacent=True, "
      "symmetry=None, clusters=0, prior_min=-1, prior_near=None, prior_color=-1, pivot_regions=0, pivot_slack=0, "
-     "pivot_cap=200000, pivot_layered=True) -> handle of an IDA* search "
-     "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py)"},
+     "pivot_cap=200000, pivot_layered=True, useful=False) -> handle of an IDA* search "
+     "(prior_*: the root searched as if reached by that move, kamicp/prover/prior.py; useful: only merging "
+     "moves on a board of one island, models/useful-colours.md)"},
     {"within", KW(py_within), "within(handle, threshold, *, seconds=-1) -> (status, plan or None, nodes)"},
     {"probe", KW(py_probe),
      "probe(handle, threshold, probes, *, seed=0, seconds=-1) -> (probes, mean, sd of a probe, nodes visited)"},

@@ -57,6 +57,9 @@ class SearchOptions:
     pivot: int = 2
     pivot_slack: int = 0
     pivot_layered: bool = True
+    # the compiled search paints only colours a neighbour of the region has, on a level of one island
+    # (models/useful-colours.md: some optimal solution merges at every move, also with the commuting order)
+    useful: bool = True
     # internal to cubes (kamicp/prover/prior.py): the compiled search answers "a solution canonical after this move?";
     # `solver.solve` refuses it (its "no" is not the level's answer), `solver.solve_after` takes it
     after: After | None = None
@@ -145,6 +148,7 @@ TECHNIQUES: dict[str, Technique] = {
     "symmetry": Technique("model", "symmetry"),
     "search-por": Technique("search", "por"),
     "search-por-adjacent": Technique("search", "por_adjacent"),
+    "useful-colours": Technique("search", "useful"),
     "search-gather": Technique("search", "gather"),
     "search-ring": Technique("search", "ring"),
     "ledger": Technique("race", "ledger"),

@@ -145,7 +145,8 @@ class SearchEngine:
         self.ida = make_search(regions.adj, regions.colours, len(regions.palette), compiled=opts.compiled,
                                por=opts.por, symmetry=opts.symmetry, gather=opts.gather, ring=opts.ring,
                                por_adjacent=opts.por_adjacent, clusters=opts.clusters, prior=prior,
-                               pivot=opts.pivot, pivot_slack=opts.pivot_slack, pivot_layered=opts.pivot_layered)
+                               pivot=opts.pivot, pivot_slack=opts.pivot_slack, pivot_layered=opts.pivot_layered,
+                               useful=opts.useful)
         self.costs: list[HorizonCost] = []  # what each horizon it refuted cost: estimate_open's history
 
     def horizon(self, steps: int, deadline: Deadline, stop: Stop | None = None) -> Answer:

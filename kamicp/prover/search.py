@@ -142,8 +142,10 @@ class CompiledIDAStar:
     `gather=False` prunes with the colour bound without its gathering refinement, `ring=False` with the
     radius without its ring rule (for ablations only; IDAStar always uses the full bound). `prior`: the
     root searched as if reached by that move (a cube's last move, kamicp/prover/prior.py; the symmetry is then
-    not used): an infeasible horizon then only says "no solution canonical after it". Cross-checked
-    against IDAStar in the tests."""
+    not used): an infeasible horizon then only says "no solution canonical after it". `useful`: only moves
+    that merge, on a board of one island with no prior and no symmetry (models/useful-colours.md, theorems 2
+    and 3; the order then leaves adjacent moves painting the previous move's new colour unordered).
+    Cross-checked against IDAStar in the tests."""
 
     def __init__(
         self,
@@ -162,6 +164,7 @@ class CompiledIDAStar:
         pivot: int = 0,
         pivot_slack: int = 0,
         pivot_layered: bool = True,
+        useful: bool = False,
     ) -> None:
         if _fastsearch is None:
             raise SolverError("the compiled search is not built (pip install -e . builds it)")
@@ -173,6 +176,7 @@ class CompiledIDAStar:
             clusters=clusters,  # > 0: one-island nodes also pruned by the cluster gathering cost
             # > 0: one-island nodes with that much slack also pruned by the pivot relation (models/pivot-free.md)
             pivot_regions=pivot, pivot_slack=pivot_slack, pivot_layered=pivot_layered,
+            useful=useful,  # only merging moves on one island, no prior, no symmetry (models/useful-colours.md)
             **({} if prior is None else {  # the root searched as if reached by that move (kamicp/prover/prior.py)
                 "prior_min": prior.region, "prior_near": list(prior.near), "prior_color": prior.colour}),
         )
@@ -273,6 +277,7 @@ def make_search(
     adj0: Sequence[Sequence[int]], start: Sequence[int], num_colours: int, *, compiled: bool | None = None,
     por: bool = True, symmetry: bool = False, gather: bool = True, ring: bool = True, por_adjacent: bool = True,
     clusters: int = 0, prior: RootPrior | None = None, pivot: int = 0, pivot_slack: int = 0, pivot_layered: bool = True,
+    useful: bool = False,
 ) -> IDAStar | CompiledIDAStar:
     """The compiled search when available (or when `compiled` is True), else the reference IDAStar (which
     ignores `prior`: it then answers the unrestricted question, kamicp/prover/prior.py)."""
@@ -285,5 +290,5 @@ def make_search(
             sigma = involution(adj0, start)
         return CompiledIDAStar(adj0, start, num_colours, por=por, symmetry=sigma, gather=gather, ring=ring,
                                por_adjacent=por_adjacent, clusters=clusters, prior=prior, pivot=pivot,
-                               pivot_slack=pivot_slack, pivot_layered=pivot_layered)
+                               pivot_slack=pivot_slack, pivot_layered=pivot_layered, useful=useful)
     return IDAStar(adj0, start, num_colours, clusters=clusters)
