@@ -65,23 +65,13 @@ struct SearchSettings {
 enum class Outcome { infeasible = 0, feasible = 1, timeout = 2 };
 
 // The board's initial regions form one island (moves never split one, so every node of its search does too).
-bool connected(const Board &b) {
-    if (b.n == 0) return true;
-    std::vector<char> seen(b.n, 0);
-    std::vector<int> todo{0};
-    seen[0] = 1;
-    int count = 1;
-    while (!todo.empty()) {
-        int v = todo.back();
-        todo.pop_back();
-        for (int e = b.astart[v]; e < b.astart[v + 1]; ++e)
-            if (!seen[b.adj[e]]) {
-                seen[b.adj[e]] = 1;
-                ++count;
-                todo.push_back(b.adj[e]);
-            }
-    }
-    return count == b.n;
+bool one_island(const Board &b) {
+    Contraction contraction(b);
+    Quot q;
+    contraction.quotient(b.start, q);
+    std::vector<int> island(q.m, -1), order;
+    if (q.m > 0) grow_island(q, 0, 0, island, order);
+    return static_cast<int>(order.size()) == q.m;
 }
 
 class Ida {
@@ -89,7 +79,7 @@ class Ida {
     Ida(Board board, SearchSettings settings)
         : board_(std::move(board)), s_(std::move(settings)), n_(board_.n), K_(board_.K),
           por_(s_.por > 0), por_store_(s_.por > 1), root_sym_(!s_.symmetry.empty() && s_.prior_min < 0),
-          useful_(s_.useful && s_.prior_min < 0 && s_.symmetry.empty() && connected(board_)),
+          useful_(s_.useful && s_.prior_min < 0 && s_.symmetry.empty() && one_island(board_)),
           contraction_(board_), bounds_(n_, K_, s_.rules),
           child_(n_, K_, s_.rules), clusters_(s_.clusters), pivot_(n_, K_, s_.pivot), merged_(K_, 0),
           gather_(K_, 0) {
