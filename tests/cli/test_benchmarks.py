@@ -238,55 +238,37 @@ def test_floodit99_known_joins_the_runs_bounds_with_the_beams_plans(tmp_path):
     assert "shorter than the runs' best on 1 (by 1 moves in all)" in text
 
 
-def _free_optimum(colours: tuple[int, ...], edges: list[tuple[int, int]], palette: int, useful: bool) -> int:
-    """Breadth-first over colourings (the test's own: no code shared with useful_colours.cpp)."""
-    near = {i: {j for e in edges for j in e if i in e and j != i} for i in range(len(colours))}
-
-    def regions(state: tuple[int, ...]) -> list[set[int]]:
-        left, out = set(range(len(state))), []
-        while left:
-            todo, region = [left.pop()], set()
-            while todo:
-                u = todo.pop()
-                region.add(u)
-                todo += [v for v in near[u] if v in left and state[v] == state[u]]
-                left -= set(todo)
-            out.append(region)
-        return out
-
-    seen, frontier, depth = {colours}, [colours], 0
-    while not any(len(set(s)) == 1 for s in frontier):
-        depth, nxt = depth + 1, []
-        for state in frontier:
-            for region in regions(state):
-                own = state[next(iter(region))]
-                around = {state[v] for u in region for v in near[u]} - {own}
-                for c in (around if useful else set(range(palette)) - {own}):
-                    child = tuple(c if i in region else x for i, x in enumerate(state))
-                    if child not in seen:
-                        seen.add(child)
-                        nxt.append(child)
-        frontier = nxt
-    return depth
-
-
-def _moves(state: tuple[int, ...], edges: list[tuple[int, int]], palette: int) -> list[tuple[int, ...]]:
-    """Every child of `state`: each region in each other colour (the test's own flood fill)."""
-    children, seen = [], set()
-    for start in range(len(state)):
-        if start in seen:
-            continue
-        region, todo = {start}, [start]
+def _children(state: tuple[int, ...], near: dict[int, set[int]], palette: int, useful: bool = False
+              ) -> list[tuple[int, ...]]:
+    """Every move's result: each region (the test's own flood fill, no code shared with useful_colours.cpp) in
+    each other colour of the palette, or with `useful` each colour a neighbour of the region has."""
+    children, left = [], set(range(len(state)))
+    while left:
+        todo, region = [left.pop()], set()
         while todo:
             u = todo.pop()
-            for v in {b for a, b in edges if a == u} | {a for a, b in edges if b == u}:
-                if v not in region and state[v] == state[u]:
-                    region.add(v)
-                    todo.append(v)
-        seen |= region
+            region.add(u)
+            todo += [v for v in near[u] if v in left and state[v] == state[u]]
+            left -= set(todo)
+        own = state[next(iter(region))]
+        around = {state[v] for u in region for v in near[u]} - {own}
         children += [tuple(c if i in region else x for i, x in enumerate(state))
-                     for c in range(palette) if c != state[start]]
+                     for c in sorted(around if useful else set(range(palette)) - {own})]
     return children
+
+
+def _free_optimum(state: tuple[int, ...], near: dict[int, set[int]], palette: int, useful: bool) -> int:
+    """Breadth-first over colourings: the fewest moves to one colour."""
+    seen, frontier, depth = {state}, [state], 0
+    while not any(len(set(s)) == 1 for s in frontier):
+        depth, nxt = depth + 1, []
+        for s in frontier:
+            for child in _children(s, near, palette, useful):
+                if child not in seen:
+                    seen.add(child)
+                    nxt.append(child)
+        frontier = nxt
+    return depth
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="the checker is compiled with g++")
@@ -296,15 +278,15 @@ def test_useful_colours_checker_agrees_with_a_plain_search_on_every_small_graph(
     bench = bench_script("useful_colours")
     graphs = list(bench.atlas(4))
     for graph, answer in zip(graphs, bench.solve_all(graphs, 3), strict=True):
-        edges = list(graph.edges)
+        near = {v: set(graph[v]) for v in graph}
         states = list(itertools.product(range(3), repeat=graph.number_of_nodes()))
-        opt = {s: _free_optimum(s, edges, 3, useful=False) for s in states}
+        opt = {s: _free_optimum(s, near, 3, useful=False) for s in states}
         assert answer == {
             "colourings": len(states), "largest": max(opt.values()),
-            "differs": sum(_free_optimum(s, edges, 3, useful=True) != opt[s] for s in states),
+            "differs": sum(_free_optimum(s, near, 3, useful=True) != opt[s] for s in states),
             "one_node": max(abs(opt[s] - opt[(*s[:i], c, *s[i + 1:])]) for s in states for i in range(len(s))
                             for c in range(3)),
-            "one_move": max(opt[child] - opt[s] for s in states for child in _moves(s, edges, 3))}, edges
+            "one_move": max(opt[child] - opt[s] for s in states for child in _children(s, near, 3))}, list(graph.edges)
     # two nodes without an edge: painting one the other's colour merges nothing, so with useful colours only the
     # two two-coloured colourings have no solution: the restriction really restricts
     apart = nx.Graph()

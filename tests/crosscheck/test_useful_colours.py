@@ -19,19 +19,12 @@ from dataclasses import dataclass
 import pytest
 
 from kamicp.board.level import Level
-from kamicp.board.regions import regions_of
+from kamicp.board.regions import islands, regions_of
 from kamicp.board.rules import Board, apply_move, verify
 from kamicp.prover.outcome import to_moves
 from kamicp.prover.search import HAVE_COMPILED, CompiledIDAStar
 from tests.helpers.boards import mixed_small_board
 from tests.helpers.oracle import bfs_optimum, region_moves
-
-
-def connected(level: Level) -> bool:
-    adj, seen, todo = level.adjacency(), {0}, [0]
-    while todo:
-        todo += [v for v in adj[todo.pop()] if v not in seen and not seen.add(v)]
-    return len(seen) == level.size
 
 
 def near_colours(board: Board, region: list[int]) -> set[str]:
@@ -141,7 +134,7 @@ def check(level: Level, rng: random.Random, tally: Tally, ordered: bool) -> None
         assert after is not None and after[0] <= opt + 1, (level, cells, colour)
         tally.recoloured += 1
         tally.raised += after[0] == opt + 1
-    if not connected(level):
+    if len(islands(level.size, level.adjacency())) > 1:
         tally.islands += 1
         return
     tally.connected += 1
